@@ -1,0 +1,237 @@
+//! Assembly: generate a kernel's asm with cargo-show-asm, normalise it so unrelated changes do
+//! not churn snapshots, diff it, and read loop structure out of it for the structural tests.
+
+pub mod structure;
+
+use anyhow::{Context, Result, anyhow, bail};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The cargo-show-asm release the snapshots were produced with (scripts/install-tools.sh).
+pub const CARGO_SHOW_ASM_VERSION: &str = "0.2.64";
+
+/// The crate's root (where `Cargo.toml` and `asm-snapshots/` are).
+pub fn crate_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `asm-snapshots/` of this crate.
+pub fn snapshot_dir() -> PathBuf {
+    crate_root().join("asm-snapshots")
+}
+
+/// The symbols whose asm makes up variant `id`'s snapshot: the entry, then its helpers.
+pub fn symbols_of(id: &str) -> Result<Vec<String>> {
+    let (study, i) = crate::study::variant(id)?;
+    let v = &study.info().variants[i];
+    let mut s = vec![crate::study::symbol_of(v.id)];
+    s.extend(v.helpers.iter().map(|h| h.to_string()));
+    Ok(s)
+}
+
+/// Check that `cargo asm` (cargo-show-asm) is installed, with a message that says how.
+pub fn check_tool() -> Result<()> {
+    let out = Command::new("cargo").args(["asm", "--version"]).output();
+    match out {
+        Ok(o) if o.status.success() => Ok(()),
+        _ => bail!(
+            "cargo-show-asm is not installed (needed to regenerate assembly).\n\
+             Install the pinned version with `scripts/install-tools.sh`, or\n  \
+             cargo install cargo-show-asm --version {CARGO_SHOW_ASM_VERSION} --locked"
+        ),
+    }
+}
+
+/// Raw asm of one unmangled symbol of the library, release profile, no features.
+pub fn raw_asm(symbol: &str) -> Result<String> {
+    let run = |extra: Option<&str>| -> Result<String> {
+        let mut cmd = Command::new("cargo");
+        cmd.current_dir(crate_root())
+            .args(["asm", "--lib", "--release", "--no-color", "-s", "--no-default-features"])
+            .arg("--manifest-path")
+            .arg(crate_root().join("Cargo.toml"))
+            .arg(symbol);
+        if let Some(i) = extra {
+            cmd.arg(i);
+        }
+        let out = cmd.output().context("running cargo asm")?;
+        if !out.status.success() {
+            bail!("cargo asm {symbol} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        }
+        Ok(String::from_utf8(out.stdout)?)
+    };
+    let text = run(None)?;
+    // Several symbols contain the name: cargo-show-asm lists them as `N "name" [len]`; pick
+    // the exact one by index.
+    if !text.contains(&format!("{symbol}:")) {
+        let idx = text
+            .lines()
+            .find_map(|l| {
+                let mut parts = l.trim().splitn(2, ' ');
+                let n = parts.next()?;
+                let rest = parts.next()?;
+                (rest.starts_with(&format!("\"{symbol}\""))).then(|| n.to_string())
+            })
+            .ok_or_else(|| anyhow!("cargo asm found no function `{symbol}`:\n{text}"))?;
+        return run(Some(&idx));
+    }
+    Ok(text)
+}
+
+/// Normalise asm: drop directives and comments, keep labels that are jumped to, renumber them
+/// in order of appearance, strip symbol hashes and anonymous-constant hashes.
+pub fn normalize(raw: &str) -> String {
+    let mut labels: Vec<String> = Vec::new();
+    let label_no = |l: &str, labels: &mut Vec<String>| -> usize {
+        if let Some(i) = labels.iter().position(|x| x == l) {
+            i
+        } else {
+            labels.push(l.to_string());
+            labels.len() - 1
+        }
+    };
+    let mut out = String::new();
+    for line in raw.lines() {
+        let line = match line.find('#') {
+            Some(i) => &line[..i],
+            None => line,
+        };
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        // Directives (`.cfi_*`, `.p2align`, `.section`, ...) but not local labels.
+        if t.starts_with('.') && !t.starts_with(".L") {
+            continue;
+        }
+        let mut s = strip_hashes(t);
+        // Rewrite every .LBB/.LBBn_m/.Ltmp label to .L<k>.
+        let mut rebuilt = String::new();
+        let mut rest = s.as_str();
+        while let Some(p) = rest.find(".L") {
+            rebuilt.push_str(&rest[..p]);
+            let tail = &rest[p..];
+            let end = tail[2..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+                .map(|e| e + 2)
+                .unwrap_or(tail.len());
+            let name = &tail[..end];
+            if name.starts_with(".Lanon") {
+                rebuilt.push_str(".Lanon");
+            } else {
+                let k = label_no(name, &mut labels);
+                rebuilt.push_str(&format!(".L{k}"));
+            }
+            rest = &tail[end..];
+        }
+        rebuilt.push_str(rest);
+        s = rebuilt;
+        if s.ends_with(':') {
+            out.push_str(&s);
+        } else {
+            out.push('\t');
+            out.push_str(&s);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Strip Rust symbol hashes (`17h0123456789abcdefE`, `::h0123456789abcdef`) and the numeric
+/// suffix of anonymous constants.
+fn strip_hashes(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'h' && i + 17 <= b.len() && b[i + 1..i + 17].iter().all(|c| c.is_ascii_hexdigit()) {
+            let before_ok = i >= 2 && (&s[i - 2..i] == "::" || s[..i].ends_with("17"));
+            if before_ok {
+                // `::h<hash>` -> drop with the `::`; `17h<hash>E` -> drop with `17` and `E`.
+                if s[..i].ends_with("::") {
+                    out.truncate(out.len() - 2);
+                    i += 17;
+                } else {
+                    out.truncate(out.len() - 2);
+                    i += 17;
+                    if i < b.len() && b[i] == b'E' {
+                        i += 1;
+                    }
+                }
+                continue;
+            }
+        }
+        out.push(b[i] as char);
+        i += 1;
+    }
+    out
+}
+
+/// The normalised snapshot text of variant `id`: a header, then each symbol's asm.
+pub fn generate(id: &str) -> Result<String> {
+    let mut text = format!(
+        "# hotloops asm snapshot of `{id}`\n# rustc {}, x86_64, release profile, cargo-show-asm {CARGO_SHOW_ASM_VERSION}; normalised\n",
+        crate::report::provenance::rustc_version_pinned()
+    );
+    for sym in symbols_of(id)? {
+        let raw = raw_asm(&sym)?;
+        text.push('\n');
+        text.push_str(&normalize(&raw));
+    }
+    Ok(text)
+}
+
+/// Path of `id`'s snapshot under `dir`.
+pub fn snapshot_file(dir: &Path, id: &str) -> PathBuf {
+    dir.join(crate::study::snapshot_path(id))
+}
+
+/// Read `id`'s checked-in snapshot.
+pub fn read_snapshot(dir: &Path, id: &str) -> Result<String> {
+    let p = snapshot_file(dir, id);
+    std::fs::read_to_string(&p).with_context(|| format!("reading asm snapshot {}", p.display()))
+}
+
+/// Write `id`'s snapshot atomically.
+pub fn write_snapshot(dir: &Path, id: &str, text: &str) -> Result<()> {
+    let p = snapshot_file(dir, id);
+    crate::report::write_atomic(&p, text.as_bytes())
+}
+
+/// A unified diff of two texts (empty if equal).
+pub fn unified_diff(a_name: &str, a: &str, b_name: &str, b: &str) -> String {
+    if a == b {
+        return String::new();
+    }
+    similar::TextDiff::from_lines(a, b).unified_diff().context_radius(3).header(a_name, b_name).to_string()
+}
+
+/// The body of one symbol within a snapshot (from its `name:` line to the next symbol).
+pub fn symbol_body<'a>(snapshot: &'a str, symbol: &str) -> Option<&'a str> {
+    let start = snapshot.find(&format!("\n{symbol}:\n"))? + 1;
+    let rest = &snapshot[start..];
+    let end = rest[1..].find("\nhotloops_").map(|e| e + 2).unwrap_or(rest.len());
+    Some(&rest[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_drops_directives_and_renumbers() {
+        let raw = "\t.section .text.f,\"ax\",@progbits\n\t.globl\tf\nf:\n\t.cfi_startproc\n\tjmp .LBB81_4\n.LBB81_4:\n\tmov eax, 1 # comment\n\tlea rcx, [rip + .Lanon.e54c91159163d60d9a285f0b840903a2.97]\n\tcall qword ptr [rip + core::panicking::panic_bounds_check::h0123456789abcdef@GOTPCREL]\n\tcall _ZN4core3fmt17h0123456789abcdefE\n\tjne .LBB81_4\n";
+        let n = normalize(raw);
+        assert_eq!(
+            n,
+            "f:\n\tjmp .L0\n.L0:\n\tmov eax, 1\n\tlea rcx, [rip + .Lanon]\n\tcall qword ptr [rip + core::panicking::panic_bounds_check@GOTPCREL]\n\tcall _ZN4core3fmt\n\tjne .L0\n"
+        );
+    }
+
+    #[test]
+    fn diff_is_empty_for_equal_and_readable_otherwise() {
+        assert!(unified_diff("a", "x\n", "b", "x\n").is_empty());
+        let d = unified_diff("a", "mov eax, 1\n", "b", "mov eax, 2\n");
+        assert!(d.contains("-mov eax, 1") && d.contains("+mov eax, 2"), "{d}");
+    }
+}

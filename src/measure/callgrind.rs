@@ -1,0 +1,161 @@
+//! Exact instruction counts: valgrind's callgrind runs the hotloops binary itself
+//! (`hotloops run <id>`) with `--toggle-collect=<kernel symbol>`, so only the kernel (and what
+//! it calls) is counted, not the workload build or the harness. Counts are per run identical.
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Command;
+
+/// Instruction counts of one kernel on one case.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct InstrCount {
+    /// Variant id.
+    pub id: String,
+    /// Case name.
+    pub case: String,
+    /// Items the run processed.
+    pub items: u64,
+    /// Instructions executed inside the kernel, its callees included.
+    pub inclusive: u64,
+    /// Instructions of the kernel's own symbols (entry + helpers), callees excluded.
+    pub own: u64,
+}
+
+impl InstrCount {
+    /// Inclusive instructions per item.
+    pub fn inclusive_per_item(&self) -> f64 {
+        self.inclusive as f64 / self.items.max(1) as f64
+    }
+    /// Own instructions per item.
+    pub fn own_per_item(&self) -> f64 {
+        self.own as f64 / self.items.max(1) as f64
+    }
+}
+
+/// Is valgrind on PATH? Err says what to install.
+pub fn check_valgrind() -> Result<String> {
+    match Command::new("valgrind").arg("--version").output() {
+        Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout).trim().to_string()),
+        _ => bail!("valgrind is not installed: instruction counts need it (`apt-get install valgrind`)"),
+    }
+}
+
+/// Count variant `id` on case `case` (a name from the study's cases at `size`) by running
+/// `exe run <id> --case <case> --size <size>` under callgrind.
+pub fn count(exe: &Path, id: &str, case: &str, size: crate::study::Size, items: u64) -> Result<InstrCount> {
+    let symbols = crate::asm::symbols_of(id)?;
+    let dir = tempfile::tempdir()?;
+    let out = dir.path().join("callgrind.out");
+    let size_arg = match size {
+        crate::study::Size::Test => "test",
+        crate::study::Size::Quick => "quick",
+        crate::study::Size::Full => "full",
+    };
+    let o = Command::new("valgrind")
+        .arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", out.display()))
+        .arg(format!("--toggle-collect={}", symbols[0]))
+        .args(["--collect-atstart=no", "--compress-strings=no", "--compress-pos=no"])
+        .arg(exe)
+        .args(["run", id, "--case", case, "--size", size_arg])
+        .output()
+        .context("running valgrind")?;
+    if !o.status.success() {
+        bail!("callgrind run of {id} failed:\n{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let text = std::fs::read_to_string(&out).with_context(|| format!("reading {}", out.display()))?;
+    let parsed = parse(&text)?;
+    let own = symbols.iter().map(|s| parsed.self_cost.get(s).copied().unwrap_or(0)).sum();
+    if parsed.total == 0 {
+        bail!("callgrind collected nothing for {id}: is `{}` called by `hotloops run`?", symbols[0]);
+    }
+    Ok(InstrCount { id: id.to_string(), case: case.to_string(), items, inclusive: parsed.total, own })
+}
+
+/// What we read from a callgrind output file.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    /// Total collected `Ir`.
+    pub total: u64,
+    /// Exclusive `Ir` per function name.
+    pub self_cost: HashMap<String, u64>,
+}
+
+/// Parse a callgrind out file (`--compress-strings` on or off): the totals line and the
+/// exclusive cost per function (cost lines not following a `calls=` line).
+pub fn parse(text: &str) -> Result<Parsed> {
+    let mut p = Parsed::default();
+    let mut names: HashMap<String, String> = HashMap::new();
+    let mut current: Option<String> = None;
+    let mut after_calls = false;
+    let mut saw_events = false;
+    let resolve = |spec: &str, names: &mut HashMap<String, String>| -> String {
+        // `(12) name` defines id 12; `(12)` refers to it; plain `name` when uncompressed.
+        let spec = spec.trim();
+        if let Some(rest) = spec.strip_prefix('(') {
+            if let Some(close) = rest.find(')') {
+                let id = rest[..close].to_string();
+                let name = rest[close + 1..].trim();
+                if !name.is_empty() {
+                    names.insert(id.clone(), name.to_string());
+                    return name.to_string();
+                }
+                return names.get(&id).cloned().unwrap_or(id);
+            }
+        }
+        spec.to_string()
+    };
+    for line in text.lines() {
+        if let Some(ev) = line.strip_prefix("events:") {
+            saw_events = true;
+            if ev.split_whitespace().next() != Some("Ir") {
+                bail!("callgrind file counts `{}`, expected Ir first", ev.trim());
+            }
+        } else if let Some(v) = line.strip_prefix("totals:").or_else(|| line.strip_prefix("summary:")) {
+            p.total = v.split_whitespace().next().unwrap_or("0").parse().context("callgrind totals line")?;
+        } else if let Some(f) = line.strip_prefix("fn=") {
+            current = Some(resolve(f, &mut names));
+            after_calls = false;
+        } else if let Some(f) = line.strip_prefix("cfn=") {
+            resolve(f, &mut names);
+        } else if line.starts_with("calls=") {
+            after_calls = true;
+        } else if line.starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '-' || c == '*') {
+            if after_calls {
+                after_calls = false;
+                continue;
+            }
+            let mut it = line.split_whitespace();
+            let _pos = it.next();
+            let cost: u64 = it.next().unwrap_or("0").parse().unwrap_or(0);
+            if let Some(f) = &current {
+                *p.self_cost.entry(f.clone()).or_default() += cost;
+            }
+        }
+    }
+    if !saw_events {
+        bail!("not a callgrind output file (no `events:` line)");
+    }
+    Ok(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_self_and_total_with_compressed_names() {
+        let f = "version: 1\ncreator: callgrind-3.19.0\nevents: Ir\n\nfn=(1) kernel\n10 5\n11 7\ncfn=(2) callee\ncalls=3 20\n12 100\n13 1\n\nfn=(2)\n20 100\n\ntotals: 113\n";
+        let p = parse(f).unwrap();
+        assert_eq!(p.total, 113);
+        assert_eq!(p.self_cost["kernel"], 13);
+        assert_eq!(p.self_cost["callee"], 100);
+    }
+
+    #[test]
+    fn rejects_other_files() {
+        assert!(parse("hello\n").is_err());
+    }
+}

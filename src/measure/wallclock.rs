@@ -1,0 +1,273 @@
+//! Paired, interleaved wall clock: baseline (A) and variant (B) alternate in short blocks
+//! within one trial (ABBA, then BAAB on the next trial, so linear drift cancels), one time
+//! ratio B/A per trial, the median ratio with a bootstrap 95% interval. An A/A pair (a kernel
+//! against itself) run the same way is the noise floor of that run.
+//!
+//! Trials inside one process share its code layout, heap addresses and frequency state: they
+//! are not independent runs. [`combine`] pools several processes with a hierarchical bootstrap
+//! (resample processes, then trials within each) so that between-process variation is in the
+//! interval; the report says which method built each interval.
+
+use super::stats::{bootstrap_median_ci, median, percentile_sorted};
+use crate::study::Case;
+use anyhow::{Result, bail};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+
+/// How long to measure one pair.
+#[derive(Clone, Debug)]
+pub struct PairConfig {
+    /// Wall-clock budget for the pair's trials (after warm-up).
+    pub budget: Duration,
+    /// Target length of one timed block (a block repeats the case until it lasts this long).
+    pub block: Duration,
+    /// Fewest trials, whatever the budget.
+    pub min_trials: usize,
+    /// Warm-up runs of each arm before timing.
+    pub warmup: usize,
+    /// Bootstrap resamples.
+    pub resamples: usize,
+    /// Seed of the bootstrap.
+    pub seed: u64,
+}
+
+impl PairConfig {
+    /// `--quick`: about 1.5 s a pair.
+    pub fn quick() -> Self {
+        Self { budget: Duration::from_millis(1500), block: Duration::from_millis(3), min_trials: 30, warmup: 2, resamples: 2000, seed: 0x4a11 }
+    }
+    /// The full report: about 10 s a pair.
+    pub fn full() -> Self {
+        Self { budget: Duration::from_secs(10), block: Duration::from_millis(5), min_trials: 60, warmup: 3, resamples: 2000, seed: 0x4a11 }
+    }
+}
+
+/// The trials of one pair in one process.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PairTrials {
+    /// Ratio B/A of each trial.
+    pub ratios: Vec<f64>,
+    /// Nanoseconds per item of A, per trial.
+    pub a_ns_per_item: Vec<f64>,
+    /// Nanoseconds per item of B, per trial.
+    pub b_ns_per_item: Vec<f64>,
+    /// Case runs per timed block.
+    pub reps_per_block: u32,
+}
+
+/// A measured pair.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Paired {
+    /// Baseline id (A).
+    pub baseline: String,
+    /// Variant id (B).
+    pub variant: String,
+    /// Processes pooled.
+    pub processes: usize,
+    /// Trials pooled (over all processes).
+    pub trials: usize,
+    /// Case runs per timed block.
+    pub reps_per_block: u32,
+    /// Median ns per item of the baseline.
+    pub baseline_ns_per_item: f64,
+    /// Median ns per item of the variant.
+    pub variant_ns_per_item: f64,
+    /// Median of the per-trial ratios variant/baseline (< 1: the variant is faster).
+    pub median_ratio: f64,
+    /// Lower end of the 95% interval of the median ratio.
+    pub ci_low: f64,
+    /// Upper end.
+    pub ci_high: f64,
+    /// Spread of the per-process median ratios (min, max); equal for one process.
+    pub process_medians: Vec<f64>,
+    /// How the interval was built.
+    pub interval: String,
+}
+
+impl Paired {
+    /// Half-width of the interval relative to 1 (e.g. 0.003 = ±0.3%).
+    pub fn half_width(&self) -> f64 {
+        (self.ci_high - self.ci_low) / 2.0
+    }
+}
+
+fn time_block(case: &mut dyn Case, v: usize, reps: u32, expect: u64) -> Result<Duration> {
+    let t = Instant::now();
+    for _ in 0..reps {
+        let d = std::hint::black_box(case.run(v));
+        if d != expect {
+            bail!("variant {v} of case {} returned digest {d:#x}, expected {expect:#x}: the variants disagree", case.name());
+        }
+    }
+    Ok(t.elapsed())
+}
+
+/// Run the trials of pair (a, b) on `case` in this process. `tick` is called once per trial.
+pub fn run_trials(case: &mut dyn Case, a: usize, b: usize, cfg: &PairConfig, tick: &mut dyn FnMut(f64)) -> Result<PairTrials> {
+    let expect = case.run(a);
+    let got = case.run(b);
+    if got != expect {
+        bail!("case {}: variant {b} returned {got:#x}, baseline {a} returned {expect:#x}: results differ", case.name());
+    }
+    for _ in 0..cfg.warmup {
+        time_block(case, a, 1, expect)?;
+        time_block(case, b, 1, expect)?;
+    }
+    // Calibrate the block length on the slower of the two arms.
+    let one = time_block(case, a, 1, expect)?.max(time_block(case, b, 1, expect)?);
+    let reps = (cfg.block.as_nanos() / one.as_nanos().max(1)).clamp(1, 1_000_000) as u32;
+    let per_trial = one * reps * 4;
+    let trials = ((cfg.budget.as_nanos() / per_trial.as_nanos().max(1)) as usize).max(cfg.min_trials);
+    let items = case.items().max(1) as f64 * reps as f64;
+    let mut out = PairTrials { ratios: vec![], a_ns_per_item: vec![], b_ns_per_item: vec![], reps_per_block: reps };
+    for t in 0..trials {
+        let (ta, tb) = if t % 2 == 0 {
+            let a1 = time_block(case, a, reps, expect)?;
+            let b1 = time_block(case, b, reps, expect)?;
+            let b2 = time_block(case, b, reps, expect)?;
+            let a2 = time_block(case, a, reps, expect)?;
+            (a1 + a2, b1 + b2)
+        } else {
+            let b1 = time_block(case, b, reps, expect)?;
+            let a1 = time_block(case, a, reps, expect)?;
+            let a2 = time_block(case, a, reps, expect)?;
+            let b2 = time_block(case, b, reps, expect)?;
+            (a1 + a2, b1 + b2)
+        };
+        out.ratios.push(tb.as_secs_f64() / ta.as_secs_f64());
+        out.a_ns_per_item.push(ta.as_nanos() as f64 / 2.0 / items);
+        out.b_ns_per_item.push(tb.as_nanos() as f64 / 2.0 / items);
+        tick(t as f64 / trials as f64);
+    }
+    Ok(out)
+}
+
+/// Pool the trials of one or more processes into a [`Paired`].
+pub fn combine(baseline: &str, variant: &str, per_process: &[PairTrials], resamples: usize, seed: u64) -> Paired {
+    assert!(!per_process.is_empty());
+    let all: Vec<f64> = per_process.iter().flat_map(|p| p.ratios.iter().copied()).collect();
+    let a: Vec<f64> = per_process.iter().flat_map(|p| p.a_ns_per_item.iter().copied()).collect();
+    let b: Vec<f64> = per_process.iter().flat_map(|p| p.b_ns_per_item.iter().copied()).collect();
+    let process_medians: Vec<f64> = per_process.iter().map(|p| median(&p.ratios)).collect();
+    let (ci_low, ci_high, interval) = if per_process.len() == 1 {
+        let (l, h) = bootstrap_median_ci(&all, resamples, 0.95, seed);
+        (l, h, format!(
+            "percentile bootstrap ({resamples} resamples) of the median over {} ABBA/BAAB trials in one process; \
+             trials in one process are not independent runs (use --processes to pool several)",
+            all.len()
+        ))
+    } else {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut meds = Vec::with_capacity(resamples);
+        let mut pool = Vec::with_capacity(all.len());
+        for _ in 0..resamples {
+            pool.clear();
+            for _ in 0..per_process.len() {
+                let p = &per_process[rng.random_range(0..per_process.len())].ratios;
+                for _ in 0..p.len() {
+                    pool.push(p[rng.random_range(0..p.len())]);
+                }
+            }
+            meds.push(median(&pool));
+        }
+        meds.sort_by(|x, y| x.total_cmp(y));
+        (percentile_sorted(&meds, 0.025), percentile_sorted(&meds, 0.975), format!(
+            "hierarchical percentile bootstrap ({resamples} resamples): processes resampled, then trials within each; \
+             {} processes x {} ABBA/BAAB trials",
+            per_process.len(),
+            all.len() / per_process.len()
+        ))
+    };
+    Paired {
+        baseline: baseline.to_string(),
+        variant: variant.to_string(),
+        processes: per_process.len(),
+        trials: all.len(),
+        reps_per_block: per_process[0].reps_per_block,
+        baseline_ns_per_item: median(&a),
+        variant_ns_per_item: median(&b),
+        median_ratio: median(&all),
+        ci_low,
+        ci_high,
+        process_medians,
+        interval,
+    }
+}
+
+/// The A/A noise floor: how far from 1 a kernel measured against itself strays (the larger of
+/// its median's distance from 1 and its interval's half-width).
+pub fn noise_floor(aa: &Paired) -> f64 {
+    (aa.median_ratio - 1.0).abs().max(aa.half_width())
+}
+
+/// What a pair shows, given the run's A/A floor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// The variant is faster, beyond the interval and the floor.
+    Faster,
+    /// The variant is slower, beyond the interval and the floor.
+    Slower,
+    /// The interval includes 1, or the effect is within the A/A floor.
+    NotResolved,
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Verdict::Faster => "faster",
+            Verdict::Slower => "slower",
+            Verdict::NotResolved => "not resolved",
+        })
+    }
+}
+
+/// Judge a pair: resolved only if its interval excludes 1 and the effect exceeds the floor.
+pub fn verdict(p: &Paired, floor: f64) -> Verdict {
+    if p.ci_low <= 1.0 && 1.0 <= p.ci_high {
+        return Verdict::NotResolved;
+    }
+    if (p.median_ratio - 1.0).abs() <= floor {
+        return Verdict::NotResolved;
+    }
+    if p.median_ratio < 1.0 { Verdict::Faster } else { Verdict::Slower }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trials(r: &[f64]) -> PairTrials {
+        PairTrials { ratios: r.to_vec(), a_ns_per_item: vec![1.0; r.len()], b_ns_per_item: r.to_vec(), reps_per_block: 1 }
+    }
+
+    #[test]
+    fn interval_including_one_is_not_resolved() {
+        let p = combine("a", "b", &[trials(&[0.98, 1.01, 0.99, 1.02, 0.97, 1.03])], 500, 1);
+        assert!(p.ci_low < 1.0 && p.ci_high > 1.0);
+        assert_eq!(verdict(&p, 0.0), Verdict::NotResolved);
+    }
+
+    #[test]
+    fn clear_effect_is_resolved_but_not_below_the_floor() {
+        let r: Vec<f64> = (0..50).map(|i| 0.95 + (i % 5) as f64 * 0.001).collect();
+        let p = combine("a", "b", &[trials(&r)], 500, 1);
+        assert_eq!(verdict(&p, 0.003), Verdict::Faster);
+        assert_eq!(verdict(&p, 0.06), Verdict::NotResolved, "an effect inside the A/A floor is noise");
+        let slow: Vec<f64> = r.iter().map(|x| 2.0 - x).collect();
+        assert_eq!(verdict(&combine("a", "b", &[trials(&slow)], 500, 1), 0.003), Verdict::Slower);
+    }
+
+    #[test]
+    fn processes_that_disagree_widen_the_interval() {
+        let p1: Vec<f64> = (0..40).map(|i| 0.97 + (i % 3) as f64 * 0.0005).collect();
+        let p2: Vec<f64> = (0..40).map(|i| 1.01 + (i % 3) as f64 * 0.0005).collect();
+        let one = combine("a", "b", &[trials(&p1)], 500, 3);
+        let two = combine("a", "b", &[trials(&p1), trials(&p2), trials(&p1)], 500, 3);
+        assert!(two.half_width() > 5.0 * one.half_width(), "{two:?} vs {one:?}");
+        assert_eq!(two.processes, 3);
+        assert!(two.interval.contains("hierarchical"));
+    }
+}

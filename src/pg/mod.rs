@@ -1,0 +1,10 @@
+//! Faithful models of the PostgreSQL structures the hot loops touch. Layouts match
+//! `../shared/reference/postgres-hot-loops.md` (§9's table is asserted at compile time).
+
+pub mod itemptr;
+pub mod nbtree;
+pub mod page;
+pub mod sink;
+pub mod workload;
+
+pub use itemptr::{BlockNumber, ItemPointer, OffsetNumber};

@@ -1,0 +1,271 @@
+//! `hotloops report`: every study's variants against their baseline, in wall clock (paired,
+//! with an A/A control), instructions (callgrind) and counters (perf-event), with provenance.
+
+use super::{CaseReport, Report, Row, RunConfig, SCHEMA, SCHEMA_VERSION, StudyReport};
+use crate::measure::callgrind;
+use crate::measure::counters::{self, Microarch};
+use crate::measure::wallclock::{self, PairConfig, PairTrials};
+use crate::study::{self, Size, Study};
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Study names (empty: all).
+    pub studies: Vec<String>,
+    /// Short run for PR review.
+    pub quick: bool,
+    /// Output directory.
+    pub out: PathBuf,
+    /// Fail if instructions cannot be counted.
+    pub require_instructions: bool,
+    /// Fail if hardware counters cannot be opened.
+    pub require_counters: bool,
+    /// Skip callgrind.
+    pub no_instructions: bool,
+    /// Processes per wall-clock pair.
+    pub processes: usize,
+    /// Override the wall-clock budget per pair and process.
+    pub budget: Option<Duration>,
+}
+
+/// Which studies: named ones (validated) or all.
+pub fn select(names: &[String]) -> Result<Vec<&'static dyn Study>> {
+    if names.is_empty() {
+        return Ok(study::STUDIES.to_vec());
+    }
+    names.iter().map(|n| study::study(n).map_err(anyhow::Error::from)).collect()
+}
+
+/// Trials of one pair in a child process (`hotloops paired`), for `--processes`.
+fn child_trials(study: &str, case_idx: usize, a: usize, b: usize, size: Size, cfg: &PairConfig) -> Result<PairTrials> {
+    let exe = std::env::current_exe()?;
+    let o = std::process::Command::new(exe)
+        .args(["paired", study, "--case-index", &case_idx.to_string(), "--a", &a.to_string(), "--b", &b.to_string()])
+        .args(["--size", size_name(size), "--budget-ms", &cfg.budget.as_millis().to_string(), "--block-us", &cfg.block.as_micros().to_string()])
+        .output()
+        .context("spawning a measuring process")?;
+    if !o.status.success() {
+        bail!("measuring process failed: {}", String::from_utf8_lossy(&o.stderr));
+    }
+    serde_json::from_slice(&o.stdout).context("reading a measuring process's trials")
+}
+
+/// `test` / `quick` / `full`.
+pub fn size_name(s: Size) -> &'static str {
+    match s {
+        Size::Test => "test",
+        Size::Quick => "quick",
+        Size::Full => "full",
+    }
+}
+
+/// Run the report and write its files. Returns the report and the files written.
+pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
+    let studies = select(&opts.studies)?;
+    super::check_writable(&opts.out)?;
+    let started = Instant::now();
+    let mut notes = Vec::new();
+
+    // Instructions: valgrind present?
+    let exe = std::env::current_exe()?;
+    let mut instructions = !opts.no_instructions;
+    if instructions {
+        if let Err(e) = callgrind::check_valgrind() {
+            if opts.require_instructions {
+                return Err(e.context("--require instructions"));
+            }
+            notes.push(format!("instructions not counted: {e}"));
+            instructions = false;
+        }
+    } else {
+        notes.push("instructions not counted: --no-instructions".into());
+    }
+
+    // Counters: say once if the host has no PMU; software counters go on.
+    let cpu = super::provenance::cpu();
+    let march = Microarch::detect(&cpu);
+    if let Err(why) = counters::hardware_available() {
+        if opts.require_counters {
+            bail!("--require counters: hardware counters cannot be opened on this host: {why}");
+        }
+        notes.push(format!("hardware counters: {why}; software counters (task clock, page faults, context switches) still reported"));
+    }
+    let groups = counters::groups_for(march);
+
+    let pinned = crate::measure::pin_current_thread();
+    if pinned.is_none() {
+        notes.push("the measuring thread could not be pinned to a core".into());
+    }
+    let provenance = super::provenance::collect(pinned);
+
+    let size = if opts.quick { Size::Quick } else { Size::Full };
+    let mut cfg = if opts.quick { PairConfig::quick() } else { PairConfig::full() };
+    if let Some(b) = opts.budget {
+        cfg.budget = b;
+    }
+    let processes = opts.processes.max(1);
+
+    // Progress: one tick per pair.
+    let total_pairs: usize = studies.iter().map(|s| s.info().variants.len()).sum::<usize>() * 4;
+    let bar = ProgressBar::new(total_pairs as u64);
+    bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}").unwrap());
+
+    let mut rows = Vec::new();
+    let mut study_reports = Vec::new();
+    for s in &studies {
+        let info = s.info();
+        let base = info.index_of(info.baseline).expect("baseline registered");
+        bar.set_message(format!("{}: building workloads", info.name));
+        let mut cases = s.cases(size);
+        let test_cases: Vec<String> = if instructions && size != Size::Test {
+            s.cases(Size::Test).iter().map(|c| c.name()).collect()
+        } else {
+            cases.iter().map(|c| c.name()).collect()
+        };
+        bar.inc_length(((cases.len() as u64).saturating_sub(1)) * info.variants.len() as u64);
+        let mut case_reports = Vec::new();
+        for (ci, case) in cases.iter_mut().enumerate() {
+            let cname = case.name();
+            let unit = info.unit;
+            // Wall clock: A/A first, then each variant against the baseline.
+            let measure_pair = |a: usize, b: usize, case: &mut Box<dyn study::Case>| -> Result<wallclock::Paired> {
+                bar.set_message(format!("{} {} vs {}", cname, info.variants[b].id, info.variants[a].id));
+                let per: Vec<PairTrials> = if processes == 1 {
+                    vec![wallclock::run_trials(case.as_mut(), a, b, &cfg, &mut |_| bar.tick())?]
+                } else {
+                    (0..processes).map(|_| child_trials(info.name, ci, a, b, size, &cfg)).collect::<Result<_>>()?
+                };
+                bar.inc(1);
+                Ok(wallclock::combine(info.variants[a].id, info.variants[b].id, &per, cfg.resamples, cfg.seed))
+            };
+            let aa = measure_pair(base, base, case)?;
+            let floor = wallclock::noise_floor(&aa);
+            let mut pairs = Vec::new();
+            for (v, var) in info.variants.iter().enumerate() {
+                if v == base {
+                    continue;
+                }
+                let p = measure_pair(base, v, case)?;
+                let mut r = Row::plain(info.name, &cname, var.id, info.baseline, "wall-clock", p.variant_ns_per_item, &format!("ns/{unit}"));
+                r.ratio = Some(p.median_ratio);
+                r.ci_low = Some(p.ci_low);
+                r.ci_high = Some(p.ci_high);
+                r.verdict = Some(wallclock::verdict(&p, floor));
+                r.seed_ratio = case.seed_ratio(v);
+                rows.push(r);
+                pairs.push(p);
+            }
+            let mut brow = Row::plain(info.name, &cname, info.baseline, info.baseline, "wall-clock", aa.baseline_ns_per_item, &format!("ns/{unit}"));
+            brow.seed_ratio = None;
+            rows.insert(rows.len() - pairs.len(), brow);
+            let mut aarow = Row::plain(info.name, &cname, info.baseline, info.baseline, "wall-clock-aa", aa.variant_ns_per_item, &format!("ns/{unit}"));
+            aarow.ratio = Some(aa.median_ratio);
+            aarow.ci_low = Some(aa.ci_low);
+            aarow.ci_high = Some(aa.ci_high);
+            aarow.verdict = Some(wallclock::verdict(&aa, 0.0));
+            rows.push(aarow);
+
+            // Instructions: exact, at test size (per-item counts do not depend on the scale).
+            if instructions {
+                bar.set_message(format!("{cname}: callgrind"));
+                let tcase = &test_cases[ci.min(test_cases.len() - 1)];
+                let items = if size == Size::Test { case.items() } else { s.cases(Size::Test)[ci].items() };
+                let isize = if size == Size::Test { size } else { Size::Test };
+                let counts: Vec<_> = info
+                    .variants
+                    .iter()
+                    .map(|v| callgrind::count(&exe, v.id, tcase, isize, items))
+                    .collect::<Result<_>>()?;
+                for (v, c) in counts.iter().enumerate() {
+                    for (metric, val, bval) in [
+                        ("instructions", c.inclusive_per_item(), counts[base].inclusive_per_item()),
+                        ("own-instructions", c.own_per_item(), counts[base].own_per_item()),
+                    ] {
+                        let mut r = Row::plain(info.name, &cname, info.variants[v].id, info.baseline, metric, val, &format!("instr/{unit}"));
+                        r.ratio = Some(val / bval);
+                        rows.push(r);
+                    }
+                }
+            }
+
+            // Counters: every group, each variant.
+            bar.set_message(format!("{cname}: counters"));
+            let runs = counter_runs(case.as_mut());
+            let mut reports = Vec::new();
+            for v in 0..info.variants.len() {
+                reports.push(counters::measure(case.as_mut(), v, runs, &groups));
+            }
+            for (v, rep) in reports.iter().enumerate() {
+                rows.extend(super::counter_rows(info.name, &cname, info.variants[v].id, info.baseline, unit, &rep.values, Some(&reports[base].values)));
+                for n in super::unavailable_notes(&rep.unavailable) {
+                    if !notes.contains(&n) {
+                        notes.push(n);
+                    }
+                }
+            }
+
+            // Study-specific figures.
+            for (v, var) in info.variants.iter().enumerate() {
+                for (metric, value, u) in case.extra_metrics(v) {
+                    rows.push(Row::plain(info.name, &cname, var.id, info.baseline, &metric, value, &u));
+                }
+            }
+
+            case_reports.push(CaseReport { name: cname.clone(), describe: case.describe(), items: case.items(), noise_floor: floor, aa, pairs });
+        }
+        study_reports.push(StudyReport {
+            name: info.name.into(),
+            seed: info.seed.into(),
+            claim: info.claim.into(),
+            seed_numbers: info.seed_numbers.into(),
+            unit: info.unit.into(),
+            baseline: info.baseline.into(),
+            cases: case_reports,
+        });
+    }
+    bar.finish_and_clear();
+
+    let report = Report {
+        schema: SCHEMA.into(),
+        schema_version: SCHEMA_VERSION,
+        provenance,
+        config: RunConfig {
+            quick: opts.quick,
+            size,
+            instructions_size: Size::Test,
+            processes,
+            budget_ms: cfg.budget.as_millis() as u64,
+            elapsed_s: started.elapsed().as_secs_f64(),
+        },
+        notes,
+        studies: study_reports,
+        rows,
+    };
+    let written = write_files(&report, &opts.out)?;
+    Ok((report, written))
+}
+
+/// Runs per counter measurement: enough for ~50 ms.
+fn counter_runs(case: &mut dyn study::Case) -> u32 {
+    let t = Instant::now();
+    std::hint::black_box(case.run(0));
+    let one = t.elapsed().as_nanos().max(1);
+    ((50_000_000 / one) as u32).clamp(1, 10_000)
+}
+
+/// Write `report.json`, `report.md` and one SVG per study into `out`, all or none.
+pub fn write_files(report: &Report, out: &Path) -> Result<Vec<PathBuf>> {
+    let mut files = vec![
+        (out.join("report.json"), serde_json::to_vec_pretty(report)?),
+        (out.join("report.md"), super::markdown(report).into_bytes()),
+    ];
+    for s in &report.studies {
+        files.push((out.join(format!("{}.svg", s.name)), super::plot::study_svg(report, s)?.into_bytes()));
+    }
+    super::write_all_atomic(&files)?;
+    Ok(files.into_iter().map(|(p, _)| p).collect())
+}

@@ -1,0 +1,431 @@
+//! # Study `dir-by-value`: `_bt_checkkeys` reads the scan direction through `scan->opaque`
+//!
+//! **Seed 001** (Peter Geoghegan, commit 83a26ba59b "Avoid pointer chasing in _bt_readpage
+//! inner loop", reference §3.3): PG18's `_bt_checkkeys` read the direction as
+//! `so = scan->opaque; dir = so->currPos.dir` on every tuple, `mov rax,[rdi+0x38]; mov
+//! r15d,[rax+0x70]`: a dependent load before anything else can use it. Carrying `dir` in
+//! `BTReadPageState` (its first field) and reading it from the `pstate` pointer the caller
+//! passes removes one link. Reported: **over 5% TPS** on a pgbench `aid BETWEEN` range scan,
+//! **up to 5.5%** at 15,000 tuples a range (2,000 initially), **under 1%** on index-only scans,
+//! on a Zen 3 (Ryzen 9 5950X); a reviewer on a busy VM saw about 1%. Those range scans make
+//! maximum use of `_bt_set_startikey`: most pages need **0 keys** evaluated per tuple, so the
+//! direction is loaded and never used.
+//!
+//! The loop: a `_bt_readpage`-style forward pass over one 8 KiB leaf page (line pointer, then
+//! tuple) that calls a `_bt_checkkeys`-style function per tuple, kept out of line as in
+//! PostgreSQL, which calls the shared `_bt_check_compare` ([`hotloops_bt_check_compare`]) with
+//! `dir` by value: because that call passes `dir` as an argument, the direction is loaded on
+//! every tuple whether or not a key is evaluated, which is what gcc's entry-block load in the
+//! seed's disassembly does. Matching tuples are saved into `currPos.items`; the high key
+//! decides whether the scan moves right.
+//!
+//! Variants (unmangled `hotloops_dir_by_value_*`; the readpage loop is the entry, its
+//! `_checkkeys` helper is snapshotted with it):
+//! - `dir-by-value/opaque` (baseline, PG18): `_bt_checkkeys` loads `scan->opaque` (offset
+//!   0x38) then `so->currPos.dir` (offset 0x70) on every tuple.
+//! - `dir-by-value/by-value` (83a26ba59b): `_bt_checkkeys` reads `pstate->dir`, one load from a
+//!   pointer already in a register.
+//!
+//! Cases: pgbench_accounts_pkey, ranges of 2,000 and 15,000 tuples, each with the page-level
+//! check leaving **0 keys** per tuple (seed 001's case) and with **1 key** left on every page
+//! (the upper bound evaluated per tuple, as on a scan's final page).
+
+use crate::pg::nbtree::{
+    BTReadPageState, BTScanOpaque, BTScanPos, BTScanPosItem, BTree, IndexScanDesc, KeyType,
+    SK_BT_REQBKWD, SK_BT_REQFWD, ScanDirection, ScanKey, tuple_key, tuple_tid,
+};
+use crate::pg::page::Page;
+use crate::pg::sink::TidDigest;
+use crate::pg::workload::{PGBENCH_ROWS_PER_SCALE, pgbench_accounts_pkey, pgbench_ranges};
+use crate::pg::{ItemPointer, OffsetNumber};
+use crate::study::{Case, Size, Study, StudyInfo, Variant};
+
+/// The registry entry.
+pub static STUDY: DirByValue = DirByValue;
+
+/// Study `dir-by-value`.
+pub struct DirByValue;
+
+static INFO: StudyInfo = StudyInfo {
+    name: "dir-by-value",
+    seed: "seed 001 (Peter Geoghegan, 83a26ba59b)",
+    claim: "_bt_checkkeys chasing scan->opaque->currPos.dir on every tuple costs a dependent \
+            load; passing the direction by value in BTReadPageState removes it",
+    seed_numbers: ">5% TPS on pgbench range scans (up to 5.5% at 15,000 tuples), <1% on \
+                   index-only scans; Zen 3",
+    feature: "dir-by-value",
+    baseline: "dir-by-value/opaque",
+    patched: "dir-by-value/by-value",
+    unit: "tuple",
+    variants: &[
+        Variant {
+            id: "dir-by-value/opaque",
+            summary: "per tuple: dir = scan->opaque->currPos.dir (two dependent loads)",
+            helpers: &["hotloops_dir_by_value_opaque_checkkeys"],
+        },
+        Variant {
+            id: "dir-by-value/by-value",
+            summary: "per tuple: dir = pstate->dir (one load from the caller's pointer)",
+            helpers: &["hotloops_dir_by_value_by_value_checkkeys"],
+        },
+    ],
+};
+
+impl Study for DirByValue {
+    fn info(&self) -> &'static StudyInfo {
+        &INFO
+    }
+
+    fn cases(&self, size: Size) -> Vec<Box<dyn Case>> {
+        // (accounts, range scans of 2,000, range scans of 15,000): about 0.4M tuples a case
+        // at quick size; the index (1M accounts = 2,733 leaves, 22 MiB) exceeds L2 as a
+        // pgbench database at scale 10 does.
+        let (accounts, n2k, n15k) = match size {
+            Size::Test => (40_000, 4, 2),
+            Size::Quick => (10 * PGBENCH_ROWS_PER_SCALE, 200, 27),
+            Size::Full => (100 * PGBENCH_ROWS_PER_SCALE, 1_000, 133),
+        };
+        let rel = std::sync::Arc::new(pgbench_accounts_pkey(accounts));
+        let mut v: Vec<Box<dyn Case>> = Vec::new();
+        for (len, count) in [(2_000u64, n2k), (15_000, n15k)] {
+            for min_keys in [0, 1] {
+                let ranges = pgbench_ranges(accounts, len, count, 0x5EED_0001 ^ len);
+                v.push(Box::new(RangeCase::new(rel.clone(), accounts, len, ranges, min_keys)));
+            }
+        }
+        v
+    }
+}
+
+/// `_bt_check_compare`: evaluate keys `*ikey..numberOfKeys` on `tuple`, clearing
+/// `*continuescan` when a key required in direction `dir` fails. Shared by both variants and
+/// kept out of line (as gcc keeps it for `_bt_checkkeys`'s several call sites), so `dir`
+/// is materialised by the caller on every tuple.
+///
+/// # Safety
+/// `scan` must be a valid scan whose `opaque` holds `numberOfKeys` keys at `keyData`;
+/// `tuple` must point to a whole index tuple of the index's key type.
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub unsafe fn hotloops_bt_check_compare(
+    scan: *const IndexScanDesc,
+    dir: ScanDirection,
+    tuple: *const u8,
+    continuescan: *mut bool,
+    ikey: *mut i32,
+) -> bool {
+    unsafe {
+        let so = (*scan).opaque;
+        while *ikey < (*so).number_of_keys {
+            let key = &*(*so).key_data.add(*ikey as usize);
+            let value = tuple_key((*(*scan).index_relation).key, tuple);
+            if !key.satisfied_by(value) {
+                if (key.sk_flags & SK_BT_REQFWD != 0 && dir.is_forward())
+                    || (key.sk_flags & SK_BT_REQBKWD != 0 && dir.is_backward())
+                {
+                    *continuescan = false;
+                }
+                return false;
+            }
+            *ikey += 1;
+        }
+        true
+    }
+}
+
+/// `_bt_checkkeys` as in PG18: the direction read through the scan's opaque pointer.
+///
+/// # Safety
+/// As [`hotloops_bt_check_compare`]; `pstate` must be valid.
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub unsafe fn hotloops_dir_by_value_opaque_checkkeys(
+    scan: *const IndexScanDesc,
+    pstate: *mut BTReadPageState,
+    tuple: *const u8,
+) -> bool {
+    unsafe {
+        let so = (*scan).opaque;
+        let dir = (*so).curr_pos.dir;
+        let mut ikey = (*pstate).startikey;
+        hotloops_bt_check_compare(scan, dir, tuple, &raw mut (*pstate).continuescan, &mut ikey)
+    }
+}
+
+/// `_bt_checkkeys` after 83a26ba59b: the direction read from `pstate`.
+///
+/// # Safety
+/// As [`hotloops_dir_by_value_opaque_checkkeys`].
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub unsafe fn hotloops_dir_by_value_by_value_checkkeys(
+    scan: *const IndexScanDesc,
+    pstate: *mut BTReadPageState,
+    tuple: *const u8,
+) -> bool {
+    unsafe {
+        let dir = (*pstate).dir;
+        let mut ikey = (*pstate).startikey;
+        hotloops_bt_check_compare(scan, dir, tuple, &raw mut (*pstate).continuescan, &mut ikey)
+    }
+}
+
+type CheckKeys = unsafe fn(*const IndexScanDesc, *mut BTReadPageState, *const u8) -> bool;
+
+/// `_bt_set_startikey`: the first key that the page's first or last data tuple fails; keys
+/// before it hold for every tuple on the page, which is sorted.
+///
+/// # Safety
+/// `so` must be valid and `page` a leaf of type `key` with `minoff <= maxoff`.
+#[inline(always)]
+unsafe fn set_startikey(so: *const BTScanOpaque, key: KeyType, page: *const Page, minoff: OffsetNumber, maxoff: OffsetNumber) -> i32 {
+    unsafe {
+        let first = tuple_key(key, Page::item_ptr(page, minoff));
+        let last = tuple_key(key, Page::item_ptr(page, maxoff));
+        let mut ikey = 0;
+        while ikey < (*so).number_of_keys {
+            let k = &*(*so).key_data.add(ikey as usize);
+            if !(k.satisfied_by(first) && k.satisfied_by(last)) {
+                break;
+            }
+            ikey += 1;
+        }
+        ikey
+    }
+}
+
+/// `_bt_readpage`, forward: save the tuples of `page` from `offnum` that pass the keys into
+/// `currPos.items`, stop when a required key fails, then check the high key to decide
+/// `moreRight`. `min_keys` keeps at least that many keys for per-tuple evaluation (the case's
+/// 0-key / 1-key switch). Returns true if any tuple was saved.
+///
+/// # Safety
+/// `scan` must be valid with `opaque` and `index_relation` set; `page` one of its leaves.
+#[inline(always)]
+unsafe fn readpage(
+    scan: *mut IndexScanDesc,
+    page: *const Page,
+    offnum: OffsetNumber,
+    firstpage: bool,
+    min_keys: i32,
+    checkkeys: CheckKeys,
+) -> bool {
+    unsafe {
+        let so = (*scan).opaque;
+        let key = (*(*scan).index_relation).key;
+        let dir = ScanDirection::Forward;
+        let hikey = BTree::opaque(&*page).next != 0;
+        let minoff = if hikey { 2 } else { 1 };
+        let maxoff = (*page).max_offset();
+        // _bt_readpage sets both copies of the direction in one statement.
+        (*so).curr_pos.dir = dir;
+        let mut pstate = BTReadPageState {
+            dir,
+            minoff,
+            maxoff,
+            finaltup: std::ptr::null(),
+            page,
+            firstpage,
+            forcenonrequired: false,
+            startikey: 0,
+            offnum,
+            skip: 0,
+            continuescan: true,
+            rechecks: 0,
+            targetdistance: 0,
+            nskipadvances: 0,
+        };
+        if !firstpage && minoff < maxoff {
+            let cap = ((*so).number_of_keys - min_keys).max(0);
+            pstate.startikey = set_startikey(so, key, page, minoff, maxoff).min(cap);
+        }
+        let items = (&raw mut (*so).curr_pos.items).cast::<BTScanPosItem>();
+        let mut item_index = 0usize;
+        let mut off = offnum.max(minoff);
+        while off <= maxoff {
+            let itup = Page::item_ptr(page, off);
+            pstate.offnum = off;
+            let passes = checkkeys(scan, &mut pstate, itup);
+            if passes {
+                *items.add(item_index) = BTScanPosItem { heap_tid: tuple_tid(itup), index_offset: off, tuple_offset: 0 };
+                item_index += 1;
+            }
+            if !pstate.continuescan {
+                break;
+            }
+            off += 1;
+        }
+        // The high key (finaltup) decides whether the next page can hold matches.
+        if pstate.continuescan && hikey {
+            pstate.startikey = 0;
+            checkkeys(scan, &mut pstate, Page::item_ptr(page, 1));
+        }
+        (*so).curr_pos.more_right = pstate.continuescan && hikey;
+        (*so).curr_pos.first_item = 0;
+        (*so).curr_pos.last_item = item_index as i32 - 1;
+        (*so).curr_pos.item_index = 0;
+        item_index > 0
+    }
+}
+
+/// `dir-by-value/opaque`: `_bt_readpage` with PG18's `_bt_checkkeys`.
+///
+/// # Safety
+/// As [`readpage`].
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub unsafe fn hotloops_dir_by_value_opaque(scan: *mut IndexScanDesc, page: *const Page, offnum: OffsetNumber, firstpage: bool, min_keys: i32) -> bool {
+    unsafe { readpage(scan, page, offnum, firstpage, min_keys, hotloops_dir_by_value_opaque_checkkeys) }
+}
+
+/// `dir-by-value/by-value`: `_bt_readpage` with 83a26ba59b's `_bt_checkkeys`.
+///
+/// # Safety
+/// As [`readpage`].
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub unsafe fn hotloops_dir_by_value_by_value(scan: *mut IndexScanDesc, page: *const Page, offnum: OffsetNumber, firstpage: bool, min_keys: i32) -> bool {
+    unsafe { readpage(scan, page, offnum, firstpage, min_keys, hotloops_dir_by_value_by_value_checkkeys) }
+}
+
+type ReadPage = unsafe fn(*mut IndexScanDesc, *const Page, OffsetNumber, bool, i32) -> bool;
+const KERNELS: [ReadPage; 2] = [hotloops_dir_by_value_opaque, hotloops_dir_by_value_by_value];
+
+/// A batch of pgbench range scans `aid BETWEEN lo AND hi` over one index.
+pub struct RangeCase {
+    rel: std::sync::Arc<BTree>,
+    accounts: u64,
+    len: u64,
+    ranges: Vec<(i64, i64)>,
+    min_keys: i32,
+    so: Box<BTScanOpaque>,
+    keys: Box<[ScanKey]>,
+    scan: Box<IndexScanDesc>,
+    tuples: u64,
+}
+
+/// What one variant returned over a case: every saved item, per page, and the final cursor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RangeOutcome {
+    /// Digest of the saved heap TIDs in order.
+    pub digest: TidDigest,
+    /// Pages read.
+    pub pages: u64,
+    /// Final `currPos.lastItem` and `moreRight` of the last page of the last range.
+    pub last: (i32, bool),
+}
+
+impl RangeCase {
+    /// Range scans of `len` tuples at `ranges` over `rel`.
+    pub fn new(rel: std::sync::Arc<BTree>, accounts: u64, len: u64, ranges: Vec<(i64, i64)>, min_keys: i32) -> Self {
+        let (so, keys) = BTScanOpaque::new_boxed(&[ScanKey::ge(0), ScanKey::le(0)]);
+        let mut c = RangeCase {
+            scan: Box::new(IndexScanDesc {
+                heap_relation: std::ptr::null(),
+                index_relation: &*rel,
+                xs_snapshot: std::ptr::null(),
+                number_of_keys: 2,
+                number_of_order_bys: 0,
+                key_data: keys.as_ptr(),
+                order_by_data: std::ptr::null(),
+                xs_want_itup: false,
+                xs_temp_snap: false,
+                kill_prior_tuple: false,
+                ignore_killed_tuples: true,
+                opaque: std::ptr::null_mut(),
+            }),
+            rel,
+            accounts,
+            len,
+            ranges,
+            min_keys,
+            so,
+            keys,
+            tuples: 0,
+        };
+        c.scan.opaque = &mut *c.so;
+        c.tuples = c.outcome(0).digest.count;
+        c
+    }
+
+    /// Run variant `v` over every range.
+    pub fn outcome(&mut self, v: usize) -> RangeOutcome {
+        let kernel = KERNELS[v];
+        let mut digest = TidDigest::new();
+        let mut pages = 0u64;
+        for i in 0..self.ranges.len() {
+            let (lo, hi) = self.ranges[i];
+            self.keys[0] = ScanKey::ge(lo);
+            self.keys[1] = ScanKey::le(hi);
+            self.so.key_data = self.keys.as_ptr();
+            self.so.curr_pos = BTScanPos::invalid();
+            let Some((mut leaf, mut off)) = self.rel.first_leaf_ge(lo) else { continue };
+            let mut firstpage = true;
+            loop {
+                let page: *const Page = &*self.rel.leaves[leaf];
+                // SAFETY: scan points at self.so and self.rel; page is one of rel's leaves.
+                unsafe { kernel(&mut *self.scan, page, off, firstpage, self.min_keys) };
+                pages += 1;
+                for it in self.so.curr_pos.saved() {
+                    digest.push(it.heap_tid, false);
+                }
+                if !self.so.curr_pos.more_right || leaf + 1 == self.rel.leaves.len() {
+                    break;
+                }
+                leaf += 1;
+                off = 1;
+                firstpage = false;
+            }
+        }
+        RangeOutcome { digest, pages, last: (self.so.curr_pos.last_item, self.so.curr_pos.more_right) }
+    }
+}
+
+impl Case for RangeCase {
+    fn name(&self) -> String {
+        format!("range-{}/{}-key{}", self.len, self.min_keys, if self.min_keys == 1 { "" } else { "s" })
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "pgbench_accounts_pkey over {} accounts ({} leaves); {} range scans `aid BETWEEN :aid \
+             AND :aid+{}`; {} key(s) left per tuple after _bt_set_startikey",
+            self.accounts,
+            self.rel.leaves.len(),
+            self.ranges.len(),
+            self.len - 1,
+            self.min_keys
+        )
+    }
+
+    fn items(&self) -> u64 {
+        self.tuples
+    }
+
+    fn run(&mut self, v: usize) -> u64 {
+        let o = self.outcome(v);
+        o.digest.value() ^ o.pages.rotate_left(17) ^ ((o.last.0 as u64) << 32) ^ o.last.1 as u64
+    }
+}
+
+/// Helper for tests: the heap TIDs a range returns, from the index directly.
+pub fn expected_range(rel: &BTree, lo: i64, hi: i64) -> Vec<ItemPointer> {
+    let mut out = vec![];
+    for page in &rel.leaves {
+        let first = BTree::first_data_key(page);
+        for off in first..=page.max_offset() {
+            let t = unsafe { Page::item_ptr(&**page, off) };
+            let k = unsafe { tuple_key(rel.key, t) };
+            if (lo..=hi).contains(&k) {
+                out.push(unsafe { tuple_tid(t) });
+            }
+        }
+    }
+    out
+}
+
+/// The pipeline: every range of `case` with the variant this build selects.
+pub fn pipeline(case: &mut RangeCase) -> RangeOutcome {
+    let v = INFO.index_of(INFO.pipeline_variant()).expect("pipeline variant is registered");
+    case.outcome(v)
+}

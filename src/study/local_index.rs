@@ -1,0 +1,376 @@
+//! # Study `local-index`: the batched btgetbitmap copy loop stores `itemIndex` every iteration
+//!
+//! **Seed 000** (Haibo's review of the TID-batching patch v1): "The copy loop updates
+//! `so->currPos.itemIndex` for every TID. Using a local index and updating itemIndex once after
+//! the copy improved the 10M-row workload by another **2.24%**." The author agreed: "The
+//! compiler loaded and stored itemIndex every single loop iteration instead of keeping it in a
+//! register." Reference §6.2: PostgreSQL builds with `-fno-strict-aliasing`, so gcc must assume
+//! the `uint16` stores that copy each `ItemPointerData` into the batch may modify the `int`
+//! cursor fields of the same heap object; it reloads `itemIndex` and `lastItem` and stores
+//! `itemIndex` on every iteration. A cursor held in locals stays in registers even under that
+//! flag (loopC).
+//!
+//! The loop: copy the heap TIDs of `currPos.items[itemIndex..=lastItem]` into a batch of
+//! [`BATCH_CAPACITY`] TIDs, hand a full batch to `tbm_add_tuples` (an opaque call, [`TidSink`]),
+//! step to the next leaf with `_bt_next` (out of line, [`bt_steppage`]) when the page is
+//! exhausted, flush the residual batch at the end.
+//!
+//! Variants (all `#[inline(never)]`, unmangled `hotloops_local_index_*`):
+//! - `local-index/store-each` (baseline): the cursor reached through raw pointers, as C code is.
+//!   Rust raw pointers carry no type-based aliasing information, which is what
+//!   `-fno-strict-aliasing` does to C: LLVM must reload `itemIndex`/`lastItem` after each batch
+//!   store and store `itemIndex` back each iteration.
+//! - `local-index/safe-ref`: the same loop over `&mut BTScanOpaque` and a `&mut` batch, with
+//!   bounds-checked indexing. `&mut` is `noalias`, so LLVM may keep the cursor in a register;
+//!   but a failed bounds check panics and unwinds to a caller that can see `itemIndex`, so the
+//!   store cannot be sunk out of the loop. What rustc 1.95 emits (asm-snapshots, structural
+//!   test `safe_ref_keeps_index_in_register_but_stores_it`): the loop holds `itemIndex` in a
+//!   register, does not reload it or `lastItem`, and still stores it on every iteration; the
+//!   hypothesis is **confirmed**.
+//! - `local-index/local` (the patch): `itemIndex`/`lastItem` copied into locals, written back
+//!   once per page.
+//!
+//! The batch capacity is not in the seed; we take one leaf page's worth,
+//! `MaxTIDsPerBTreePage` = 1358 (the patch batches "saved leaf-page spans").
+
+use crate::pg::ItemPointer;
+use crate::pg::nbtree::{
+    BTScanOpaque, BTScanPos, BTScanPosItem, BTree, IndexScanDesc, MAX_TIDS_PER_BTREE_PAGE,
+    bt_first_all, bt_steppage,
+};
+use crate::pg::sink::{TidDigest, TidSink};
+use crate::pg::workload::{TABLE3_ROWS, TABLE3_TUPLES_PER_PAGE, table3_col0_index};
+use crate::study::{Case, Size, Study, StudyInfo, Variant};
+
+/// TIDs a batch holds before it is flushed to `tbm_add_tuples`.
+pub const BATCH_CAPACITY: usize = MAX_TIDS_PER_BTREE_PAGE;
+
+/// The batch buffer.
+pub type TidBatch = [ItemPointer; BATCH_CAPACITY];
+
+/// The registry entry.
+pub static STUDY: LocalIndex = LocalIndex;
+
+/// Study `local-index`.
+pub struct LocalIndex;
+
+static INFO: StudyInfo = StudyInfo {
+    name: "local-index",
+    seed: "seed 000 (Haibo's review of TID batching v1; David Geier's reply)",
+    claim: "the batched btgetbitmap copy loop loads and stores so->currPos.itemIndex on every \
+            iteration (-fno-strict-aliasing); a local index written back once is faster",
+    seed_numbers: "+2.24% on the 10M-row bitmap index scan (one host, gcc)",
+    feature: "local-index",
+    baseline: "local-index/store-each",
+    patched: "local-index/local",
+    unit: "TID",
+    variants: &[
+        Variant {
+            id: "local-index/store-each",
+            summary: "cursor through raw pointers: itemIndex/lastItem reloaded and itemIndex stored every TID (gcc on PostgreSQL)",
+            helpers: &[],
+        },
+        Variant {
+            id: "local-index/safe-ref",
+            summary: "same loop over &mut with bounds checks: index in a register, still stored every TID",
+            helpers: &[],
+        },
+        Variant {
+            id: "local-index/local",
+            summary: "cursor copied into locals, written back once per page (the patch)",
+            helpers: &[],
+        },
+    ],
+};
+
+impl Study for LocalIndex {
+    fn info(&self) -> &'static StudyInfo {
+        &INFO
+    }
+
+    fn cases(&self, size: Size) -> Vec<Box<dyn Case>> {
+        let rows = match size {
+            Size::Test => 20_000,
+            Size::Quick => 1_000_000,
+            Size::Full => TABLE3_ROWS,
+        };
+        vec![Box::new(ScanCase::new(format!("table3-{}", human(rows)), table3_col0_index(rows)))]
+    }
+}
+
+/// `1000000` -> `1M`.
+pub fn human(n: u64) -> String {
+    match n {
+        n if n >= 1_000_000 && n % 1_000_000 == 0 => format!("{}M", n / 1_000_000),
+        n if n >= 1_000 && n % 1_000 == 0 => format!("{}k", n / 1_000),
+        n => n.to_string(),
+    }
+}
+
+/// Copy the batch out as a slice for the flush.
+///
+/// # Safety
+/// `batch` must point to at least `n` initialised TIDs.
+#[inline(always)]
+unsafe fn flush(tbm: &mut dyn TidSink, batch: *const ItemPointer, n: usize) {
+    tbm.add_tuples(unsafe { std::slice::from_raw_parts(batch, n) }, false);
+}
+
+/// `local-index/store-each`: the cursor lives in `so->currPos` and every access goes through
+/// memory, as gcc emits the C loop under `-fno-strict-aliasing`.
+///
+/// # Safety
+/// `scan` must point to a scan whose `opaque` and `index_relation` are valid and positioned by
+/// `_bt_first` (`bt_first_all`), `batch` to [`BATCH_CAPACITY`] writable TIDs that alias
+/// neither.
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub unsafe fn hotloops_local_index_store_each(
+    scan: *mut IndexScanDesc,
+    batch: *mut ItemPointer,
+    tbm: &mut dyn TidSink,
+) -> i64 {
+    unsafe {
+        let so = (*scan).opaque;
+        let rel = &*(*scan).index_relation;
+        let items = (&raw const (*so).curr_pos.items).cast::<BTScanPosItem>();
+        let mut nbatch = 0usize;
+        let mut ntids = 0i64;
+        loop {
+            while (*so).curr_pos.item_index <= (*so).curr_pos.last_item {
+                if nbatch == BATCH_CAPACITY {
+                    flush(tbm, batch, nbatch);
+                    nbatch = 0;
+                }
+                let i = (*so).curr_pos.item_index as usize;
+                *batch.add(nbatch) = (*items.add(i)).heap_tid;
+                nbatch += 1;
+                ntids += 1;
+                (*so).curr_pos.item_index += 1;
+            }
+            if !bt_steppage(&mut *so, rel) {
+                break;
+            }
+        }
+        if nbatch > 0 {
+            flush(tbm, batch, nbatch);
+        }
+        ntids
+    }
+}
+
+/// `local-index/safe-ref`: the same loop in safe Rust.
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub fn hotloops_local_index_safe_ref(
+    so: &mut BTScanOpaque,
+    rel: &BTree,
+    batch: &mut TidBatch,
+    tbm: &mut dyn TidSink,
+) -> i64 {
+    let mut nbatch = 0usize;
+    let mut ntids = 0i64;
+    loop {
+        while so.curr_pos.item_index <= so.curr_pos.last_item {
+            if nbatch == BATCH_CAPACITY {
+                tbm.add_tuples(&batch[..nbatch], false);
+                nbatch = 0;
+            }
+            batch[nbatch] = so.curr_pos.items[so.curr_pos.item_index as usize].heap_tid;
+            nbatch += 1;
+            ntids += 1;
+            so.curr_pos.item_index += 1;
+        }
+        if !bt_steppage(so, rel) {
+            break;
+        }
+    }
+    if nbatch > 0 {
+        tbm.add_tuples(&batch[..nbatch], false);
+    }
+    ntids
+}
+
+/// `local-index/local`: the patch: the cursor in locals, written back once per page.
+///
+/// # Safety
+/// As [`hotloops_local_index_store_each`].
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub unsafe fn hotloops_local_index_local(
+    scan: *mut IndexScanDesc,
+    batch: *mut ItemPointer,
+    tbm: &mut dyn TidSink,
+) -> i64 {
+    unsafe {
+        let so = (*scan).opaque;
+        let rel = &*(*scan).index_relation;
+        let items = (&raw const (*so).curr_pos.items).cast::<BTScanPosItem>();
+        let mut nbatch = 0usize;
+        let mut ntids = 0i64;
+        loop {
+            let mut i = (*so).curr_pos.item_index;
+            let last = (*so).curr_pos.last_item;
+            while i <= last {
+                if nbatch == BATCH_CAPACITY {
+                    flush(tbm, batch, nbatch);
+                    nbatch = 0;
+                }
+                *batch.add(nbatch) = (*items.add(i as usize)).heap_tid;
+                nbatch += 1;
+                ntids += 1;
+                i += 1;
+            }
+            (*so).curr_pos.item_index = i;
+            if !bt_steppage(&mut *so, rel) {
+                break;
+            }
+        }
+        if nbatch > 0 {
+            flush(tbm, batch, nbatch);
+        }
+        ntids
+    }
+}
+
+/// A bitmap index scan over one index: the scan state every variant starts from.
+pub struct ScanCase {
+    name: String,
+    rel: Box<BTree>,
+    so: Box<BTScanOpaque>,
+    scan: Box<IndexScanDesc>,
+    batch: Box<TidBatch>,
+    /// The sink of the last run.
+    pub sink: TidDigest,
+}
+
+/// The cursor state a variant leaves behind, which all variants must agree on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Returned `ntids`.
+    pub ntids: i64,
+    /// Digest of the TIDs handed to the sink, in order.
+    pub sink: TidDigest,
+    /// Final `currPos.itemIndex`.
+    pub item_index: i32,
+    /// Final `currPos.lastItem`.
+    pub last_item: i32,
+    /// Final `currPos.currPage`.
+    pub curr_page: u32,
+}
+
+impl ScanCase {
+    /// A case over `rel`.
+    pub fn new(name: String, rel: BTree) -> Self {
+        let rel = Box::new(rel);
+        let (so, _) = BTScanOpaque::new_boxed(&[]);
+        let mut case = ScanCase {
+            name,
+            scan: Box::new(IndexScanDesc {
+                heap_relation: std::ptr::null(),
+                index_relation: &*rel,
+                xs_snapshot: std::ptr::null(),
+                number_of_keys: 0,
+                number_of_order_bys: 0,
+                key_data: std::ptr::null(),
+                order_by_data: std::ptr::null(),
+                xs_want_itup: false,
+                xs_temp_snap: false,
+                kill_prior_tuple: false,
+                ignore_killed_tuples: true,
+                opaque: std::ptr::null_mut(),
+            }),
+            rel,
+            so,
+            batch: Box::new([ItemPointer::default(); BATCH_CAPACITY]),
+            sink: TidDigest::new(),
+        };
+        case.scan.opaque = &mut *case.so;
+        case
+    }
+
+    /// The index.
+    pub fn rel(&self) -> &BTree {
+        &self.rel
+    }
+
+    /// `_bt_first`: position the scan on the first leaf (or leave `currPos` empty).
+    pub fn position(&mut self) {
+        self.so.curr_pos = BTScanPos::invalid();
+        bt_first_all(&mut self.so, &self.rel);
+    }
+
+    /// Position the scan with `currPos` set directly (tests: a full 1358-item page, pages no
+    /// real leaf can hold), then continue along the index from `next_page`.
+    pub fn position_at(&mut self, pos: &BTScanPos) {
+        self.so.curr_pos = pos.clone();
+    }
+
+    /// Run variant `v` from the current position; `position` first for a whole scan.
+    pub fn run_from_position(&mut self, v: usize, sink: &mut dyn TidSink) -> i64 {
+        let scan: *mut IndexScanDesc = &mut *self.scan;
+        let batch = self.batch.as_mut_ptr();
+        // SAFETY: scan.opaque points at self.so, index_relation at self.rel, and the batch is
+        // a separate allocation of BATCH_CAPACITY TIDs.
+        unsafe {
+            match v {
+                0 => hotloops_local_index_store_each(scan, batch, sink),
+                1 => hotloops_local_index_safe_ref(&mut *(*scan).opaque, &self.rel, &mut self.batch, sink),
+                2 => hotloops_local_index_local(scan, batch, sink),
+                _ => panic!("local-index has 3 variants, not {}", v + 1),
+            }
+        }
+    }
+
+    /// Run variant `v` over the whole scan and report what it did.
+    pub fn outcome(&mut self, v: usize) -> Outcome {
+        self.position();
+        let mut sink = TidDigest::new();
+        let ntids = self.run_from_position(v, &mut sink);
+        self.sink = sink;
+        Outcome {
+            ntids,
+            sink,
+            item_index: self.so.curr_pos.item_index,
+            last_item: self.so.curr_pos.last_item,
+            curr_page: self.so.curr_pos.curr_page,
+        }
+    }
+}
+
+impl Case for ScanCase {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn describe(&self) -> String {
+        let n = self.rel.len();
+        format!(
+            "seed 000's idx_table3_col0 over {} rows: {} leaves of up to 366 TIDs in heap order \
+             ({} heap tuples a page, {} heap blocks); one bitmap scan of every TID, batch {}",
+            n,
+            self.rel.leaves.len(),
+            TABLE3_TUPLES_PER_PAGE,
+            (n as u64).div_ceil(TABLE3_TUPLES_PER_PAGE as u64),
+            BATCH_CAPACITY
+        )
+    }
+
+    fn items(&self) -> u64 {
+        self.rel.len() as u64
+    }
+
+    fn run(&mut self, v: usize) -> u64 {
+        let o = self.outcome(v);
+        o.sink.value() ^ (o.ntids as u64).rotate_left(7) ^ ((o.item_index as u64) << 40)
+            ^ ((o.last_item as u64) << 20)
+            ^ o.curr_page as u64
+    }
+}
+
+/// The pipeline: one whole bitmap scan of `case`, with the variant this build selects
+/// (`local-index/local` with `--features local-index`, else `local-index/store-each`).
+pub fn pipeline(case: &mut ScanCase) -> Outcome {
+    let v = INFO.index_of(INFO.pipeline_variant()).expect("pipeline variant is registered");
+    case.outcome(v)
+}
