@@ -170,7 +170,7 @@ fn strip_hashes(s: &str) -> String {
 /// The normalised snapshot text of variant `id`: a header, then each symbol's asm.
 pub fn generate(id: &str) -> Result<String> {
     let mut text = format!(
-        "# hotloops asm snapshot of `{id}`\n# rustc {}, x86_64, release profile, cargo-show-asm {CARGO_SHOW_ASM_VERSION}; normalised\n",
+        "# hotloops asm snapshot of `{id}`\n# {}, x86_64, release profile, cargo-show-asm {CARGO_SHOW_ASM_VERSION}; normalised\n",
         crate::report::provenance::rustc_version_pinned()
     );
     for sym in symbols_of(id)? {

@@ -466,6 +466,23 @@ impl BTree {
         Some((i, off))
     }
 
+    /// Data items with keys in `lo..=hi`, from the per-leaf bounds (keys are unique here).
+    pub fn count_between(&self, lo: i64, hi: i64) -> u64 {
+        let mut n = 0u64;
+        for (i, page) in self.leaves.iter().enumerate() {
+            let (a, b) = self.bounds[i];
+            if a == i64::MIN && b == i64::MIN || b < lo || a > hi {
+                continue;
+            }
+            let first = Self::first_data_key(page);
+            for off in first..=page.max_offset() {
+                let k = unsafe { tuple_key(self.key, Page::item_ptr(&**page, off)) };
+                n += (lo..=hi).contains(&k) as u64;
+            }
+        }
+        n
+    }
+
     /// Total data items.
     pub fn len(&self) -> usize {
         self.leaves.iter().map(|p| (p.max_offset() + 1 - Self::first_data_key(p)) as usize).sum()

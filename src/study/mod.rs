@@ -4,6 +4,11 @@
 //! in [`STUDIES`]. A variant's slash-namespaced id (`local-index/store-each`) is the same in
 //! bench names, asm snapshot paths, callgrind toggles, report rows and CLI arguments; its
 //! kernel's stable symbol is [`symbol_of`] the id.
+//!
+//! Symbol convention: an entry kernel is `hotloops_<id>` (unmangled, `#[inline(never)]`); the
+//! out-of-line helpers it calls are `hl_<...>`, never `hotloops_...`, so that the callgrind
+//! toggle glob `hotloops_*` (the instruction benches) switches on exactly at the entry of the
+//! kernel being measured, and a kernel's construction never enters a kernel.
 
 pub mod dir_by_value;
 pub mod local_index;
@@ -17,7 +22,7 @@ pub struct Variant {
     pub id: &'static str,
     /// What this variant changes, in a line.
     pub summary: &'static str,
-    /// Extra out-of-line symbols that belong to the kernel (snapshotted after the entry).
+    /// Out-of-line helper symbols (`hl_*`) that belong to the kernel, snapshotted after it.
     pub helpers: &'static [&'static str],
 }
 

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Re-bless asm-snapshots/ after reviewing a codegen change: regenerates every kernel's
+# normalised asm with the pinned cargo-show-asm, then runs the structural tests on it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-tools.sh
+HOTLOOPS_BLESS=1 cargo test --release --test asm_snapshots snapshots_match_fresh_codegen -- --exact
+cargo test --release --test asm_snapshots
+git status --short asm-snapshots

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the pinned tools hotloops needs beyond rustup's toolchain, gcc, python3 and
+# valgrind: cargo-show-asm (asm snapshots) and gungraun-runner (instruction benches).
+# Versions are pinned: snapshots and counts reproduce only with the same tools.
+set -euo pipefail
+CARGO_SHOW_ASM=0.2.64
+GUNGRAUN_RUNNER=0.20.0   # must equal the gungraun dev-dependency in Cargo.toml
+
+
+if ! (cargo asm --version 2>/dev/null | grep -q "$CARGO_SHOW_ASM"); then
+  echo "installing cargo-show-asm $CARGO_SHOW_ASM" >&2
+  cargo install cargo-show-asm --version "$CARGO_SHOW_ASM" --locked
+fi
+if ! (gungraun-runner --version 2>/dev/null | grep -q "$GUNGRAUN_RUNNER"); then
+  echo "installing gungraun-runner $GUNGRAUN_RUNNER" >&2
+  cargo install gungraun-runner --version "$GUNGRAUN_RUNNER" --locked
+fi
+if ! command -v valgrind >/dev/null; then
+  echo "valgrind is missing: instruction counts need it (apt-get install valgrind)" >&2
+  exit 1
+fi
