@@ -1,5 +1,5 @@
 # hotloops asm snapshot of `dir-by-value/by-value`
-# rustc rustc 1.95.0 (59807616e 2026-04-14), x86_64, release profile, cargo-show-asm 0.2.64; normalised
+# rustc 1.95.0 (59807616e 2026-04-14), x86_64, release profile, cargo-show-asm 0.2.64; normalised
 
 hotloops_dir_by_value_by_value:
 	push rbp

@@ -1,5 +1,5 @@
 # hotloops asm snapshot of `local-index/safe-ref`
-# rustc rustc 1.95.0 (59807616e 2026-04-14), x86_64, release profile, cargo-show-asm 0.2.64; normalised
+# rustc 1.95.0 (59807616e 2026-04-14), x86_64, release profile, cargo-show-asm 0.2.64; normalised
 
 hotloops_local_index_safe_ref:
 	push rbp
