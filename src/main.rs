@@ -82,6 +82,9 @@ enum Cmd {
         /// Wall-clock budget per pair and process, in ms (default: 1500 quick, 10000 full).
         #[arg(long)]
         budget_ms: Option<u64>,
+        /// Workload size, overriding --quick (test: seconds-long smoke runs).
+        #[arg(long, value_enum, hide = true)]
+        size: Option<Size>,
     },
     /// Merge reports from several hosts into one Markdown table and SVG per study.
     Compare {
@@ -238,7 +241,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::Report { study, quick, out, require, no_instructions, processes, budget_ms } => {
+        Cmd::Report { study, quick, out, require, no_instructions, processes, budget_ms, size } => {
             let opts = report::run::Options {
                 studies: study,
                 quick,
@@ -248,6 +251,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 no_instructions,
                 processes,
                 budget: budget_ms.map(Duration::from_millis),
+                size,
             };
             let (r, files) = report::run::run(&opts)?;
             print!("{}", report::markdown(&r));

@@ -56,7 +56,14 @@ pub fn raw_asm(symbol: &str) -> Result<String> {
         }
         let out = cmd.output().context("running cargo asm")?;
         if !out.status.success() {
-            bail!("cargo asm {symbol} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+            let err = String::from_utf8_lossy(&out.stderr);
+            let hint = if err.contains("Can't find any items") {
+                "\n(no code under that name: if the kernel compiles to the same code as another \
+                 function, LLVM merges the two and keeps one symbol; compare the variants' sources)"
+            } else {
+                ""
+            };
+            bail!("cargo asm {symbol} failed:\n{err}{hint}");
         }
         Ok(String::from_utf8(out.stdout)?)
     };

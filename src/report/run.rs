@@ -30,6 +30,8 @@ pub struct Options {
     pub processes: usize,
     /// Override the wall-clock budget per pair and process.
     pub budget: Option<Duration>,
+    /// Override the workload size (default: quick with --quick, else full).
+    pub size: Option<Size>,
 }
 
 /// Which studies: named ones (validated) or all.
@@ -102,7 +104,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     }
     let provenance = super::provenance::collect(pinned);
 
-    let size = if opts.quick { Size::Quick } else { Size::Full };
+    let size = opts.size.unwrap_or(if opts.quick { Size::Quick } else { Size::Full });
     let mut cfg = if opts.quick { PairConfig::quick() } else { PairConfig::full() };
     if let Some(b) = opts.budget {
         cfg.budget = b;

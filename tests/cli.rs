@@ -1,0 +1,96 @@
+//! The `hotloops` binary as users meet it: names, errors and exit codes, files.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn hotloops(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hotloops")).args(args).output().expect("run hotloops")
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+#[test]
+fn list_names_every_variant_with_its_claim() {
+    let o = hotloops(&["list"]);
+    assert!(o.status.success());
+    let t = text(&o);
+    for id in hotloops::study::all_ids() {
+        assert!(t.contains(id), "{id} missing from `hotloops list`");
+    }
+    assert!(t.contains("2.24%") && t.contains("5.5%"), "seed numbers missing:\n{t}");
+}
+
+#[test]
+fn unknown_ids_list_the_valid_ones_and_exit_2() {
+    for args in [
+        vec!["run", "local-index/nope"],
+        vec!["asm", "nope/x"],
+        vec!["counters", "bogus"],
+        vec!["asm", "local-index", "--diff", "store-each", "nope"],
+        vec!["report", "--study", "no-such-study", "--quick", "--out", "/tmp/hotloops-never"],
+        vec!["run", "local-index/local", "--case", "no-such-case", "--size", "test"],
+    ] {
+        let o = hotloops(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        let t = text(&o);
+        assert!(t.contains("unknown") && (t.contains("local-index") || t.contains("table3")), "{args:?} must list the valid names:\n{t}");
+    }
+    assert!(!Path::new("/tmp/hotloops-never").exists(), "a rejected report must not create --out");
+}
+
+#[test]
+fn asm_shows_a_snapshot_and_diffs_two_variants() {
+    let o = hotloops(&["asm", "local-index/local"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("hotloops_local_index_local:"));
+    let d = hotloops(&["asm", "local-index", "--diff", "store-each", "local"]);
+    assert!(d.status.success(), "{}", text(&d));
+    let t = text(&d);
+    assert!(t.starts_with("--- local-index/store-each") && t.contains("+++ local-index/local"), "{t}");
+    assert!(t.lines().any(|l| l.starts_with('-') && l.contains("[r13 + 132]")), "the store-each side shows the cursor slot:\n{t}");
+}
+
+#[test]
+fn run_prints_the_digest_every_variant_shares() {
+    let a = text(&hotloops(&["run", "local-index/store-each", "--size", "test"]));
+    let b = text(&hotloops(&["run", "local-index/local", "--size", "test"]));
+    let digest = |s: &str| s.split("digest ").nth(1).map(str::trim).map(String::from);
+    assert!(digest(&a).is_some(), "{a}");
+    assert_eq!(digest(&a), digest(&b));
+}
+
+#[test]
+fn unwritable_out_is_an_error_before_measuring_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let out = file.join("report");
+    let o = hotloops(&["report", "--quick", "--no-instructions", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("--out"), "{}", text(&o));
+    let entries: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(entries.len(), 1, "no partial files next to the bad --out");
+}
+
+#[test]
+fn compare_names_a_corrupt_or_old_report_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("corrupt.json");
+    std::fs::write(&bad, "{ not json").unwrap();
+    let o = hotloops(&["compare", bad.to_str().unwrap(), "--out", dir.path().join("c").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("corrupt.json") && text(&o).contains("not valid JSON"), "{}", text(&o));
+    let old = dir.path().join("old.json");
+    std::fs::write(&old, r#"{"schema": "hotloops-report", "schema_version": 0}"#).unwrap();
+    let o = hotloops(&["compare", old.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("old.json") && text(&o).contains("schema version 0"), "{}", text(&o));
+    let other = dir.path().join("other.json");
+    std::fs::write(&other, r#"{"hello": 1}"#).unwrap();
+    let o = hotloops(&["compare", other.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("other.json") && text(&o).contains("not a hotloops report"));
+    assert!(!dir.path().join("c").exists());
+}

@@ -1,0 +1,148 @@
+//! Every variant against its baseline: identical output and final cursor state, on random
+//! inputs and on the edges (empty scans, one item, empty leaves, full 1358-item pages, batch
+//! boundaries, ranges off either end).
+
+use hotloops::pg::ItemPointer;
+use hotloops::pg::nbtree::{BTScanPos, BTScanPosItem, BTree, KeyType, MAX_TIDS_PER_BTREE_PAGE};
+use hotloops::pg::sink::{TidDigest, TidVec};
+use hotloops::pg::workload::{TABLE3_TUPLES_PER_PAGE, heap_tid};
+use hotloops::study::dir_by_value::{RangeCase, expected_range};
+use hotloops::study::local_index::{BATCH_CAPACITY, ScanCase};
+use hotloops::study::{Case, Size, Study};
+use proptest::prelude::*;
+use std::sync::Arc;
+
+fn heap_index(per_leaf: &[usize]) -> (BTree, Vec<ItemPointer>) {
+    let n: usize = per_leaf.iter().sum();
+    let entries: Vec<(i64, ItemPointer)> = (0..n as u64).map(|g| (g as i64, heap_tid(g, TABLE3_TUPLES_PER_PAGE))).collect();
+    let tids = entries.iter().map(|e| e.1).collect();
+    (BTree::build(KeyType::Int8, &entries, per_leaf), tids)
+}
+
+/// Run every local-index variant over a whole scan and check they agree with each other and
+/// with the index's TIDs in order, batch by batch.
+fn check_local_index(per_leaf: &[usize]) -> Result<(), TestCaseError> {
+    let (rel, expected) = heap_index(per_leaf);
+    let mut case = ScanCase::new("t".into(), rel);
+    let base = case.outcome(0);
+    for v in 0..3 {
+        let o = case.outcome(v);
+        prop_assert_eq!(o, base, "variant {} differs from store-each on leaves {:?}", v, per_leaf);
+        case.position();
+        let mut got = TidVec::default();
+        let n = case.run_from_position(v, &mut got);
+        prop_assert_eq!(n as usize, expected.len());
+        prop_assert_eq!(&got.0, &expected, "variant {} TIDs", v);
+    }
+    let batches = expected.len().div_ceil(BATCH_CAPACITY) as u64;
+    prop_assert_eq!(base.sink.calls, batches, "one tbm_add_tuples call per full batch plus the residual");
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn local_index_variants_agree(per_leaf in prop::collection::vec(prop_oneof![Just(0usize), Just(1), Just(366), 0usize..=366], 0..12)) {
+        check_local_index(&per_leaf)?;
+    }
+
+    #[test]
+    fn dir_by_value_variants_agree(
+        accounts in 1u64..2_500,
+        per in prop_oneof![Just(1usize), Just(366), 2usize..=366],
+        ranges in prop::collection::vec((-3i64..2_600, 0i64..1_200), 1..6),
+        min_keys in 0i32..=1,
+    ) {
+        let entries: Vec<(i64, ItemPointer)> = (0..accounts).map(|g| (g as i64 + 1, heap_tid(g, 61))).collect();
+        let sizes = hotloops::pg::workload::leaf_sizes(entries.len(), per);
+        let rel = Arc::new(BTree::build(KeyType::Int4, &entries, &sizes));
+        let ranges: Vec<(i64, i64)> = ranges.into_iter().map(|(lo, len)| (lo, lo + len)).collect();
+        let mut case = RangeCase::new(rel.clone(), accounts, 0, ranges.clone(), min_keys);
+        let mut oracle = TidDigest::new();
+        for &(lo, hi) in &ranges {
+            for t in expected_range(&rel, lo, hi) {
+                oracle.push(t, false);
+            }
+        }
+        let base = case.outcome(0);
+        prop_assert_eq!(base.digest, oracle, "opaque returns exactly the keys in range, in order");
+        prop_assert_eq!(case.items(), oracle.count);
+        let other = case.outcome(1);
+        prop_assert_eq!(other, base, "by-value differs from opaque");
+    }
+}
+
+#[test]
+fn local_index_edges() {
+    for leaves in [
+        vec![],                         // no leaf at all
+        vec![0],                        // one empty leaf
+        vec![1],                        // one TID
+        vec![0, 0, 1, 0],               // empty leaves around one TID
+        vec![366, 366, 366, 260],       // exactly one batch (1358)
+        vec![366, 366, 366, 261],       // one past a batch
+        vec![366, 366, 366, 259],       // one short of a batch
+        vec![366; 8],                   // 2928: two full batches and a residual
+    ] {
+        check_local_index(&leaves).unwrap_or_else(|e| panic!("{leaves:?}: {e}"));
+    }
+}
+
+/// A `BTScanPos` full to `MaxTIDsPerBTreePage` (no real 16-byte-tuple leaf holds that many;
+/// posting lists can come close), entered at several cursor positions.
+#[test]
+fn local_index_full_1358_item_page() {
+    let (rel, _) = heap_index(&[]);
+    let mut case = ScanCase::new("full".into(), rel);
+    let mut pos = BTScanPos::invalid();
+    for (i, it) in pos.items.iter_mut().enumerate() {
+        *it = BTScanPosItem { heap_tid: ItemPointer::new(i as u32 / 7, (i % 7) as u16 + 1), index_offset: i as u16 + 1, tuple_offset: 0 };
+    }
+    pos.first_item = 0;
+    pos.last_item = MAX_TIDS_PER_BTREE_PAGE as i32 - 1;
+    pos.next_page = 0;
+    for start in [0, 1, 700, 1357] {
+        pos.item_index = start;
+        let mut results = vec![];
+        for v in 0..3 {
+            case.position_at(&pos);
+            let mut got = TidVec::default();
+            let n = case.run_from_position(v, &mut got);
+            assert_eq!(n as usize, 1358 - start as usize);
+            let want: Vec<_> = pos.items[start as usize..].iter().map(|i| i.heap_tid).collect();
+            assert_eq!(got.0, want, "variant {v} from {start}");
+            results.push((got.0, n));
+        }
+        assert!(results.windows(2).all(|w| w[0] == w[1]));
+    }
+}
+
+#[test]
+fn every_study_case_agrees_at_test_size() {
+    for s in hotloops::study::STUDIES {
+        for mut c in s.cases(Size::Test) {
+            let base = c.run(0);
+            for v in 1..s.info().variants.len() {
+                assert_eq!(c.run(v), base, "{} / {}: {} differs from the baseline", s.info().name, c.name(), s.info().variants[v].id);
+            }
+        }
+    }
+}
+
+#[test]
+fn pipelines_follow_the_features() {
+    use hotloops::study::dir_by_value::{self, DirByValue};
+    use hotloops::study::local_index::{self, LocalIndex};
+    let li = LocalIndex.info();
+    let want = if cfg!(feature = "local-index") { li.patched } else { li.baseline };
+    assert_eq!(li.pipeline_variant(), want);
+    let (rel, tids) = heap_index(&[366, 5]);
+    let mut case = ScanCase::new("p".into(), rel);
+    assert_eq!(local_index::pipeline(&mut case).ntids as usize, tids.len());
+    let dv = DirByValue.info();
+    assert_eq!(dv.pipeline_variant(), if cfg!(feature = "dir-by-value") { dv.patched } else { dv.baseline });
+    let rel = Arc::new(hotloops::pg::workload::pgbench_accounts_pkey(5_000));
+    let mut rc = RangeCase::new(rel, 5_000, 2_000, vec![(10, 2_009)], 0);
+    assert_eq!(dir_by_value::pipeline(&mut rc).digest.count, 2_000);
+}
