@@ -214,6 +214,9 @@ pub fn markdown(r: &Report) -> String {
                 v.dedup();
                 let mut seen = std::collections::BTreeSet::new();
                 v.retain(|x| seen.insert(x.clone()));
+                // Columns that are zero for every variant (context switches on a quiet run)
+                // say nothing here; the JSON keeps them.
+                v.retain(|k| rows.iter().any(|x| &x.metric == k && x.value != 0.0));
                 v
             };
             let _ = write!(m, "| variant | ns/{u} | time vs baseline [95% CI] | verdict | seed |", u = s.unit);

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The README's test command: installs the pinned tools when absent, runs every test (asm
+# snapshot diffs and structural checks included), the equivalence tests with the patched
+# pipelines, and a smoke run of both bench harnesses.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-tools.sh
+cargo test --release
+# Every feature on: the pipelines switch to the patched variants and must still agree.
+cargo test --release --all-features --test equivalence
+# Bench smoke: criterion runs each bench once at test size; gungraun counts every kernel.
+HOTLOOPS_BENCH_SIZE=test cargo bench --bench wallclock -- --test
+cargo bench --bench instructions
