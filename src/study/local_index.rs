@@ -21,12 +21,16 @@
 //!   `-fno-strict-aliasing` does to C: LLVM must reload `itemIndex`/`lastItem` after each batch
 //!   store and store `itemIndex` back each iteration.
 //! - `local-index/safe-ref`: the same loop over `&mut BTScanOpaque` and a `&mut` batch, with
-//!   bounds-checked indexing. `&mut` is `noalias`, so LLVM may keep the cursor in a register;
-//!   but a failed bounds check panics and unwinds to a caller that can see `itemIndex`, so the
-//!   store cannot be sunk out of the loop. What rustc 1.95 emits (asm-snapshots, structural
-//!   test `safe_ref_keeps_index_in_register_but_stores_it`): the loop holds `itemIndex` in a
-//!   register, does not reload it or `lastItem`, and still stores it on every iteration; the
-//!   hypothesis is **confirmed**.
+//!   bounds-checked indexing. `&mut` is `noalias`, so LLVM could keep the cursor in a
+//!   register, but a failed bounds check panics and unwinds to a caller that can see
+//!   `itemIndex`, so the store cannot be sunk out of the loop. The hypothesis was "in a
+//!   register, stored every iteration". rustc 1.95 **refutes half of it** on this loop shape
+//!   (asm-snapshots/local-index/safe-ref.s, structural test
+//!   `safe_ref_stores_the_cursor_every_iteration`): it stores `itemIndex` every iteration *and*
+//!   reloads it and `lastItem` at the loop header, because the copy loop and the page-step loop
+//!   share that header (after `_bt_next` returns, the fields must be re-read); it also copies
+//!   each TID through a stack slot between the two bounds checks. That is 25 instructions per
+//!   TID in its own code against store-each's 18 and local's 15 (callgrind, `hotloops report`).
 //! - `local-index/local` (the patch): `itemIndex`/`lastItem` copied into locals, written back
 //!   once per page.
 //!
@@ -72,7 +76,7 @@ static INFO: StudyInfo = StudyInfo {
         },
         Variant {
             id: "local-index/safe-ref",
-            summary: "same loop over &mut with bounds checks: index in a register, still stored every TID",
+            summary: "same loop over &mut with bounds checks: itemIndex reloaded at the shared loop header and stored every TID (rustc 1.95)",
             helpers: &[],
         },
         Variant {
