@@ -111,9 +111,8 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     }
     let processes = opts.processes.max(1);
 
-    // Progress: one tick per pair.
-    let total_pairs: usize = studies.iter().map(|s| s.info().variants.len()).sum::<usize>() * 4;
-    let bar = ProgressBar::new(total_pairs as u64);
+    // Progress: one tick per wall-clock pair (A/A included); grows as cases are built.
+    let bar = ProgressBar::new(0);
     bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}").unwrap());
 
     let mut rows = Vec::new();
@@ -123,12 +122,15 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         let base = info.index_of(info.baseline).expect("baseline registered");
         bar.set_message(format!("{}: building workloads", info.name));
         let mut cases = s.cases(size);
-        let test_cases: Vec<String> = if instructions && size != Size::Test {
-            s.cases(Size::Test).iter().map(|c| c.name()).collect()
+        // Instructions are counted on the test-size case of the same index: (name, items).
+        let counted: Vec<(String, u64)> = if size == Size::Test {
+            cases.iter().map(|c| (c.name(), c.items())).collect()
+        } else if instructions {
+            s.cases(Size::Test).iter().map(|c| (c.name(), c.items())).collect()
         } else {
-            cases.iter().map(|c| c.name()).collect()
+            Vec::new()
         };
-        bar.inc_length(((cases.len() as u64).saturating_sub(1)) * info.variants.len() as u64);
+        bar.inc_length(cases.len() as u64 * info.variants.len() as u64);
         let mut case_reports = Vec::new();
         for (ci, case) in cases.iter_mut().enumerate() {
             let cname = case.name();
@@ -146,6 +148,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             };
             let aa = measure_pair(base, base, case)?;
             let floor = wallclock::noise_floor(&aa);
+            rows.push(Row::plain(info.name, &cname, info.baseline, info.baseline, "wall-clock", aa.baseline_ns_per_item, &format!("ns/{unit}")));
             let mut pairs = Vec::new();
             for (v, var) in info.variants.iter().enumerate() {
                 if v == base {
@@ -161,9 +164,6 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 rows.push(r);
                 pairs.push(p);
             }
-            let mut brow = Row::plain(info.name, &cname, info.baseline, info.baseline, "wall-clock", aa.baseline_ns_per_item, &format!("ns/{unit}"));
-            brow.seed_ratio = None;
-            rows.insert(rows.len() - pairs.len(), brow);
             let mut aarow = Row::plain(info.name, &cname, info.baseline, info.baseline, "wall-clock-aa", aa.variant_ns_per_item, &format!("ns/{unit}"));
             aarow.ratio = Some(aa.median_ratio);
             aarow.ci_low = Some(aa.ci_low);
@@ -174,13 +174,11 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             // Instructions: exact, at test size (per-item counts do not depend on the scale).
             if instructions {
                 bar.set_message(format!("{cname}: callgrind"));
-                let tcase = &test_cases[ci.min(test_cases.len() - 1)];
-                let items = if size == Size::Test { case.items() } else { s.cases(Size::Test)[ci].items() };
-                let isize = if size == Size::Test { size } else { Size::Test };
+                let (tcase, items) = &counted[ci];
                 let counts: Vec<_> = info
                     .variants
                     .iter()
-                    .map(|v| callgrind::count(&exe, v.id, tcase, isize, items))
+                    .map(|v| callgrind::count(&exe, v.id, tcase, Size::Test, *items))
                     .collect::<Result<_>>()?;
                 for (v, c) in counts.iter().enumerate() {
                     for (metric, val, bval) in [
