@@ -152,35 +152,49 @@ pub fn generic_group() -> EventGroup {
     }
 }
 
-/// The vendor group for a microarchitecture (reference microarchitecture.md §3), or None.
-pub fn vendor_group(m: Microarch) -> Option<EventGroup> {
+/// The vendor groups for a microarchitecture (reference microarchitecture.md §3). A group is
+/// scheduled as a unit, so each holds at most four programmable events: Zen cores have six
+/// counters and Intel four per SMT thread, and a group that does not fit never runs.
+pub fn vendor_groups(m: Microarch) -> Vec<EventGroup> {
+    let group = |name: &str, events: Vec<EventSpec>| EventGroup { name: format!("vendor:{m}:{name}"), events };
     let intel = |stlf_umask: u64| {
         vec![
-            EventSpec::raw("MEM_INST_RETIRED.ALL_LOADS", 0x81d0, "retired loads"),
-            EventSpec::raw("MEM_INST_RETIRED.ALL_STORES", 0x82d0, "retired stores"),
-            EventSpec::raw("LD_BLOCKS.STORE_FORWARD", (stlf_umask << 8) | 0x03, "loads blocked because store forwarding failed"),
-            EventSpec::raw("MEM_LOAD_RETIRED.L1_HIT", 0x01d1, "retired loads that hit L1"),
+            group(
+                "mem",
+                vec![
+                    EventSpec::raw("MEM_INST_RETIRED.ALL_LOADS", 0x81d0, "retired loads"),
+                    EventSpec::raw("MEM_INST_RETIRED.ALL_STORES", 0x82d0, "retired stores"),
+                    EventSpec::raw("LD_BLOCKS.STORE_FORWARD", (stlf_umask << 8) | 0x03, "loads blocked because store forwarding failed"),
+                    EventSpec::raw("MEM_LOAD_RETIRED.L1_HIT", 0x01d1, "retired loads that hit L1"),
+                ],
+            ),
         ]
     };
-    let zen = || {
-        vec![
-            EventSpec::raw("ls_stlf", 0x35, "successful store-to-load forwards"),
-            EventSpec::raw("ls_bad_status2.stli_other", 0x224, "loads held by a non-forwardable older store"),
-            EventSpec::raw("ls_dispatch.ld", 0x129, "loads dispatched"),
-            EventSpec::raw("ls_dispatch.st", 0x229, "stores dispatched"),
-            EventSpec::raw("ls_dispatch.ld_st", 0x429, "load-op-stores dispatched"),
-            EventSpec::raw("ex_ret_instr", 0xc0, "retired instructions"),
-            EventSpec::raw("ls_not_halted_cyc", 0x76, "core cycles"),
-        ]
-    };
-    let events = match m {
+    match m {
         Microarch::IntelSkylake | Microarch::IntelIceLake => intel(0x02),
-        // Golden Cove P-cores count LD_BLOCKS.STORE_FORWARD with umask 0x82.
+        // Golden Cove P-cores count LD_BLOCKS.STORE_FORWARD with umask 0x82 (E-cores: 0x02).
         Microarch::IntelGoldenCove => intel(0x82),
-        Microarch::Zen2 | Microarch::Zen3 | Microarch::Zen5 => zen(),
-        _ => return None,
-    };
-    Some(EventGroup { name: format!("vendor:{m}"), events })
+        Microarch::Zen2 | Microarch::Zen3 | Microarch::Zen5 => vec![
+            group(
+                "stlf",
+                vec![
+                    EventSpec::raw("ls_stlf", 0x35, "successful store-to-load forwards"),
+                    EventSpec::raw("ls_bad_status2.stli_other", 0x224, "loads held by a non-forwardable older store"),
+                    EventSpec::raw("ex_ret_instr", 0xc0, "retired instructions"),
+                    EventSpec::raw("ls_not_halted_cyc", 0x76, "core cycles"),
+                ],
+            ),
+            group(
+                "dispatch",
+                vec![
+                    EventSpec::raw("ls_dispatch.ld", 0x129, "loads dispatched"),
+                    EventSpec::raw("ls_dispatch.st", 0x229, "stores dispatched"),
+                    EventSpec::raw("ls_dispatch.ld_st", 0x429, "load-op-stores dispatched"),
+                ],
+            ),
+        ],
+        _ => Vec::new(),
+    }
 }
 
 /// Software counters: work on any Linux with perf_event_open, PMU or not.
@@ -200,7 +214,7 @@ pub fn software_group() -> EventGroup {
 /// All groups for this host.
 pub fn groups_for(m: Microarch) -> Vec<EventGroup> {
     let mut g = vec![software_group(), generic_group()];
-    g.extend(vendor_group(m));
+    g.extend(vendor_groups(m));
     g
 }
 
@@ -365,23 +379,23 @@ mod tests {
         Cpu { vendor: vendor.into(), family, model, name: String::new(), hypervisor: false }
     }
 
-    fn code(g: &EventGroup, name: &str) -> String {
-        g.events.iter().find(|e| e.name == name).unwrap_or_else(|| panic!("{name} missing")).code.clone()
+    fn code(groups: &[EventGroup], name: &str) -> String {
+        groups.iter().flat_map(|g| &g.events).find(|e| e.name == name).unwrap_or_else(|| panic!("{name} missing")).code.clone()
     }
 
     #[test]
     fn vendor_tables_match_the_reference() {
-        let skl = vendor_group(Microarch::detect(&cpu("GenuineIntel", 6, 0x55))).unwrap();
+        let skl = vendor_groups(Microarch::detect(&cpu("GenuineIntel", 6, 0x55)));
         assert_eq!(code(&skl, "LD_BLOCKS.STORE_FORWARD"), "r203");
         assert_eq!(code(&skl, "MEM_INST_RETIRED.ALL_LOADS"), "r81d0");
         assert_eq!(code(&skl, "MEM_INST_RETIRED.ALL_STORES"), "r82d0");
         assert_eq!(code(&skl, "MEM_LOAD_RETIRED.L1_HIT"), "r1d1");
-        let icl = vendor_group(Microarch::detect(&cpu("GenuineIntel", 6, 0x6A))).unwrap();
+        let icl = vendor_groups(Microarch::detect(&cpu("GenuineIntel", 6, 0x6A)));
         assert_eq!(code(&icl, "LD_BLOCKS.STORE_FORWARD"), "r203");
         // Sapphire Rapids is Golden Cove: the store-forward umask is 0x82.
-        let spr = vendor_group(Microarch::detect(&cpu("GenuineIntel", 6, 0x8F))).unwrap();
+        let spr = vendor_groups(Microarch::detect(&cpu("GenuineIntel", 6, 0x8F)));
         assert_eq!(code(&spr, "LD_BLOCKS.STORE_FORWARD"), "r8203");
-        let zen3 = vendor_group(Microarch::detect(&cpu("AuthenticAMD", 0x19, 0x21))).unwrap();
+        let zen3 = vendor_groups(Microarch::detect(&cpu("AuthenticAMD", 0x19, 0x21)));
         for (n, c) in [
             ("ls_stlf", "r35"),
             ("ls_bad_status2.stli_other", "r224"),
@@ -394,7 +408,18 @@ mod tests {
             assert_eq!(code(&zen3, n), c, "{n}");
         }
         assert_eq!(Microarch::detect(&cpu("AuthenticAMD", 0x17, 0x71)), Microarch::Zen2);
-        assert!(vendor_group(Microarch::detect(&cpu("HygonGenuine", 0x18, 0))).is_none());
+        assert!(vendor_groups(Microarch::detect(&cpu("HygonGenuine", 0x18, 0))).is_empty());
+    }
+
+    #[test]
+    fn every_group_fits_the_counters() {
+        for m in [Microarch::IntelSkylake, Microarch::IntelGoldenCove, Microarch::Zen3] {
+            for g in groups_for(m).iter().filter(|g| g.name != "software") {
+                assert!(g.events.len() <= 6, "{}: {} events", g.name, g.events.len());
+                let programmable = g.events.iter().filter(|e| !matches!(e.name, "instructions" | "cycles")).count();
+                assert!(programmable <= 4, "{}: {programmable} programmable events cannot be scheduled together", g.name);
+            }
+        }
     }
 
     #[test]
