@@ -1,7 +1,7 @@
 //! `hotloops compare FILE.json...`: reports from several hosts (Zen 3 beside Sapphire
 //! Rapids) merged into one Markdown table and one SVG per study.
 
-use super::plot::{RatioPoint, ratio_svg};
+use super::plot::{Panel, RatioPoint, ratio_svg};
 use super::{Report, Row, load};
 use anyhow::Result;
 use std::collections::BTreeSet;
@@ -62,7 +62,7 @@ pub fn build(reports: &[Report]) -> (String, Vec<(String, String)>) {
                 }
             }
         }
-        let mut pts = Vec::new();
+        let mut panels: Vec<Panel> = Vec::new();
         for (case, variant) in &keys {
             let _ = write!(md, "| {case} | `{variant}` |");
             for r in reports {
@@ -70,7 +70,11 @@ pub fn build(reports: &[Report]) -> (String, Vec<(String, String)>) {
                 let mut cell = match find("wall-clock") {
                     Some(w) => {
                         let (rt, l, h) = (w.ratio.unwrap_or(f64::NAN), w.ci_low.unwrap_or(f64::NAN), w.ci_high.unwrap_or(f64::NAN));
-                        pts.push(RatioPoint { label: format!("{case} {} @{}", variant.rsplit('/').next().unwrap_or(variant), r.provenance.host), ratio: rt, lo: l, hi: h, control: false });
+                        let point = RatioPoint { label: format!("{}@{}", variant.rsplit('/').next().unwrap_or(variant), r.provenance.host), ratio: rt, lo: l, hi: h, control: false };
+                        match panels.iter_mut().find(|p| &p.0 == case) {
+                            Some(p) => p.1.push(point),
+                            None => panels.push((case.clone(), vec![point])),
+                        }
                         format!("time {rt:.4} [{l:.4}, {h:.4}] {}", w.verdict.map(|v| v.to_string()).unwrap_or_default())
                     }
                     None => "not measured".into(),
@@ -87,7 +91,7 @@ pub fn build(reports: &[Report]) -> (String, Vec<(String, String)>) {
             }
             let _ = writeln!(md);
         }
-        if let Ok(svg) = ratio_svg(&format!("{s}: time ratio per host"), &pts) {
+        if let Ok(svg) = ratio_svg(&format!("{s}: time vs baseline per host (median, 95% CI)"), &panels) {
             svgs.push((s.clone(), svg));
         }
     }
