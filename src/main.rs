@@ -45,6 +45,17 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         reps: u32,
     },
+    /// Exact instructions of one kernel on one case (callgrind, toggled on the kernel symbol).
+    Instructions {
+        /// Variant id.
+        id: String,
+        /// Case name (default: the study's first).
+        #[arg(long)]
+        case: Option<String>,
+        /// Workload size (the report and the instruction benches count at test size).
+        #[arg(long, value_enum, default_value = "test")]
+        size: Size,
+    },
     /// Count one kernel under the counter groups for this CPU (generic, vendor, software).
     Counters {
         /// Variant id.
@@ -218,6 +229,16 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 d = std::hint::black_box(c.run(v));
             }
             println!("{id} on {}: {} {} per run, digest {d:#018x}", c.name(), c.items(), s.info().unit);
+            Ok(())
+        }
+        Cmd::Instructions { id, case, size } => {
+            let (s, _) = study::variant(&id)?;
+            let c = pick_case(s, size, case.as_deref())?;
+            measure::callgrind::check_valgrind()?;
+            let n = measure::callgrind::count(&std::env::current_exe()?, &id, &c.name(), size, c.items())?;
+            let unit = s.info().unit;
+            println!("{id} on {} ({} {unit}s): {} instructions inclusive ({:.3}/{unit}), {} in its own code ({:.3}/{unit})",
+                n.case, n.items, n.inclusive, n.inclusive_per_item(), n.own, n.own_per_item());
             Ok(())
         }
         Cmd::Counters { id, case, size, runs } => {
