@@ -282,6 +282,27 @@ pub struct IndexScanDesc {
 
 const _: () = assert!(offset_of!(IndexScanDesc, opaque) == 0x38);
 
+impl IndexScanDesc {
+    /// A scan of `rel` with `nkeys` keys at `keys` and no opaque state yet (`btbeginscan`
+    /// sets it), as a bitmap scan has it: no heap relation.
+    pub fn new(rel: &BTree, keys: &[ScanKey]) -> Box<IndexScanDesc> {
+        Box::new(IndexScanDesc {
+            heap_relation: std::ptr::null(),
+            index_relation: rel,
+            xs_snapshot: std::ptr::null(),
+            number_of_keys: keys.len() as i32,
+            number_of_order_bys: 0,
+            key_data: keys.as_ptr(),
+            order_by_data: std::ptr::null(),
+            xs_want_itup: false,
+            xs_temp_snap: false,
+            kill_prior_tuple: false,
+            ignore_killed_tuples: true,
+            opaque: std::ptr::null_mut(),
+        })
+    }
+}
+
 /// `BTReadPageState`, with `dir` as its first field (83a26ba59b); about 48 bytes.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]

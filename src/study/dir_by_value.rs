@@ -320,20 +320,7 @@ impl RangeCase {
     pub fn new(rel: std::sync::Arc<BTree>, accounts: u64, len: u64, ranges: Vec<(i64, i64)>, min_keys: i32) -> Self {
         let (so, keys) = BTScanOpaque::new_boxed(&[ScanKey::ge(0), ScanKey::le(0)]);
         let mut c = RangeCase {
-            scan: Box::new(IndexScanDesc {
-                heap_relation: std::ptr::null(),
-                index_relation: &*rel,
-                xs_snapshot: std::ptr::null(),
-                number_of_keys: 2,
-                number_of_order_bys: 0,
-                key_data: keys.as_ptr(),
-                order_by_data: std::ptr::null(),
-                xs_want_itup: false,
-                xs_temp_snap: false,
-                kill_prior_tuple: false,
-                ignore_killed_tuples: true,
-                opaque: std::ptr::null_mut(),
-            }),
+            scan: IndexScanDesc::new(&rel, &keys),
             rel,
             accounts,
             len,

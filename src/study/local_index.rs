@@ -270,20 +270,7 @@ impl ScanCase {
         let (so, _) = BTScanOpaque::new_boxed(&[]);
         let mut case = ScanCase {
             name,
-            scan: Box::new(IndexScanDesc {
-                heap_relation: std::ptr::null(),
-                index_relation: &*rel,
-                xs_snapshot: std::ptr::null(),
-                number_of_keys: 0,
-                number_of_order_bys: 0,
-                key_data: std::ptr::null(),
-                order_by_data: std::ptr::null(),
-                xs_want_itup: false,
-                xs_temp_snap: false,
-                kill_prior_tuple: false,
-                ignore_killed_tuples: true,
-                opaque: std::ptr::null_mut(),
-            }),
+            scan: IndexScanDesc::new(&rel, &[]),
             rel,
             so,
             batch: Box::new([ItemPointer::default(); BATCH_CAPACITY]),
