@@ -195,12 +195,13 @@ impl BloomScan {
 /// What lives across scans, as in a backend and its server: the stream settings, the I/O
 /// workers, the io_uring.
 pub struct Backend {
-    /// Stream settings.
-    pub cfg: StreamConfig,
+    cfg: StreamConfig,
     workers: Option<WorkerPool>,
     uring: Option<std::result::Result<IoUringIo, String>>,
     /// The buffer sync-per-page reads into (a ring of one, as far as this loop is concerned).
     page: AlignedPages,
+    /// The pages a stream pins (its share of shared buffers), allocated once.
+    buffers: AlignedPages,
 }
 
 impl Default for Backend {
@@ -212,7 +213,12 @@ impl Default for Backend {
 impl Backend {
     /// A backend with `cfg`; workers and ring start on first use.
     pub fn new(cfg: StreamConfig) -> Self {
-        Backend { cfg, workers: None, uring: None, page: AlignedPages::new(1) }
+        Backend { cfg, workers: None, uring: None, page: AlignedPages::new(1), buffers: AlignedPages::new(cfg.queue_size()) }
+    }
+
+    /// Stream settings.
+    pub fn cfg(&self) -> &StreamConfig {
+        &self.cfg
     }
 
     fn workers(&mut self) -> io::Result<&WorkerPool> {
@@ -334,11 +340,12 @@ fn blgetbitmap_stream<M: crate::pg::read_stream::IoMethod>(
     file: &DataFile,
     cfg: &StreamConfig,
     io: &mut M,
+    buffers: &mut AlignedPages,
     tbm: &mut dyn TidSink,
     stats: &mut IoStats,
 ) -> io::Result<i64> {
     let range = BlockRange { current_blocknum: BLOOM_HEAD_BLKNO, last_exclusive: file.nblocks() };
-    let mut stream = ReadStream::begin(cfg, file, io, range);
+    let mut stream = ReadStream::begin(cfg, file, io, range, buffers)?;
     let mut ntids = 0;
     let result = (|| {
         for _ in BLOOM_HEAD_BLKNO..file.nblocks() {
@@ -364,10 +371,11 @@ pub fn hotloops_read_stream_stream_sync(
     scan: &BloomScan,
     file: &DataFile,
     cfg: &StreamConfig,
+    buffers: &mut AlignedPages,
     tbm: &mut dyn TidSink,
     stats: &mut IoStats,
 ) -> io::Result<i64> {
-    blgetbitmap_stream(scan, file, cfg, &mut SyncIo, tbm, stats)
+    blgetbitmap_stream(scan, file, cfg, &mut SyncIo, buffers, tbm, stats)
 }
 
 /// `read-stream/stream-worker`.
@@ -378,11 +386,12 @@ pub fn hotloops_read_stream_stream_worker(
     file: &DataFile,
     cfg: &StreamConfig,
     pool: &WorkerPool,
+    buffers: &mut AlignedPages,
     tbm: &mut dyn TidSink,
     stats: &mut IoStats,
 ) -> io::Result<i64> {
     let mut io = WorkerIo::new(pool, cfg.max_ios.max(1));
-    blgetbitmap_stream(scan, file, cfg, &mut io, tbm, stats)
+    blgetbitmap_stream(scan, file, cfg, &mut io, buffers, tbm, stats)
 }
 
 /// `read-stream/stream-io-uring`.
@@ -393,11 +402,12 @@ pub fn hotloops_read_stream_stream_io_uring(
     file: &DataFile,
     cfg: &StreamConfig,
     ring: &mut IoUringIo,
+    buffers: &mut AlignedPages,
     tbm: &mut dyn TidSink,
     stats: &mut IoStats,
 ) -> io::Result<i64> {
     ring.reset(cfg.max_ios.max(1));
-    blgetbitmap_stream(scan, file, cfg, ring, tbm, stats)
+    blgetbitmap_stream(scan, file, cfg, ring, buffers, tbm, stats)
 }
 
 /// One bitmap scan with `method`, reading `file`. Errors name the file.
@@ -405,14 +415,16 @@ pub fn blgetbitmap(scan: &BloomScan, file: &DataFile, method: Method, backend: &
     let cfg = backend.cfg;
     let n = match method {
         Method::SyncPerPage => hotloops_read_stream_sync_per_page(scan, file, &backend.page, tbm, stats)?,
-        Method::StreamSync => hotloops_read_stream_stream_sync(scan, file, &cfg, tbm, stats)?,
+        Method::StreamSync => hotloops_read_stream_stream_sync(scan, file, &cfg, &mut backend.buffers, tbm, stats)?,
         Method::StreamWorker => {
-            let pool = backend.workers().context("starting the I/O workers")?;
-            hotloops_read_stream_stream_worker(scan, file, &cfg, pool, tbm, stats)?
+            backend.workers().context("starting the I/O workers")?;
+            let pool = backend.workers.as_ref().expect("started above");
+            hotloops_read_stream_stream_worker(scan, file, &cfg, pool, &mut backend.buffers, tbm, stats)?
         }
         Method::StreamIoUring => {
-            let ring = backend.io_uring().map_err(anyhow::Error::msg).context("read-stream/stream-io-uring")?;
-            hotloops_read_stream_stream_io_uring(scan, file, &cfg, ring, tbm, stats)?
+            backend.io_uring().map_err(anyhow::Error::msg).context("read-stream/stream-io-uring")?;
+            let ring = backend.uring.as_mut().and_then(|r| r.as_mut().ok()).expect("created above");
+            hotloops_read_stream_stream_io_uring(scan, file, &cfg, ring, &mut backend.buffers, tbm, stats)?
         }
     };
     Ok(n)
