@@ -39,7 +39,7 @@ fn main() -> Result<()> {
     }
     for cache in Cache::ALL {
         println!(
-            "\n{:<14} {:<28} {:>9} {:>10} {:>8} {:>8} {:>7} {:>9} {:>9} {:>8}",
+            "\n{:<14} {:<28} {:>9} {:>10} {:>8} {:>8} {:>7} {:>6} {:>9} {:>9} {:>8}",
             cache.name(),
             "variant",
             "ms",
@@ -47,6 +47,7 @@ fn main() -> Result<()> {
             "reads",
             "MiB",
             "waits",
+            "inflt",
             "dev reads",
             "dev MiB",
             "speedup"
@@ -81,7 +82,7 @@ fn main() -> Result<()> {
             let b = *base.get_or_insert(ms);
             let (dr, db) = med.device.unwrap_or((0, 0));
             println!(
-                "{:<14} {:<28} {:>9.1} {:>10.0} {:>8} {:>8.1} {:>7} {:>9} {:>9.1} {:>7.2}x",
+                "{:<14} {:<28} {:>9.1} {:>10.0} {:>8} {:>8.1} {:>7} {:>6} {:>9} {:>9.1} {:>7.2}x",
                 "",
                 m.id(),
                 ms,
@@ -89,6 +90,7 @@ fn main() -> Result<()> {
                 med.stats.read_calls,
                 med.stats.bytes_read as f64 / (1 << 20) as f64,
                 med.stats.waits,
+                med.stats.max_ios_in_flight,
                 dr,
                 db as f64 / (1 << 20) as f64,
                 b / ms

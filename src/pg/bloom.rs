@@ -28,6 +28,9 @@
 //! from the middle row so at least one tuple truly matches; the rest are bloom false positives
 //! that the heap recheck would drop.
 //!
+//! Checked against PostgreSQL 15.18's contrib/bloom on this layout's 2,000-row table: its data
+//! pages are identical byte for byte but for `pd_lsn`.
+//!
 //! Column values come from a counter-based generator ([`column_value`]) so that any row can
 //! be recomputed without the file (the tests' oracle) and the file can be written streaming.
 //!

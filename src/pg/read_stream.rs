@@ -131,7 +131,9 @@ pub struct IoStats {
     pub waits: u64,
     /// Submissions: `io_uring_enter` calls, or batches handed to the workers.
     pub submits: u64,
-    /// Most reads in progress at once.
+    /// Most reads in progress at once (`ios_in_progress`: started, not yet waited for; with
+    /// io_method=sync a started read has only pinned its buffers, its `preadv` runs when it
+    /// is waited for).
     pub max_ios_in_flight: u64,
     /// Largest readahead distance reached, blocks.
     pub max_distance: u64,
@@ -342,6 +344,7 @@ pub fn read_block(file: &DataFile, blk: BlockNumber, page: *mut u8, stats: &mut 
     stats.bytes_read += BLCKSZ as u64;
     stats.ios += 1;
     stats.waits += 1;
+    stats.max_ios_in_flight = stats.max_ios_in_flight.max(1);
     Ok(())
 }
 
