@@ -12,6 +12,7 @@
 
 pub mod dir_by_value;
 pub mod local_index;
+pub mod read_stream;
 
 use std::fmt;
 
@@ -93,7 +94,7 @@ pub trait Study: Sync {
 }
 
 /// Every study, in the order reports list them.
-pub static STUDIES: &[&dyn Study] = &[&local_index::STUDY, &dir_by_value::STUDY];
+pub static STUDIES: &[&dyn Study] = &[&local_index::STUDY, &dir_by_value::STUDY, &read_stream::STUDY];
 
 /// The stable, unmangled symbol of a variant's kernel: `hotloops_` + the id with `/` and `-`
 /// turned into `_`.
