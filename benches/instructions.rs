@@ -46,5 +46,7 @@ macro_rules! kernel_benches {
 
 kernel_benches!(local_index: store_each => "local-index/store-each", safe_ref => "local-index/safe-ref", local => "local-index/local");
 kernel_benches!(dir_by_value: opaque => "dir-by-value/opaque", by_value => "dir-by-value/by-value");
+kernel_benches!(read_stream: sync_per_page => "read-stream/sync-per-page", stream_sync => "read-stream/stream-sync",
+    stream_worker => "read-stream/stream-worker", stream_io_uring => "read-stream/stream-io-uring");
 
-main!(library_benchmark_groups = local_index, dir_by_value);
+main!(library_benchmark_groups = local_index, dir_by_value, read_stream);

@@ -10,7 +10,7 @@ use hotloops::pg::page::BLCKSZ;
 use hotloops::pg::read_stream::{DataFile, StreamConfig, evict, resident_pages};
 use hotloops::pg::sink::TidSink;
 use hotloops::study::read_stream::{
-    Backend, BloomScan, Cache, Method, ReadStreamCase, hotloops_read_stream_check_page, pipeline, scan_once,
+    Backend, BloomScan, Cache, Method, ReadStreamCase, hl_read_stream_check_page, pipeline, scan_once,
 };
 use hotloops::study::{Case, Size, Study};
 use std::fs;
@@ -189,15 +189,15 @@ fn check_page_skips_new_and_deleted_pages() {
     let query = [0b11u16, 0, 0, 0, 0];
     let mut sink = Calls::default();
     // A new (all-zero) page.
-    assert_eq!(unsafe { hotloops_read_stream_check_page(page.as_ptr(), &state, query.as_ptr(), &mut sink) }, 0);
+    assert_eq!(unsafe { hl_read_stream_check_page(page.as_ptr(), &state, query.as_ptr(), &mut sink) }, 0);
     bloom_init_page(&mut page, 0);
     for (i, w) in [0b01u16, 0b11, 0b111, 0].into_iter().enumerate() {
         assert!(bloom_page_add_item(&state, &mut page, ItemPointer::new(3, i as u16 + 1), &[w, 9, 9, 9, 9]));
     }
-    assert_eq!(unsafe { hotloops_read_stream_check_page(page.as_ptr(), &state, query.as_ptr(), &mut sink) }, 2);
+    assert_eq!(unsafe { hl_read_stream_check_page(page.as_ptr(), &state, query.as_ptr(), &mut sink) }, 2);
     assert_eq!(sink.tids, vec![ItemPointer::new(3, 2), ItemPointer::new(3, 3)]);
     page[BLOOM_SPECIAL_OFFSET + 2..BLOOM_SPECIAL_OFFSET + 4].copy_from_slice(&BLOOM_DELETED.to_ne_bytes());
-    assert_eq!(unsafe { hotloops_read_stream_check_page(page.as_ptr(), &state, query.as_ptr(), &mut sink) }, 0);
+    assert_eq!(unsafe { hl_read_stream_check_page(page.as_ptr(), &state, query.as_ptr(), &mut sink) }, 0);
 }
 
 /// Descriptors of this process open on `path`.

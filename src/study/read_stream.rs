@@ -16,7 +16,7 @@
 //!
 //! The loop, per block from `BLOOM_HEAD_BLKNO`: get the page, skip it if new or deleted,
 //! test every tuple's signature word by word against the query's
-//! ([`hotloops_read_stream_check_page`], the kernel in every variant's asm snapshot), and add
+//! ([`hl_read_stream_check_page`], the kernel in every variant's asm snapshot), and add
 //! each match to the bitmap with `tbm_add_tuples(tbm, &heapPtr, 1, true)`.
 //!
 //! Variants, named after PostgreSQL's `io_method` (the stream's model and its settings are in
@@ -86,7 +86,7 @@ pub static STUDY: ReadStreamStudy = ReadStreamStudy;
 /// Study `read-stream`.
 pub struct ReadStreamStudy;
 
-const HELPERS: &[&str] = &["hotloops_read_stream_check_page"];
+const HELPERS: &[&str] = &["hl_read_stream_check_page"];
 
 static INFO: StudyInfo = StudyInfo {
     name: "read-stream",
@@ -280,7 +280,7 @@ fn check_page_header(scan: &BloomScan, file: &DataFile, blk: BlockNumber, page: 
 /// `state.bloom_length` words.
 #[unsafe(no_mangle)]
 #[inline(never)]
-pub unsafe fn hotloops_read_stream_check_page(page: *const u8, state: &BloomState, sign: *const u16, tbm: &mut dyn TidSink) -> i64 {
+pub unsafe fn hl_read_stream_check_page(page: *const u8, state: &BloomState, sign: *const u16, tbm: &mut dyn TidSink) -> i64 {
     unsafe {
         // PageIsNew: pd_upper == 0; BloomPageGetOpaque: page + pd_special.
         if page.add(14).cast::<u16>().read() == 0 {
@@ -317,7 +317,7 @@ pub unsafe fn hotloops_read_stream_check_page(page: *const u8, state: &BloomStat
 fn scan_page(scan: &BloomScan, file: &DataFile, blk: BlockNumber, page: &[u8; BLCKSZ], tbm: &mut dyn TidSink) -> io::Result<i64> {
     check_page_header(scan, file, blk, page)?;
     // SAFETY: checked just above; the scan signature has bloomLength words.
-    Ok(unsafe { hotloops_read_stream_check_page(page.as_ptr(), &scan.index.state, scan.sign.as_ptr(), tbm) })
+    Ok(unsafe { hl_read_stream_check_page(page.as_ptr(), &scan.index.state, scan.sign.as_ptr(), tbm) })
 }
 
 /// `read-stream/sync-per-page`: blgetbitmap before the patch.
