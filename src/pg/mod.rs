@@ -1,7 +1,9 @@
 //! Faithful models of the PostgreSQL structures the hot loops touch. Layouts match
 //! `../shared/reference/postgres-hot-loops.md` (§9's table is asserted at compile time).
 
+pub mod amapi;
 pub mod itemptr;
+pub mod mcxt;
 pub mod nbtree;
 pub mod page;
 pub mod sink;
