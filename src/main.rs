@@ -109,6 +109,13 @@ enum Cmd {
         #[arg(long)]
         block_us: u64,
     },
+    /// (internal) alloc-churn's processes of their own: `serve` (one variant's backend for the
+    /// report), `point` (one sweep point), `sweep` (the whole sweep), `probe`, `sequence`.
+    #[command(hide = true, name = "alloc-churn-worker", disable_help_flag = true)]
+    AllocChurnWorker {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -282,5 +289,6 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             println!("{}", serde_json::to_string(&t).context("serialising trials")?);
             Ok(())
         }
+        Cmd::AllocChurnWorker { args } => hotloops::study::alloc_churn::worker_main(&args),
     }
 }

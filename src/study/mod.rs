@@ -5,6 +5,7 @@
 //! bench names, asm snapshot paths, callgrind toggles, report rows and CLI arguments; its
 //! kernel's stable symbol is [`symbol_of`] the id.
 
+pub mod alloc_churn;
 pub mod dir_by_value;
 pub mod local_index;
 
@@ -88,7 +89,7 @@ pub trait Study: Sync {
 }
 
 /// Every study, in the order reports list them.
-pub static STUDIES: &[&dyn Study] = &[&local_index::STUDY, &dir_by_value::STUDY];
+pub static STUDIES: &[&dyn Study] = &[&local_index::STUDY, &dir_by_value::STUDY, &alloc_churn::STUDY];
 
 /// The stable, unmangled symbol of a variant's kernel: `hotloops_` + the id with `/` and `-`
 /// turned into `_`.
