@@ -190,6 +190,8 @@ pub struct ContextStats {
     pub frees: u64,
     /// Chunks on each free list.
     pub free_chunks: [usize; ALLOCSET_NUM_FREELISTS],
+    /// Bytes of each block, oldest first (the keeper's counts the context header too).
+    pub block_sizes: Vec<usize>,
 }
 
 /// `AllocSetFreeIndex`: the free list of a request of `size` bytes (<= chunk limit).
@@ -327,8 +329,11 @@ impl AllocSet {
                 if is_dedicated(b) {
                     s.dedicated_blocks += 1;
                 }
+                let start = if b == set.keeper { self.set.as_ptr().cast::<u8>() } else { b.cast::<u8>() };
+                s.block_sizes.push((*b).endptr.offset_from(start) as usize);
                 b = (*b).next;
             }
+            s.block_sizes.reverse();
             for (i, &head) in set.freelist.iter().enumerate() {
                 let mut c = head;
                 while !c.is_null() {

@@ -484,19 +484,22 @@ fn query<const PALLOC: bool>(b: &mut Backend, kernel: usize) -> u64 {
         // ExecutorRun: index_rescan + index_getbitmap per partition.
         b.tbm = TidDigest::new();
         let mut ntids = 0i64;
+        let mut state = 0u64;
         for (i, rel) in b.rels.iter().enumerate() {
             let am = &*rel.rd_indam;
             let scan = *b.scans.get_unchecked(i);
             let (Some(rescan), Some(getbitmap)) = (am.amrescan, am.amgetbitmap) else { missing_callback("amrescan/amgetbitmap") };
             rescan(scan, b.keys.as_ptr(), 1, std::ptr::null(), 0);
-            ntids += getbitmap(scan, &mut b.tbm);
+            let n = getbitmap(scan, &mut b.tbm);
+            ntids += n;
+            state = fold(state, n as u64);
         }
-        // ExecutorEnd: index_endscan per partition (amendscan, then IndexScanEnd).
-        let mut state = 0u64;
+        // ExecutorEnd: index_endscan per partition (amendscan, then IndexScanEnd). Only
+        // fields the scan wrote are read: palloc'd memory is not zeroed.
         for (i, rel) in b.rels.iter().enumerate() {
             let scan = *b.scans.get_unchecked(i);
             let so = (*scan).opaque;
-            state = fold(state, (*so).curr_pos.curr_page as u64 ^ ((*so).curr_pos.last_item as u64) << 32);
+            state = fold(state, (*so).curr_pos.curr_page as u64 | ((*so).number_of_keys as u64) << 32);
             let Some(end) = (*rel.rd_indam).amendscan else { missing_callback("amendscan") };
             end(scan);
             if !(*scan).key_data.is_null() {
