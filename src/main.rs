@@ -216,6 +216,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
         }
         Cmd::Run { id, case, size, reps } => {
             let (s, v) = study::variant(&id)?;
+            study::dedicate_process(&id);
             let mut c = pick_case(s, size, case.as_deref())?;
             let mut d = 0;
             for _ in 0..reps {
@@ -226,6 +227,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
         }
         Cmd::Counters { id, case, size, runs } => {
             let (s, v) = study::variant(&id)?;
+            study::dedicate_process(&id);
             let mut c = pick_case(s, size, case.as_deref())?;
             let cpu = report::provenance::cpu();
             let m = measure::counters::Microarch::detect(&cpu);

@@ -19,7 +19,6 @@ use std::sync::Arc;
 const PALLOC: usize = 0;
 const STATIC: usize = 1;
 const TRIM: usize = 2;
-const TOPPAD: usize = 3;
 const MIMALLOC: usize = 4;
 
 /// Every test that runs variants here first runs the baseline's placement, so this process
@@ -234,17 +233,18 @@ fn every_in_process_variant_returns_the_matching_tids() {
     }
 }
 
-/// Through the report's interface: all five variants agree, mallopt ones from their workers.
+/// Through the report's interface: all five variants agree, each from a worker process of
+/// its own (this process is not dedicated to any variant).
 #[test]
 fn all_variants_agree_through_the_case() {
-    shared_process();
     for key in [0, 2] {
         let mut case = ChurnCase::new(250_000, 5, 3, key, Size::Test).unwrap();
         let d: Vec<u64> = (0..SPECS.len()).map(|v| case.try_run(v).unwrap()).collect();
         assert!(d.iter().all(|&x| x == d[0]), "bid = {key}: {d:x?}");
-        assert_eq!(case.placement(TRIM), Some(Placement::Worker));
-        assert_eq!(case.placement(TOPPAD), Some(Placement::Worker));
-        assert_eq!(case.placement(STATIC), Some(Placement::InProcess));
+        for v in 0..SPECS.len() {
+            assert_eq!(case.placement(v), Some(Placement::Worker));
+            assert!(case.worker_round_trip(v).is_some_and(|t| t.as_nanos() > 0));
+        }
         // Running again gives the same (workers stay up between runs).
         assert_eq!(case.try_run(TRIM).unwrap(), d[0]);
     }
@@ -268,6 +268,9 @@ fn contexts_hold_only_the_keepers_between_queries() {
     assert_eq!(executor.blocks, 1);
     assert_eq!(executor.dedicated_blocks, 0);
     assert!(message.free_chunks[mcxt::free_index(248)] <= 1);
+    // A process that ran default variants refuses a mallopt variant's backend.
+    let err = Backend::new(TRIM, b.workload_arc(), 0).err().expect("a mallopt backend in a shared process").to_string();
+    assert!(err.contains("cannot run in this process"), "{err}");
     let mut s = Backend::new(STATIC, w, 0).unwrap();
     s.query();
     assert_eq!(s.context_stats()[1].mallocs, 1, "the static routine allocates nothing in MessageContext");
@@ -302,8 +305,9 @@ fn sequence(variants: &[&str]) -> SequenceReport {
     serde_json::from_str(&worker(&args)).unwrap()
 }
 
-/// A process that ran the baseline first sends mallopt variants to workers: afterwards its
-/// own heap still trims at glibc's defaults, and every digest agrees.
+/// A process that runs several variants (the report) sends each to a worker: afterwards its
+/// own heap still trims at glibc's defaults, and every digest agrees. Dedicated to a default
+/// variant, a process runs it itself and still trims.
 #[test]
 fn mallopt_variants_do_not_leak_into_the_process_that_asked() {
     if !glibc() {
@@ -311,27 +315,44 @@ fn mallopt_variants_do_not_leak_into_the_process_that_asked() {
     }
     let r = sequence(&["palloc-routine", "palloc-mallopt-trim", "static-routine", "palloc-mallopt-toppad", "palloc-mimalloc", "palloc-routine"]);
     let places: Vec<&str> = r.runs.iter().map(|x| x.1.as_str()).collect();
-    assert_eq!(places, ["InProcess", "Worker", "InProcess", "Worker", "InProcess", "InProcess"]);
+    assert_eq!(places, ["Worker"; 6]);
+    assert!(r.runs.iter().all(|x| x.2 == r.runs[0].2), "digests differ: {:?}", r.runs);
+    let p = r.probe.expect("glibc probe");
+    assert!(p.heap_grew && p.trimmed, "the asking process no longer trims at the default threshold: {p:?}");
+    let r = sequence(&["--dedicate", "static-routine", "static-routine", "palloc-mallopt-trim", "palloc-routine"]);
+    let places: Vec<&str> = r.runs.iter().map(|x| x.1.as_str()).collect();
+    assert_eq!(places, ["InProcess", "Worker", "Worker"]);
     assert!(r.runs.iter().all(|x| x.2 == r.runs[0].2), "digests differ: {:?}", r.runs);
     let p = r.probe.expect("glibc probe");
     assert!(p.heap_grew && p.trimmed, "the asking process no longer trims at the default threshold: {p:?}");
 }
 
-/// The control: a process whose first variant is a mallopt one keeps the settings (the probe
-/// sees them), and so sends every other variant to a fresh worker.
+/// The control: a process dedicated to a mallopt variant (`hotloops run`) takes the settings
+/// itself, the probe sees them, and every other variant goes to a fresh worker.
 #[test]
 fn a_process_that_took_mallopt_settings_keeps_them_and_hands_other_variants_out() {
     if !glibc() {
         return;
     }
-    let r = sequence(&["palloc-mallopt-trim", "palloc-routine", "palloc-mallopt-toppad", "static-routine"]);
+    let r = sequence(&["--dedicate", "palloc-mallopt-trim", "palloc-mallopt-trim", "palloc-routine", "palloc-mallopt-toppad", "static-routine"]);
     let places: Vec<&str> = r.runs.iter().map(|x| x.1.as_str()).collect();
     assert_eq!(places, ["InProcess", "Worker", "Worker", "Worker"]);
     assert!(r.runs.iter().all(|x| x.2 == r.runs[0].2), "digests differ: {:?}", r.runs);
     let p = r.probe.expect("glibc probe");
     assert!(!p.trimmed, "the probe does not see M_TRIM_THRESHOLD in force: {p:?}");
-    let r = sequence(&["palloc-mallopt-toppad"]);
+    let r = sequence(&["--dedicate", "palloc-mallopt-toppad", "palloc-mallopt-toppad"]);
+    assert_eq!(r.runs[0].1, "InProcess");
     assert!(!r.probe.expect("glibc probe").trimmed, "the probe does not see M_TOP_PAD in force");
+}
+
+/// `hotloops run` dedicates its process: a mallopt variant runs (and is counted) there.
+#[test]
+fn hotloops_run_runs_a_mallopt_variant_in_its_own_process() {
+    let o = hotloops().args(["run", "alloc-churn/palloc-mallopt-toppad", "--size", "test", "--case", "partitions-5"]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let base = hotloops().args(["run", "alloc-churn/palloc-routine", "--size", "test", "--case", "partitions-5"]).output().unwrap();
+    let digest = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).rsplit("digest ").next().unwrap().trim().to_string();
+    assert_eq!(digest(&o), digest(&base));
 }
 
 /// Why sweep points get fresh processes: freeing one mmap'd chunk of 1 MiB raises glibc's

@@ -47,13 +47,17 @@
 //! - `alloc-churn/palloc-mimalloc`: the baseline with every context block from mimalloc.
 //!
 //! **Isolation.** `mallopt` is process-global and switches glibc's dynamic thresholds off for
-//! good, and glibc's state also depends on the process's history (freeing one mmap'd chunk of
-//! 128 KiB to 32 MiB raises both thresholds for the rest of the process; [`glibc::probe`]
-//! shows it). So the sweep runs every (variant, N) point in a fresh process
-//! (`hotloops alloc-churn-worker point`), and in a process that runs several variants (the
-//! report) a mallopt variant runs in a worker process of its own ([`Placement`]). A process
-//! whose first alloc-churn variant is a mallopt one (`hotloops run`, `hotloops counters`, a
-//! worker) takes the settings itself and from then on sends every other variant to a worker.
+//! good, and glibc's state also depends on the process's history: freeing one mmap'd chunk of
+//! 128 KiB to 32 MiB raises both thresholds for the rest of the process ([`glibc::probe`]
+//! shows it; a report process that has read a callgrind file no longer trims at 128 KiB). So
+//! every variant runs in a process of its own, like a fresh backend: the sweep starts one per
+//! (variant, N) point (`hotloops alloc-churn-worker point`), and a [`ChurnCase`] (the report,
+//! benches, tests) sends each variant's queries to a worker process of its own (`serve`) —
+//! unless this process is dedicated to that variant (`hotloops run`, `hotloops counters`,
+//! so callgrind sees the kernel), when it runs here and takes the variant's settings.
+//! [`place`] guards every in-process backend: once a process took a mallopt variant's
+//! settings, no other variant runs in it, and a process that ran default variants never takes
+//! mallopt settings.
 //!
 //! **The sweep** ([`run_sweep`]): per variant and N (1 to 200 partitions), time and minor
 //! page faults per query (perf's software counter, getrusage where perf is refused), the
@@ -391,6 +395,11 @@ impl Backend {
         &self.workload
     }
 
+    /// The workload, shared.
+    pub fn workload_arc(&self) -> Arc<Workload> {
+        self.workload.clone()
+    }
+
     /// Context counters: (cache, message, executor).
     pub fn context_stats(&self) -> [mcxt::ContextStats; 3] {
         [self.cache_cxt.stats(), self.message_cxt.stats(), self.executor_cxt.stats()]
@@ -585,6 +594,8 @@ pub struct Worker {
     to: ChildStdin,
     from: BufReader<ChildStdout>,
     id: &'static str,
+    /// Median of 20 `ping` round trips at start: the pipe's share of every `run`.
+    pub round_trip: Duration,
 }
 
 impl Worker {
@@ -603,12 +614,25 @@ impl Worker {
             .with_context(|| format!("starting a worker process for {id}"))?;
         let to = child.stdin.take().context("worker stdin")?;
         let from = BufReader::new(child.stdout.take().context("worker stdout")?);
-        let mut w = Worker { child, to, from, id };
+        let mut w = Worker { child, to, from, id, round_trip: Duration::ZERO };
         let line = w.read_line()?;
         if !line.starts_with("ready") {
             bail!("worker for {id} said `{line}` instead of `ready`");
         }
+        let mut trips = Vec::with_capacity(20);
+        for _ in 0..20 {
+            let t = Instant::now();
+            w.command("ping")?;
+            trips.push(t.elapsed());
+        }
+        trips.sort();
+        w.round_trip = trips[trips.len() / 2];
         Ok(w)
+    }
+
+    fn command(&mut self, cmd: &str) -> Result<String> {
+        writeln!(self.to, "{cmd}").and_then(|_| self.to.flush()).with_context(|| format!("writing to the worker for {}", self.id))?;
+        self.read_line()
     }
 
     fn read_line(&mut self) -> Result<String> {
@@ -627,8 +651,7 @@ impl Worker {
 
     /// Run one batch of queries in the worker; its digest.
     pub fn run(&mut self) -> Result<u64> {
-        writeln!(self.to, "run").and_then(|_| self.to.flush()).with_context(|| format!("writing to the worker for {}", self.id))?;
-        let line = self.read_line()?;
+        let line = self.command("run")?;
         line.parse().map_err(|_| anyhow!("worker for {} answered `{line}`, not a digest", self.id))
     }
 }
@@ -679,24 +702,27 @@ impl ChurnCase {
         &self.workload
     }
 
+    /// Median round trip of `v`'s worker (a `ping`), if it has one.
+    pub fn worker_round_trip(&self, v: usize) -> Option<Duration> {
+        self.workers[v].as_ref().map(|w| w.round_trip)
+    }
+
     /// Where variant `v` ran (None: not yet).
     pub fn placement(&self, v: usize) -> Option<Placement> {
         self.placements[v]
     }
 
-    /// Run variant `v` once (its queries), in this process or its worker.
+    /// Run variant `v` once (its queries): in this process if it is dedicated to `v`, else in
+    /// `v`'s worker process.
     pub fn try_run(&mut self, v: usize) -> Result<u64> {
         if v >= SPECS.len() {
             bail!("alloc-churn has {} variants, not {}", SPECS.len(), v + 1);
         }
-        let p = match self.placements[v] {
-            Some(p) => p,
-            None => {
-                let p = place(v)?;
-                self.placements[v] = Some(p);
-                p
-            }
-        };
+        let p = *self.placements[v].get_or_insert(if crate::study::dedicated_variant() == Some(INFO.variants[v].id) {
+            Placement::InProcess
+        } else {
+            Placement::Worker
+        });
         match p {
             Placement::InProcess => {
                 if self.backends[v].is_none() {
@@ -726,10 +752,10 @@ impl Case for ChurnCase {
         format!(
             "select count(*) from pgbench_accounts where bid = {} over {} range partitions of {} rows ({} rows each, a \
              B-tree on bid per partition); per query {} routine look-ups and {} scan states of {} B ({} B at the top of \
-             the heap, glibc's default trim threshold is 131,072 B); {} queries a run. Mallopt variants run in a worker \
-             process when this process has run another variant first: their wall clock includes a pipe round trip and \
-             their counter rows count only this side of the pipe; the sweep rows (fresh process per point) are the \
-             comparable ones",
+             the heap, glibc's default trim threshold is 131,072 B); {} queries a run. Each variant runs in a worker \
+             process of its own (a fresh heap, like a new backend): its wall clock includes one pipe round trip a run \
+             (row worker-round-trip), and the counter rows count only this side of the pipe; minor faults per query \
+             are in the sweep rows (a fresh process per variant and partition count)",
             self.key,
             self.partitions,
             w.accounts,
@@ -771,6 +797,9 @@ impl Case for ChurnCase {
         };
         let id = INFO.variants[v].id;
         let mut rows = Vec::new();
+        if let Some(rt) = self.worker_round_trip(v) {
+            rows.push(("worker-round-trip".into(), rt.as_secs_f64() * 1e6, "us/run".into()));
+        }
         let c = cliffs(&sweep).into_iter().find(|c| c.variant == id);
         if let Some(c) = c {
             if let Some(at) = c.at {
@@ -801,15 +830,15 @@ impl Study for AllocChurn {
 
     fn cases(&self, size: Size) -> Vec<Box<dyn Case>> {
         // Rows do not change a bid = 0 query's work (one leaf per partition); fewer keep the
-        // callgrind runs short.
-        let (accounts, queries) = match size {
-            Size::Test => (10_000, 2),
-            Size::Quick => (PGBENCH_ROWS_PER_SCALE, 10),
-            Size::Full => (PGBENCH_ROWS_PER_SCALE, 40),
-        };
+        // callgrind runs short. A run is about 1 ms of the variants without the cliff (~0.1 us
+        // a partition), so the pipe round trip stays a small share.
+        let accounts = if size == Size::Test { 10_000 } else { PGBENCH_ROWS_PER_SCALE };
         [4, 5, SEED_PARTITIONS]
             .into_iter()
-            .map(|n| Box::new(ChurnCase::new(accounts, n, queries, SEED_KEY, size).expect("built-in case sizes are valid")) as Box<dyn Case>)
+            .map(|n| {
+                let queries = if size == Size::Test { 2 } else { (10_000 / n as u32).clamp(4, 5_000) };
+                Box::new(ChurnCase::new(accounts, n, queries, SEED_KEY, size).expect("built-in case sizes are valid")) as Box<dyn Case>
+            })
             .collect()
     }
 }
@@ -1107,6 +1136,7 @@ fn cached_sweep(size: Size) -> Result<Arc<Sweep>> {
         Size::Test => {
             let mut c = SweepConfig::quick();
             c.grid = vec![1, 4, 5, 6, 100];
+            c.point.accounts = 10_000;
             c.point.target_ms = 5;
             c.point.min_queries = 5;
             c
@@ -1281,6 +1311,8 @@ pub fn sweep_svg(s: &Sweep) -> Result<String> {
             .map_err(|e| anyhow!("{e}"))?;
         chart
             .configure_mesh()
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y}"))
             .x_desc("partitions")
             .y_desc("median us per query")
             .draw()
@@ -1313,6 +1345,8 @@ pub fn sweep_svg(s: &Sweep) -> Result<String> {
             .map_err(|e| anyhow!("{e}"))?;
         faults
             .configure_mesh()
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
             .x_desc("partitions")
             .y_desc("faults per query")
             .draw()
@@ -1405,6 +1439,9 @@ enum WorkerCmd {
         variants: Vec<String>,
         #[arg(long, default_value_t = 4)]
         partitions: usize,
+        /// Dedicate this process to a variant first, as `hotloops run` does.
+        #[arg(long)]
+        dedicate: Option<String>,
     },
 }
 
@@ -1436,8 +1473,12 @@ pub fn worker_main(args: &[String]) -> Result<()> {
                         writeln!(out, "{d}")?;
                         out.flush()?;
                     }
+                    "ping" => {
+                        writeln!(out, "pong")?;
+                        out.flush()?;
+                    }
                     "quit" => break,
-                    other => bail!("worker: unknown command `{other}` (run, quit)"),
+                    other => bail!("worker: unknown command `{other}` (run, ping, quit)"),
                 }
             }
             Ok(())
@@ -1479,7 +1520,10 @@ pub fn worker_main(args: &[String]) -> Result<()> {
             println!("{}", serde_json::to_string(&glibc::probe())?);
             Ok(())
         }
-        WorkerCmd::Sequence { variants, partitions } => {
+        WorkerCmd::Sequence { variants, partitions, dedicate } => {
+            if let Some(d) = dedicate {
+                crate::study::dedicate_process(INFO.variants[variant_index(&d)?].id);
+            }
             let mut case = ChurnCase::new(10_000, partitions, 2, SEED_KEY, Size::Test)?;
             let mut runs = Vec::new();
             for name in &variants {

@@ -10,6 +10,7 @@ pub mod dir_by_value;
 pub mod local_index;
 
 use std::fmt;
+use std::sync::OnceLock;
 
 /// One variant of a study's hot loop.
 #[derive(Debug)]
@@ -90,6 +91,21 @@ pub trait Study: Sync {
 
 /// Every study, in the order reports list them.
 pub static STUDIES: &[&dyn Study] = &[&local_index::STUDY, &dir_by_value::STUDY, &alloc_churn::STUDY];
+
+static DEDICATED: OnceLock<String> = OnceLock::new();
+
+/// Declare that this process runs only variant `id` (`hotloops run`, `hotloops counters`).
+/// A study whose results depend on process-wide state (alloc-churn: the malloc heap) runs
+/// variants in fresh processes unless the process is dedicated to that variant. The first
+/// call wins.
+pub fn dedicate_process(id: &str) {
+    let _ = DEDICATED.set(id.to_string());
+}
+
+/// The variant this process is dedicated to, if any.
+pub fn dedicated_variant() -> Option<&'static str> {
+    DEDICATED.get().map(String::as_str)
+}
 
 /// The stable, unmangled symbol of a variant's kernel: `hotloops_` + the id with `/` and `-`
 /// turned into `_`.
