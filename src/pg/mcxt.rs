@@ -302,6 +302,7 @@ impl AllocSet {
     }
 
     /// `MemoryContextAlloc(cxt, size)`.
+    #[inline(never)]
     pub fn alloc(&self, size: usize) -> NonNull<u8> {
         // SAFETY: self.set is a live context owned by self.
         unsafe { alloc_set_alloc(self.set.as_ptr(), size) }
@@ -526,11 +527,12 @@ fn no_current_context() -> ! {
     panic!("palloc with no CurrentMemoryContext: switch to a context first (memory_context_switch_to)")
 }
 
-/// `palloc(size)` in `CurrentMemoryContext`.
+/// `palloc(size)` in `CurrentMemoryContext`. Out of line, as mcxt.c's is to its callers
+/// (PostgreSQL builds without LTO).
 ///
 /// # Safety
 /// The current context must be live (it is cleared when its [`AllocSet`] is dropped).
-#[inline]
+#[inline(never)]
 pub unsafe fn palloc(size: usize) -> *mut u8 {
     let cxt = current_memory_context();
     if cxt.is_null() {
@@ -539,14 +541,19 @@ pub unsafe fn palloc(size: usize) -> *mut u8 {
     unsafe { alloc_set_alloc(cxt, size).as_ptr() }
 }
 
-/// `palloc0(size)`.
+/// `palloc0(size)`: allocate and zero inside one out-of-line call, so a caller that then
+/// assigns every field (`makeNode`) still pays for the zeroing, as in C.
 ///
 /// # Safety
 /// As [`palloc`].
-#[inline]
+#[inline(never)]
 pub unsafe fn palloc0(size: usize) -> *mut u8 {
     unsafe {
-        let p = palloc(size);
+        let cxt = current_memory_context();
+        if cxt.is_null() {
+            no_current_context();
+        }
+        let p = alloc_set_alloc(cxt, size).as_ptr();
         ptr::write_bytes(p, 0, size);
         p
     }
@@ -559,12 +566,12 @@ fn bad_pfree(p: *mut u8, hdr: u64) -> ! {
 }
 
 /// `pfree(p)`: find the owning context from the chunk header and give the chunk back
-/// (dedicated blocks go straight back to the backend's `free`).
+/// (dedicated blocks go straight back to the backend's `free`). Out of line, as in C.
 ///
 /// # Safety
 /// `p` must come from [`palloc`]/[`AllocSet::alloc`] of a live context, not freed since, and
 /// not from before that context's last reset.
-#[inline]
+#[inline(never)]
 pub unsafe fn pfree(p: *mut u8) {
     unsafe {
         let hdr = p.sub(ALLOC_CHUNKHDRSZ);
