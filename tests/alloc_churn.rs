@@ -395,7 +395,10 @@ fn crossing_the_trim_threshold_faults_every_query_and_the_mitigations_remove_it(
 
 // ---- Sweep analysis ----------------------------------------------------------------------------
 
-fn synthetic(series: &[(&str, &[(usize, f64, f64)])]) -> Sweep {
+/// (partitions, us per query, faults per query).
+type Series<'a> = &'a [(usize, f64, f64)];
+
+fn synthetic(series: &[(&str, Series)]) -> Sweep {
     let mut points = vec![];
     let mut grid = vec![];
     let mut variants = vec![];

@@ -613,7 +613,11 @@ pub mod scan {
     /// `_bt_steppage` forward: the next page that has matches, or invalidate and stop.
     unsafe fn bt_steppage(so: *mut BTScanOpaque, rel: &BTree, value: i64) -> bool {
         unsafe {
-            while (*so).curr_pos.more_right {
+            // bt_readpage updates moreRight through `so`.
+            loop {
+                if !(*so).curr_pos.more_right {
+                    break;
+                }
                 let next = (*so).curr_pos.next_page;
                 let first = BTree::first_data_key(rel.page(next));
                 if bt_readpage(so, rel, next, first, value) {
