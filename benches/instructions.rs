@@ -17,8 +17,10 @@ fn cases_of(id: &'static str) -> Vec<(&'static str, usize)> {
     (0..s.cases(Size::Test).len()).map(|c| (id, c)).collect()
 }
 
-/// Build the case (not counted: no kernel runs while building).
+/// Build the case (not counted: no kernel runs while building). Each benchmark is its own
+/// process under valgrind, dedicated to one variant (alloc-churn then runs it in-process).
 fn prepare(k: (&'static str, usize)) -> (Box<dyn Case>, usize) {
+    study::dedicate_process(k.0);
     let (s, v) = study::variant(k.0).expect("registered id");
     let mut cases = s.cases(Size::Test);
     (cases.swap_remove(k.1), v)
@@ -48,5 +50,8 @@ kernel_benches!(local_index: store_each => "local-index/store-each", safe_ref =>
 kernel_benches!(dir_by_value: opaque => "dir-by-value/opaque", by_value => "dir-by-value/by-value");
 kernel_benches!(read_stream: sync_per_page => "read-stream/sync-per-page", stream_sync => "read-stream/stream-sync",
     stream_worker => "read-stream/stream-worker", stream_io_uring => "read-stream/stream-io-uring");
+kernel_benches!(alloc_churn: palloc_routine => "alloc-churn/palloc-routine", static_routine => "alloc-churn/static-routine",
+    palloc_mallopt_trim => "alloc-churn/palloc-mallopt-trim", palloc_mallopt_toppad => "alloc-churn/palloc-mallopt-toppad",
+    palloc_mimalloc => "alloc-churn/palloc-mimalloc");
 
-main!(library_benchmark_groups = local_index, dir_by_value, read_stream);
+main!(library_benchmark_groups = local_index, dir_by_value, read_stream, alloc_churn);

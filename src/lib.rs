@@ -28,5 +28,8 @@ pub fn features_enabled() -> Vec<&'static str> {
     if cfg!(feature = "read-stream") {
         v.push("read-stream");
     }
+    if cfg!(feature = "static-amroutine") {
+        v.push("static-amroutine");
+    }
     v
 }

@@ -106,6 +106,17 @@ enum Cmd {
         #[arg(long, default_value = "target/hotloops-compare")]
         out: PathBuf,
     },
+    /// A study's sweep over a workload parameter (alloc-churn: partitions 1..=200), with an SVG.
+    Sweep {
+        /// Study name (`alloc-churn`).
+        study: String,
+        /// The shorter grid.
+        #[arg(long)]
+        quick: bool,
+        /// Output directory.
+        #[arg(long, default_value = "target/hotloops-sweep")]
+        out: PathBuf,
+    },
     /// (internal) Trials of one wall-clock pair, as JSON, for `report --processes`.
     #[command(hide = true)]
     Paired {
@@ -122,6 +133,13 @@ enum Cmd {
         budget_ms: u64,
         #[arg(long)]
         block_us: u64,
+    },
+    /// (internal) alloc-churn's processes of their own: `serve` (one variant's backend for the
+    /// report), `point` (one sweep point), `sweep` (the whole sweep), `probe`, `sequence`.
+    #[command(hide = true, name = "alloc-churn-worker", disable_help_flag = true)]
+    AllocChurnWorker {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
 }
 
@@ -223,6 +241,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
         }
         Cmd::Run { id, case, size, reps } => {
             let (s, v) = study::variant(&id)?;
+            study::dedicate_process(&id);
             let mut c = pick_case(s, size, case.as_deref())?;
             let mut d = 0;
             for _ in 0..reps {
@@ -243,6 +262,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
         }
         Cmd::Counters { id, case, size, runs } => {
             let (s, v) = study::variant(&id)?;
+            study::dedicate_process(&id);
             let mut c = pick_case(s, size, case.as_deref())?;
             let cpu = report::provenance::cpu();
             let m = measure::counters::Microarch::detect(&cpu);
@@ -307,5 +327,24 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             println!("{}", serde_json::to_string(&t).context("serialising trials")?);
             Ok(())
         }
+        Cmd::Sweep { study: name, quick, out } => {
+            study::study(&name)?;
+            if name != "alloc-churn" {
+                return Err(UnknownName { kind: "study with a sweep", given: name, valid: vec!["alloc-churn".into()] }.into());
+            }
+            use hotloops::study::alloc_churn::{SweepConfig, write_sweep};
+            report::check_writable(&out)?;
+            let cfg = if quick { SweepConfig::quick() } else { SweepConfig::full() };
+            let bar = indicatif::ProgressBar::new((cfg.grid.len() * cfg.variants.len()) as u64);
+            let files = write_sweep(&out, &cfg, &mut |_| bar.inc(1))?;
+            bar.finish_and_clear();
+            print!("{}", std::fs::read_to_string(out.join("sweep.md")).unwrap_or_default());
+            eprintln!("wrote:");
+            for f in files {
+                eprintln!("  {}", f.display());
+            }
+            Ok(())
+        }
+        Cmd::AllocChurnWorker { args } => hotloops::study::alloc_churn::worker_main(&args),
     }
 }

@@ -1,8 +1,10 @@
 //! Faithful models of the PostgreSQL structures the hot loops touch. Layouts match
 //! `../shared/reference/postgres-hot-loops.md` (§9's table is asserted at compile time).
 
+pub mod amapi;
 pub mod bloom;
 pub mod itemptr;
+pub mod mcxt;
 pub mod nbtree;
 pub mod page;
 pub mod read_stream;

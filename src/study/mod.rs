@@ -10,11 +10,13 @@
 //! toggle glob `hotloops_*` (the instruction benches) switches on exactly at the entry of the
 //! kernel being measured, and a kernel's construction never enters a kernel.
 
+pub mod alloc_churn;
 pub mod dir_by_value;
 pub mod local_index;
 pub mod read_stream;
 
 use std::fmt;
+use std::sync::OnceLock;
 
 /// One variant of a study's hot loop.
 #[derive(Debug)]
@@ -94,7 +96,22 @@ pub trait Study: Sync {
 }
 
 /// Every study, in the order reports list them.
-pub static STUDIES: &[&dyn Study] = &[&local_index::STUDY, &dir_by_value::STUDY, &read_stream::STUDY];
+pub static STUDIES: &[&dyn Study] = &[&local_index::STUDY, &dir_by_value::STUDY, &read_stream::STUDY, &alloc_churn::STUDY];
+
+static DEDICATED: OnceLock<String> = OnceLock::new();
+
+/// Declare that this process runs only variant `id` (`hotloops run`, `hotloops counters`).
+/// A study whose results depend on process-wide state (alloc-churn: the malloc heap) runs
+/// variants in fresh processes unless the process is dedicated to that variant. The first
+/// call wins.
+pub fn dedicate_process(id: &str) {
+    let _ = DEDICATED.set(id.to_string());
+}
+
+/// The variant this process is dedicated to, if any.
+pub fn dedicated_variant() -> Option<&'static str> {
+    DEDICATED.get().map(String::as_str)
+}
 
 /// The stable, unmangled symbol of a variant's kernel: `hotloops_` + the id with `/` and `-`
 /// turned into `_`.

@@ -1,0 +1,487 @@
+//! Study `alloc-churn`: every variant returns what the executor must read; the AllocSet
+//! model keeps aset.c's invariants; mallopt settings never leak into another variant's process.
+//!
+//! Tests that look at glibc's heap run in `hotloops alloc-churn-worker` processes: a test
+//! thread has a malloc arena of its own, and this process's history is not a fresh backend's.
+
+use hotloops::pg::amapi::{self, BTREE_AM_ROUTINE, IndexAmRoutine, hl_bthandler_palloc, routines_equal};
+use hotloops::pg::itemptr::ItemPointer;
+use hotloops::pg::mcxt::{self, AllocSet, MallocBackend, chunk_space, glibc::TrimProbe, memory_context_switch_to, palloc, pfree};
+use hotloops::pg::sink::TidDigest;
+use hotloops::study::alloc_churn::{
+    self, Backend, ChurnCase, Cliff, Placement, PointConfig, SPECS, Sweep, SweepConfig, SweepPoint, Workload, cliffs, place,
+    sweep_markdown, sweep_svg,
+};
+use hotloops::study::{Size, Study};
+use std::process::Command;
+use std::sync::Arc;
+
+const PALLOC: usize = 0;
+const STATIC: usize = 1;
+const TRIM: usize = 2;
+const MIMALLOC: usize = 4;
+
+/// Every test that runs variants here first runs the baseline's placement, so this process
+/// never takes a mallopt variant's settings (those run in workers) whatever the test order.
+fn shared_process() {
+    assert_eq!(place(PALLOC).unwrap(), Placement::InProcess, "the test process must keep glibc's defaults");
+}
+
+fn hotloops() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hotloops"))
+}
+
+fn worker(args: &[&str]) -> String {
+    let o = hotloops().arg(alloc_churn::WORKER_SUBCOMMAND).args(args).output().expect("start hotloops");
+    assert!(o.status.success(), "hotloops alloc-churn-worker {args:?} failed: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn glibc() -> bool {
+    cfg!(all(target_os = "linux", target_env = "gnu"))
+}
+
+// ---- IndexAmRoutine ---------------------------------------------------------------------------
+
+#[test]
+fn routine_layout_and_fill_match_bthandler() {
+    assert_eq!(size_of::<IndexAmRoutine>(), 248);
+    assert_eq!(amapi::INDEX_AM_ROUTINE_FIELDS, 51);
+    assert_eq!(amapi::INDEX_AM_ROUTINE_FN_POINTERS, 26);
+    let cxt = AllocSet::with_default_sizes("test", MallocBackend::Libc);
+    let old = memory_context_switch_to(cxt.as_ptr());
+    // SAFETY: the context is current and live.
+    let r = unsafe { hl_bthandler_palloc() };
+    memory_context_switch_to(old);
+    let r = unsafe { &*r };
+    assert!(routines_equal(r, &BTREE_AM_ROUTINE), "the palloc'd fill and the static routine differ");
+    assert!(r.amcanorder && r.amcanbackward && r.amsearcharray && !r.amcanhash && r.aminsertcleanup.is_none());
+    assert_eq!((r.amstrategies, r.amsupport, r.amoptsprocnum, r.amparallelvacuumoptions), (5, 6, 5, 3));
+    // The comparison sees a one-field difference (so the test above can fail).
+    let mut other = *r;
+    other.amcanbackward = false;
+    assert!(!routines_equal(&other, &BTREE_AM_ROUTINE));
+    let mut other = *r;
+    other.amgettuple = None;
+    assert!(!routines_equal(&other, &BTREE_AM_ROUTINE));
+}
+
+#[test]
+fn routine_is_a_256_byte_chunk_reused_after_pfree() {
+    let cxt = AllocSet::with_default_sizes("test", MallocBackend::Libc);
+    let old = memory_context_switch_to(cxt.as_ptr());
+    unsafe {
+        let a = hl_bthandler_palloc().cast_mut();
+        assert_eq!(chunk_space(a.cast()), 256);
+        pfree(a.cast());
+        assert_eq!(cxt.stats().free_chunks[mcxt::free_index(248)], 1);
+        let b = hl_bthandler_palloc().cast_mut();
+        assert_eq!(a, b, "the freed routine chunk is not reused");
+        assert_eq!(cxt.stats().free_chunks[mcxt::free_index(248)], 0);
+    }
+    memory_context_switch_to(old);
+}
+
+#[test]
+fn routine_lookup_errors_are_clear() {
+    let am = amapi::pg_am(amapi::hl_bthandler_static);
+    let err = |oid| unsafe { amapi::get_index_am_routine_by_am_id(&am, oid) }.unwrap_err().to_string();
+    assert_eq!(err(9999), "cache lookup failed for access method 9999");
+    assert_eq!(err(2), "access method \"heap\" is not of type INDEX");
+    assert!(err(amapi::HASH_AM_OID).contains("\"hash\" does not have a handler"));
+}
+
+// ---- AllocSet ----------------------------------------------------------------------------------
+
+fn allocset_invariants(backend: MallocBackend) {
+    let keeper = mcxt::ALLOCSET_DEFAULT_INITSIZE;
+    {
+        // Chunk reuse within a size class: 100 and 120 bytes are both 128-byte chunks.
+        let cxt = AllocSet::with_default_sizes("reuse", backend);
+        assert_eq!(cxt.mem_allocated(), keeper);
+        assert_eq!(cxt.stats().block_sizes, vec![keeper]);
+        let a = cxt.alloc(100).as_ptr();
+        unsafe { pfree(a) };
+        let b = cxt.alloc(120).as_ptr();
+        assert_eq!(a, b, "a freed chunk of the same class must be reused");
+        // Another class does not take it.
+        unsafe { pfree(b) };
+        let c = cxt.alloc(200).as_ptr();
+        assert_ne!(c, b);
+        assert_eq!(cxt.stats().free_chunks[mcxt::free_index(128)], 1);
+        // Exactly at the limit is still a free-list chunk.
+        let at_limit = cxt.alloc(mcxt::ALLOC_CHUNK_LIMIT).as_ptr();
+        assert_eq!(cxt.stats().dedicated_blocks, 0);
+        assert_eq!(unsafe { chunk_space(at_limit) }, 8192);
+    }
+    {
+        // Over the chunk limit: a dedicated block, handed back to malloc on pfree.
+        let cxt = AllocSet::with_default_sizes("large", backend);
+        let s0 = cxt.stats();
+        let big = cxt.alloc(27_352).as_ptr();
+        let s1 = cxt.stats();
+        assert_eq!(s1.dedicated_blocks, 1);
+        assert_eq!(s1.mallocs, s0.mallocs + 1);
+        assert_eq!(s1.mem_allocated, s0.mem_allocated + 27_352 + mcxt::ALLOC_BLOCKHDRSZ + mcxt::ALLOC_CHUNKHDRSZ);
+        unsafe { std::ptr::write_bytes(big, 7, 27_352) };
+        // A small chunk after it still comes from the keeper (the active block stays the head).
+        let small = cxt.alloc(64).as_ptr();
+        assert_eq!(cxt.stats().blocks, 2);
+        unsafe { pfree(big) };
+        let s2 = cxt.stats();
+        assert_eq!((s2.dedicated_blocks, s2.frees, s2.mem_allocated, s2.blocks), (0, s0.frees + 1, s0.mem_allocated, 1));
+        unsafe { pfree(small) };
+    }
+    {
+        // New blocks double from 8 KiB; each old block's tail goes to the free lists.
+        let cxt = AllocSet::with_default_sizes("blocks", backend);
+        for _ in 0..200 {
+            cxt.alloc(256);
+        }
+        let s = cxt.stats();
+        assert_eq!(s.block_sizes, vec![keeper, 8192, 16384, 32768], "200 chunks of 264 B: keeper + 8, 16, 32 KiB");
+        assert!(s.free_chunks.iter().sum::<usize>() > 1, "block tails were not put on the free lists: {s:?}");
+        // A dedicated block among them, then reset: only the keeper survives.
+        cxt.alloc(100_000);
+        let before = cxt.stats();
+        assert_eq!(before.dedicated_blocks, 1);
+        cxt.reset();
+        let after = cxt.stats();
+        assert_eq!((after.blocks, after.dedicated_blocks, after.mem_allocated), (1, 0, keeper));
+        assert_eq!(after.frees, before.frees + before.blocks as u64 - 1);
+        assert!(after.free_chunks.iter().all(|&n| n == 0));
+        // Reset rewinds the keeper, and block sizes start again from 8 KiB.
+        let first = cxt.alloc(100).as_ptr();
+        cxt.reset();
+        assert_eq!(cxt.alloc(100).as_ptr(), first, "reset must rewind the keeper block");
+        for _ in 0..40 {
+            cxt.alloc(256);
+        }
+        assert_eq!(cxt.stats().block_sizes, vec![keeper, 8192]);
+    }
+}
+
+#[test]
+fn allocset_keeps_aset_invariants_on_glibc() {
+    allocset_invariants(MallocBackend::Libc);
+}
+
+#[test]
+fn allocset_keeps_aset_invariants_on_mimalloc() {
+    allocset_invariants(MallocBackend::Mimalloc);
+}
+
+#[test]
+fn palloc_uses_the_current_context_and_pfree_finds_the_owner() {
+    let a = AllocSet::with_default_sizes("a", MallocBackend::Libc);
+    let b = AllocSet::with_default_sizes("b", MallocBackend::Libc);
+    let old = memory_context_switch_to(a.as_ptr());
+    let p = unsafe { palloc(40) };
+    memory_context_switch_to(b.as_ptr());
+    let big = unsafe { palloc(20_000) };
+    // pfree while `b` is current still returns `p` to `a`'s free list.
+    unsafe { pfree(p) };
+    assert_eq!(a.stats().free_chunks[mcxt::free_index(40)], 1);
+    assert_eq!(b.stats().free_chunks.iter().sum::<usize>(), 0);
+    assert_eq!(b.stats().dedicated_blocks, 1);
+    unsafe { pfree(big) };
+    assert_eq!(b.stats().dedicated_blocks, 0);
+    memory_context_switch_to(old);
+}
+
+#[test]
+#[should_panic(expected = "not an AllocSet chunk")]
+fn pfree_of_a_foreign_pointer_is_refused() {
+    let mut buf = [0u64; 4];
+    unsafe { pfree(buf.as_mut_ptr().add(1).cast()) };
+}
+
+// ---- Workload and results ----------------------------------------------------------------------
+
+#[test]
+fn workload_partitions_like_pgbench_and_rejects_bad_sizes() {
+    let w = Workload::pgbench(250_000, 3).unwrap();
+    let los: Vec<_> = w.partitions.iter().map(|p| (p.aid_lo, p.aid_hi)).collect();
+    assert_eq!(los, vec![(1, 83_334), (83_335, 166_668), (166_669, 250_000)]);
+    assert_eq!(w.expected(3).len(), 50_000);
+    assert_eq!(w.expected(0).len(), 0);
+    assert_eq!(w.partitions[0].entries[0].1, ItemPointer::new(0, 1));
+    assert!(Workload::pgbench(1_000, 0).err().unwrap().to_string().contains("at least one partition"));
+    assert!(Workload::pgbench(3, 4).err().unwrap().to_string().contains("cannot fill"));
+}
+
+/// The TIDs a query handed to the bitmap are exactly the matching rows, for every variant
+/// that can run in this process, for matching and non-matching keys.
+#[test]
+fn every_in_process_variant_returns_the_matching_tids() {
+    shared_process();
+    let w = Arc::new(Workload::pgbench(250_000, 6).unwrap());
+    for key in [0, 1, 2, 3, 4] {
+        let mut want = TidDigest::new();
+        for t in w.expected(key) {
+            want.push(t, false);
+        }
+        let mut digests = vec![];
+        for v in [PALLOC, STATIC, MIMALLOC] {
+            let mut b = Backend::new(v, w.clone(), key).unwrap();
+            let d = b.query();
+            assert_eq!((b.tbm.count, b.tbm.hash), (want.count, want.hash), "variant {v}, bid = {key}");
+            assert_eq!(b.query(), d, "variant {v}: a second query differs");
+            digests.push(d);
+        }
+        assert!(digests.iter().all(|&d| d == digests[0]), "bid = {key}: {digests:x?}");
+    }
+}
+
+/// Through the report's interface: all five variants agree, each from a worker process of
+/// its own (this process is not dedicated to any variant).
+#[test]
+fn all_variants_agree_through_the_case() {
+    for key in [0, 2] {
+        let mut case = ChurnCase::new(250_000, 5, 3, key, Size::Test).unwrap();
+        let d: Vec<u64> = (0..SPECS.len()).map(|v| case.try_run(v).unwrap()).collect();
+        assert!(d.iter().all(|&x| x == d[0]), "bid = {key}: {d:x?}");
+        for v in 0..SPECS.len() {
+            assert_eq!(case.placement(v), Some(Placement::Worker));
+            assert!(case.worker_round_trip(v).is_some_and(|t| t.as_nanos() > 0));
+        }
+        // Running again gives the same (workers stay up between runs).
+        assert_eq!(case.try_run(TRIM).unwrap(), d[0]);
+    }
+    // Different queries give different digests (the digest is not a constant).
+    let mut a = ChurnCase::new(250_000, 5, 3, 0, Size::Test).unwrap();
+    let mut b = ChurnCase::new(250_000, 5, 3, 2, Size::Test).unwrap();
+    assert_ne!(a.try_run(PALLOC).unwrap(), b.try_run(PALLOC).unwrap());
+}
+
+#[test]
+fn contexts_hold_only_the_keepers_between_queries() {
+    shared_process();
+    let w = Arc::new(Workload::pgbench(100_000, 20).unwrap());
+    let mut b = Backend::new(PALLOC, w.clone(), 0).unwrap();
+    b.query();
+    let [cache, message, executor] = b.context_stats();
+    // 20 relcache copies of 264 bytes fit the cache context's keeper.
+    assert_eq!(cache.blocks, 1);
+    // The leaked look-ups stay in MessageContext until the next query; the executor's
+    // scan states (dedicated blocks) are all gone.
+    assert_eq!(executor.blocks, 1);
+    assert_eq!(executor.dedicated_blocks, 0);
+    assert!(message.free_chunks[mcxt::free_index(248)] <= 1);
+    // A process that ran default variants refuses a mallopt variant's backend.
+    let err = Backend::new(TRIM, b.workload_arc(), 0).err().expect("a mallopt backend in a shared process").to_string();
+    assert!(err.contains("cannot run in this process"), "{err}");
+    let mut s = Backend::new(STATIC, w, 0).unwrap();
+    s.query();
+    assert_eq!(s.context_stats()[1].mallocs, 1, "the static routine allocates nothing in MessageContext");
+}
+
+#[test]
+fn cases_line_up_across_sizes_and_the_pipeline_follows_the_feature() {
+    let s = &alloc_churn::STUDY;
+    let names = |z| s.cases(z).iter().map(|c| c.name()).collect::<Vec<_>>();
+    assert_eq!(names(Size::Test), names(Size::Quick));
+    assert_eq!(names(Size::Full), names(Size::Quick));
+    assert!(names(Size::Quick).contains(&"partitions-100".to_string()));
+    let want = if cfg!(feature = "static-amroutine") { "alloc-churn/static-routine" } else { "alloc-churn/palloc-routine" };
+    assert_eq!(s.info().pipeline_variant(), want);
+    shared_process();
+    let mut case = ChurnCase::new(10_000, 4, 2, 0, Size::Test).unwrap();
+    let base = case.try_run(PALLOC).unwrap();
+    assert_eq!(alloc_churn::pipeline(&mut case).unwrap(), base);
+}
+
+// ---- Isolation of malloc settings --------------------------------------------------------------
+
+#[derive(serde::Deserialize)]
+struct SequenceReport {
+    runs: Vec<(String, String, u64)>,
+    probe: Option<TrimProbe>,
+}
+
+fn sequence(variants: &[&str]) -> SequenceReport {
+    let mut args = vec!["sequence"];
+    args.extend_from_slice(variants);
+    serde_json::from_str(&worker(&args)).unwrap()
+}
+
+/// A process that runs several variants (the report) sends each to a worker: afterwards its
+/// own heap still trims at glibc's defaults, and every digest agrees. Dedicated to a default
+/// variant, a process runs it itself and still trims.
+#[test]
+fn mallopt_variants_do_not_leak_into_the_process_that_asked() {
+    if !glibc() {
+        return;
+    }
+    let r = sequence(&["palloc-routine", "palloc-mallopt-trim", "static-routine", "palloc-mallopt-toppad", "palloc-mimalloc", "palloc-routine"]);
+    let places: Vec<&str> = r.runs.iter().map(|x| x.1.as_str()).collect();
+    assert_eq!(places, ["Worker"; 6]);
+    assert!(r.runs.iter().all(|x| x.2 == r.runs[0].2), "digests differ: {:?}", r.runs);
+    let p = r.probe.expect("glibc probe");
+    assert!(p.heap_grew && p.trimmed, "the asking process no longer trims at the default threshold: {p:?}");
+    let r = sequence(&["--dedicate", "static-routine", "static-routine", "palloc-mallopt-trim", "palloc-routine"]);
+    let places: Vec<&str> = r.runs.iter().map(|x| x.1.as_str()).collect();
+    assert_eq!(places, ["InProcess", "Worker", "Worker"]);
+    assert!(r.runs.iter().all(|x| x.2 == r.runs[0].2), "digests differ: {:?}", r.runs);
+    let p = r.probe.expect("glibc probe");
+    assert!(p.heap_grew && p.trimmed, "the asking process no longer trims at the default threshold: {p:?}");
+}
+
+/// The control: a process dedicated to a mallopt variant (`hotloops run`) takes the settings
+/// itself, the probe sees them, and every other variant goes to a fresh worker.
+#[test]
+fn a_process_that_took_mallopt_settings_keeps_them_and_hands_other_variants_out() {
+    if !glibc() {
+        return;
+    }
+    let r = sequence(&["--dedicate", "palloc-mallopt-trim", "palloc-mallopt-trim", "palloc-routine", "palloc-mallopt-toppad", "static-routine"]);
+    let places: Vec<&str> = r.runs.iter().map(|x| x.1.as_str()).collect();
+    assert_eq!(places, ["InProcess", "Worker", "Worker", "Worker"]);
+    assert!(r.runs.iter().all(|x| x.2 == r.runs[0].2), "digests differ: {:?}", r.runs);
+    let p = r.probe.expect("glibc probe");
+    assert!(!p.trimmed, "the probe does not see M_TRIM_THRESHOLD in force: {p:?}");
+    let r = sequence(&["--dedicate", "palloc-mallopt-toppad", "palloc-mallopt-toppad"]);
+    assert_eq!(r.runs[0].1, "InProcess");
+    assert!(!r.probe.expect("glibc probe").trimmed, "the probe does not see M_TOP_PAD in force");
+}
+
+/// `hotloops run` dedicates its process: a mallopt variant runs (and is counted) there.
+#[test]
+fn hotloops_run_runs_a_mallopt_variant_in_its_own_process() {
+    let o = hotloops().args(["run", "alloc-churn/palloc-mallopt-toppad", "--size", "test", "--case", "partitions-5"]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let base = hotloops().args(["run", "alloc-churn/palloc-routine", "--size", "test", "--case", "partitions-5"]).output().unwrap();
+    let digest = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).rsplit("digest ").next().unwrap().trim().to_string();
+    assert_eq!(digest(&o), digest(&base));
+}
+
+/// Why sweep points get fresh processes: freeing one mmap'd chunk of 1 MiB raises glibc's
+/// thresholds for the rest of the process, and the heap stops trimming.
+#[test]
+fn freeing_an_mmapped_chunk_switches_trimming_off() {
+    if !glibc() {
+        return;
+    }
+    let fresh: Option<TrimProbe> = serde_json::from_str(&worker(&["probe"])).unwrap();
+    assert!(fresh.unwrap().trimmed, "a fresh process should trim: {fresh:?}");
+    let after: Option<TrimProbe> = serde_json::from_str(&worker(&["probe", "--free-mmap", "1048576"])).unwrap();
+    assert!(!after.unwrap().trimmed, "after freeing a 1 MiB mmap'd chunk glibc should not trim: {after:?}");
+}
+
+/// The mechanism itself, in fresh processes: 4 scan states (109 KB) fit glibc's kept top pad
+/// and fault nothing; 6 (164 KB) cross the trim threshold and fault on every query; raising
+/// the threshold, or mimalloc, removes the faults.
+#[test]
+fn crossing_the_trim_threshold_faults_every_query_and_the_mitigations_remove_it() {
+    if !glibc() {
+        return;
+    }
+    let point = |v: &str, n: usize| -> SweepPoint {
+        let out = worker(&["point", "--variant", v, "--partitions", &n.to_string(), "--accounts", "10000", "--target-ms", "5", "--min-queries", "20", "--max-queries", "200"]);
+        serde_json::from_str(&out).unwrap()
+    };
+    let below = point("palloc-routine", 4);
+    let above = point("palloc-routine", 6);
+    assert!(below.trim_fresh.unwrap().trimmed && above.trim_fresh.unwrap().trimmed, "workers are not fresh");
+    assert!(below.minor_faults < 0.5, "4 partitions fault: {below:?}");
+    assert!(above.minor_faults >= 1.0, "6 partitions do not fault: {above:?}");
+    assert!(point("static-routine", 6).minor_faults >= 1.0, "the static routine does not move the threshold this far");
+    for v in ["palloc-mallopt-trim", "palloc-mallopt-toppad", "palloc-mimalloc"] {
+        let p = point(v, 6);
+        assert!(p.minor_faults < 0.5, "{v} still faults: {p:?}");
+        assert_eq!(p.digest, above.digest);
+    }
+}
+
+// ---- Sweep analysis ----------------------------------------------------------------------------
+
+/// (partitions, us per query, faults per query).
+type Series<'a> = &'a [(usize, f64, f64)];
+
+fn synthetic(series: &[(&str, Series)]) -> Sweep {
+    let mut points = vec![];
+    let mut grid = vec![];
+    let mut variants = vec![];
+    for (id, pts) in series {
+        variants.push(alloc_churn::info().index_of(id).unwrap());
+        for &(n, us, f) in pts.iter() {
+            if !grid.contains(&n) {
+                grid.push(n);
+            }
+            points.push(SweepPoint {
+                variant: id.to_string(),
+                partitions: n,
+                queries: 10,
+                us_median: us,
+                us_mean: us,
+                us_p10: us,
+                us_p90: us,
+                minor_faults: f,
+                fault_source: "test".into(),
+                minor_faults_rusage: f,
+                trim_fresh: None,
+                trim_ready: None,
+                digest: n as u64,
+            });
+        }
+    }
+    grid.sort();
+    let mut config = SweepConfig::quick();
+    config.grid = grid;
+    config.variants = variants;
+    Sweep { config, libc: "test".into(), cpu: "test".into(), host: "test".into(), points }
+}
+
+#[test]
+fn cliff_is_the_first_tenfold_step() {
+    let s = synthetic(&[
+        ("alloc-churn/palloc-routine", &[(1, 0.2, 0.0), (4, 0.6, 0.0), (5, 8.0, 1.0), (6, 12.0, 3.0), (100, 600.0, 199.0)]),
+        ("alloc-churn/palloc-mallopt-trim", &[(1, 0.2, 0.0), (4, 0.6, 0.0), (5, 0.7, 0.0), (6, 0.9, 0.0), (100, 8.0, 0.0)]),
+        // 4x then 4x: no single tenfold step, though 16x over two.
+        ("alloc-churn/static-routine", &[(1, 0.2, 0.0), (4, 0.5, 0.0), (5, 2.0, 1.0), (6, 8.0, 2.0), (100, 400.0, 197.0)]),
+    ]);
+    let c: Vec<Cliff> = cliffs(&s);
+    assert_eq!(c[0].at, Some(5));
+    assert_eq!(c[0].from, Some(4));
+    assert!((c[0].step - 8.0 / 0.6).abs() < 1e-9);
+    assert_eq!((c[0].faults_before, c[0].faults_at), (0.0, 1.0));
+    assert_eq!(c[1].at, None);
+    assert_eq!(c[1].max_step_at, 100);
+    assert_eq!(c[2].at, Some(100), "50x from 6 to 100 partitions is a tenfold step on this grid");
+    assert_eq!(c[2].from, Some(6));
+
+    let md = sweep_markdown(&s);
+    assert!(md.contains("| palloc-routine | 4 -> 5 partitions | 13.3x |"), "{md}");
+    assert!(md.contains("| palloc-mallopt-trim | none |"), "{md}");
+    assert!(md.contains("palloc-routine / static-routine = 1.500"), "{md}");
+    let svg = sweep_svg(&s).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("palloc-mallopt-trim") && svg.contains("minor page faults"));
+}
+
+#[test]
+fn a_small_sweep_runs_in_workers_and_agrees() {
+    if !glibc() {
+        return;
+    }
+    let cfg = SweepConfig {
+        grid: vec![1, 6],
+        variants: vec![PALLOC, STATIC, TRIM],
+        point: PointConfig { accounts: 10_000, key: 0, target_ms: 3, min_queries: 10, max_queries: 100 },
+    };
+    let mut seen = 0;
+    let s = alloc_churn::run_sweep(&cfg, &mut |_| seen += 1).unwrap();
+    assert_eq!(seen, 6);
+    assert_eq!(s.points.len(), 6);
+    assert!(s.libc.starts_with("glibc"));
+    assert!(s.points.iter().all(|p| p.us_median > 0.0 && p.queries >= 10));
+    assert!(alloc_churn::run_sweep(&SweepConfig { grid: vec![], ..cfg.clone() }, &mut |_| {}).is_err());
+    assert!(alloc_churn::run_sweep(&SweepConfig { variants: vec![9], ..cfg }, &mut |_| {}).is_err());
+}
+
+#[test]
+fn unknown_worker_variant_is_an_error_that_lists_the_names() {
+    let o = hotloops().args([alloc_churn::WORKER_SUBCOMMAND, "sequence", "palloc-nothing"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("unknown alloc-churn variant `palloc-nothing`") && err.contains("alloc-churn/static-routine"), "{err}");
+}
