@@ -5,6 +5,7 @@ pub mod itemptr;
 pub mod nbtree;
 pub mod page;
 pub mod sink;
+pub mod tidbitmap;
 pub mod workload;
 
 pub use itemptr::{BlockNumber, ItemPointer, OffsetNumber};
