@@ -25,5 +25,8 @@ pub fn features_enabled() -> Vec<&'static str> {
     if cfg!(feature = "dir-by-value") {
         v.push("dir-by-value");
     }
+    if cfg!(feature = "batch-tids") {
+        v.push("batch-tids");
+    }
     v
 }

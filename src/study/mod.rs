@@ -7,6 +7,7 @@
 
 pub mod dir_by_value;
 pub mod local_index;
+pub mod tid_batch;
 
 use std::fmt;
 
@@ -88,7 +89,7 @@ pub trait Study: Sync {
 }
 
 /// Every study, in the order reports list them.
-pub static STUDIES: &[&dyn Study] = &[&local_index::STUDY, &dir_by_value::STUDY];
+pub static STUDIES: &[&dyn Study] = &[&local_index::STUDY, &dir_by_value::STUDY, &tid_batch::STUDY];
 
 /// The stable, unmangled symbol of a variant's kernel: `hotloops_` + the id with `/` and `-`
 /// turned into `_`.
