@@ -78,6 +78,7 @@
 //!   about 23 TIDs a run, recheck = true. **bloom-few**: the same scan matching ten rows.
 
 use crate::pg::ItemPointer;
+use crate::pg::itemptr::INVALID_BLOCK_NUMBER;
 use crate::pg::nbtree::{
     BTScanOpaque, BTScanPos, BTScanPosItem, BTree, IndexScanDesc, MAX_TIDS_PER_BTREE_PAGE, P_HIKEY, bt_first_all,
     bt_steppage, tuple_key, tuple_tid,
@@ -222,8 +223,19 @@ impl BtreeScan {
 
     fn reset(&mut self) {
         self.next_key = 0;
-        self.so.curr_pos = BTScanPos::invalid();
+        invalidate(&mut self.so.curr_pos);
     }
+}
+
+/// `BTScanPosInvalidate`: the header fields only. (Assigning a fresh `BTScanPos` would also
+/// write its 13.6 KB item array, which PostgreSQL never does.)
+fn invalidate(pos: &mut BTScanPos) {
+    pos.buf = 0;
+    pos.curr_page = INVALID_BLOCK_NUMBER;
+    pos.next_page = INVALID_BLOCK_NUMBER;
+    pos.first_item = 0;
+    pos.last_item = -1;
+    pos.item_index = 0;
 }
 
 /// `_bt_first` for `col0 = key`: descend to the leaf that may hold `key` (a binary search over
@@ -231,7 +243,7 @@ impl BtreeScan {
 /// the leaf (`_bt_binsrch`), and save the one matching item (`_bt_readpage` stops at the next,
 /// which fails the required key, so `moreRight` is false: `nextPage` is left P_NONE).
 fn bt_descend_eq(so: &mut BTScanOpaque, rel: &BTree, key: i64) -> bool {
-    so.curr_pos = BTScanPos::invalid();
+    invalidate(&mut so.curr_pos);
     let n = rel.leaves.len();
     if n == 0 {
         return false;
