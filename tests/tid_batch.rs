@@ -288,9 +288,9 @@ proptest! {
         let pos = at.index(items.len() + 1);
         items.insert(pos, (ItemPointer::new(block, bad), pos % 2 == 0));
         let mut case = paged_case(&items, &sizes, every, DEFAULT);
-        for v in 0..3 {
+        for (v, name) in VARIANTS.iter().enumerate() {
             let (b, _) = case.bitmap(v);
-            prop_assert_eq!(b.error(), Some(TbmError { block, offset: bad as u32 }), "{}", VARIANTS[v]);
+            prop_assert_eq!(b.error(), Some(TbmError { block, offset: bad as u32 }), "{}", name);
         }
     }
 }
@@ -326,9 +326,9 @@ fn offsets_0_and_292_raise_the_error_for_every_variant() {
     for bad in [0u16, 292] {
         let items = vec![(ItemPointer::new(1, 5), false), (ItemPointer::new(7, bad), true), (ItemPointer::new(2, 3), false)];
         let mut case = paged_case(&items, &[3], 1, DEFAULT);
-        for v in 0..3 {
+        for (v, name) in VARIANTS.iter().enumerate() {
             let (b, _) = case.bitmap(v);
-            assert_eq!(b.error(), Some(TbmError { block: 7, offset: bad as u32 }), "{}", VARIANTS[v]);
+            assert_eq!(b.error(), Some(TbmError { block: 7, offset: bad as u32 }), "{name}");
             assert_eq!(b.error().unwrap().to_string(), format!("tuple offset out of range: {bad}"));
         }
     }

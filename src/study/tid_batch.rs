@@ -483,7 +483,7 @@ impl PagedIndex {
     pub fn chunked(items: &[ScanItem], per_page: usize) -> PagedIndex {
         let pages: Vec<Vec<ScanItem>> = items.chunks(per_page.max(1)).map(<[ScanItem]>::to_vec).collect();
         let n = pages.len() as u32;
-        PagedIndex::new(&pages, vec![0..n])
+        PagedIndex::new(&pages, std::iter::once(0..n).collect())
     }
 
     /// Index pages.
@@ -553,7 +553,8 @@ unsafe fn am_readpage(scan: *mut PagedScan, p: u32) -> bool {
 #[inline(never)]
 unsafe fn am_first(scan: *mut PagedScan, call: usize) -> bool {
     unsafe {
-        let r = (&(*scan).index).calls[call].clone();
+        let index: &PagedIndex = &(*scan).index;
+        let r = index.calls[call].clone();
         (*scan).end_page = r.end;
         (*scan).last_item = -1;
         for p in r {
@@ -1383,21 +1384,20 @@ impl Case for TidCase {
     }
 }
 
-/// The seed's Bitmap Index Scan ratio patched / master for a case.
+/// The seed's Bitmap Index Scan ratio patched / master for a case (ms, as the seed's table
+/// prints them; the "few" rows of 0.001-0.006 ms are equal at that precision).
 fn seed_batched(name: &str) -> Option<f64> {
     Some(match name {
         "btree-many" => 115.071 / 170.372,
-        "btree-few" => 0.006 / 0.006,
         "gin-many" => 285.198 / 342.281,
-        "gin-few" => 0.001 / 0.001,
         "gist-many" => 758.613 / 827.222,
         "gist-few" => 0.452 / 0.449,
         "hash-many" => 251.802 / 296.819,
-        "hash-few" => 0.004 / 0.004,
         "bloom-many" => 3707.017 / 3743.758,
         "bloom-few" => 42.358 / 43.989,
         "spgist-many" => 518.730 / 572.892,
-        "spgist-few" => 0.003 / 0.003,
+        // 0.006 -> 0.006, 0.001 -> 0.001, 0.004 -> 0.004, 0.003 -> 0.003.
+        "btree-few" | "gin-few" | "hash-few" | "spgist-few" => 1.0,
         _ => return None,
     })
 }
