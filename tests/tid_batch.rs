@@ -434,6 +434,9 @@ fn study_cases_agree() {
 /// The pipeline follows the `batch-tids` feature.
 #[test]
 fn pipeline_builds_the_same_bitmap() {
+    use hotloops::study::Study;
+    let want = if cfg!(feature = "batch-tids") { "tid-batch/batched" } else { "tid-batch/per-tid" };
+    assert_eq!(hotloops::study::tid_batch::STUDY.info().pipeline_variant(), want);
     let items: Vec<_> = (0..500u64).map(|g| (heap_tid(g, 185), false)).collect();
     let mut case = paged_case(&items, &[37], 3, DEFAULT);
     let b = hotloops::study::tid_batch::pipeline(&mut case);
