@@ -771,6 +771,10 @@ impl TidBitmap {
 
     /// `tbm_add_tuples(tbm, tids, ntids, recheck)`: Err at the first offset outside 1..=291,
     /// with the TIDs before it added (PostgreSQL's ERROR leaves the same state behind).
+    ///
+    /// Kept quirk: the cache starts at `InvalidBlockNumber` with no page, so a TID whose block
+    /// is 0xFFFFFFFF is dropped when no other block precedes it in the call (and inserted
+    /// otherwise). Valid TIDs never carry that block; callers must not rely on either.
     #[inline(always)]
     pub fn try_add_tuples(&mut self, tids: &[ItemPointer], recheck: bool) -> Result<(), TbmError> {
         let mut currblk = INVALID_BLOCK_NUMBER;
