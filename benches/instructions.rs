@@ -48,10 +48,11 @@ macro_rules! kernel_benches {
 
 kernel_benches!(local_index: store_each => "local-index/store-each", safe_ref => "local-index/safe-ref", local => "local-index/local");
 kernel_benches!(dir_by_value: opaque => "dir-by-value/opaque", by_value => "dir-by-value/by-value");
+kernel_benches!(tid_batch: per_tid => "tid-batch/per-tid", batched => "tid-batch/batched", runs => "tid-batch/runs");
 kernel_benches!(read_stream: sync_per_page => "read-stream/sync-per-page", stream_sync => "read-stream/stream-sync",
     stream_worker => "read-stream/stream-worker", stream_io_uring => "read-stream/stream-io-uring");
 kernel_benches!(alloc_churn: palloc_routine => "alloc-churn/palloc-routine", static_routine => "alloc-churn/static-routine",
     palloc_mallopt_trim => "alloc-churn/palloc-mallopt-trim", palloc_mallopt_toppad => "alloc-churn/palloc-mallopt-toppad",
     palloc_mimalloc => "alloc-churn/palloc-mimalloc");
 
-main!(library_benchmark_groups = local_index, dir_by_value, read_stream, alloc_churn);
+main!(library_benchmark_groups = local_index, dir_by_value, tid_batch, read_stream, alloc_churn);

@@ -31,5 +31,8 @@ pub fn features_enabled() -> Vec<&'static str> {
     if cfg!(feature = "static-amroutine") {
         v.push("static-amroutine");
     }
+    if cfg!(feature = "batch-tids") {
+        v.push("batch-tids");
+    }
     v
 }

@@ -9,6 +9,7 @@ pub mod nbtree;
 pub mod page;
 pub mod read_stream;
 pub mod sink;
+pub mod tidbitmap;
 pub mod workload;
 
 pub use itemptr::{BlockNumber, ItemPointer, OffsetNumber};

@@ -14,6 +14,7 @@ pub mod alloc_churn;
 pub mod dir_by_value;
 pub mod local_index;
 pub mod read_stream;
+pub mod tid_batch;
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -96,7 +97,7 @@ pub trait Study: Sync {
 }
 
 /// Every study, in the order reports list them.
-pub static STUDIES: &[&dyn Study] = &[&local_index::STUDY, &dir_by_value::STUDY, &read_stream::STUDY, &alloc_churn::STUDY];
+pub static STUDIES: &[&dyn Study] = &[&local_index::STUDY, &dir_by_value::STUDY, &tid_batch::STUDY, &read_stream::STUDY, &alloc_churn::STUDY];
 
 static DEDICATED: OnceLock<String> = OnceLock::new();
 
