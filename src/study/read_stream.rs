@@ -72,7 +72,8 @@ use crate::pg::read_stream::{
     AlignedPages, BlockRange, DEFAULT_IO_WORKERS, DataFile, IoStats, IoUringIo, ReadStream, StreamConfig, SyncIo, WorkerIo, WorkerPool,
     evict, prime, read_block, resident_pages,
 };
-use crate::pg::sink::{TidDigest, TidSink};
+use crate::pg::sink::TidSink;
+use crate::pg::tidbitmap::TidBitmap;
 use crate::pg::{BlockNumber, ItemPointer};
 use crate::study::{Case, Size, Study, StudyInfo, Variant};
 use anyhow::{Context, Result};
@@ -583,12 +584,13 @@ impl ReadStreamCase {
         m
     }
 
-    /// Scan once with variant `v`: outcome and the TIDs' digest.
-    pub fn scan_variant(&mut self, v: usize) -> Result<(ScanOutcome, TidDigest)> {
+    /// Scan once with variant `v` into a TIDBitmap at the default work_mem (4 MB), as
+    /// `nodeBitmapIndexscan.c` creates it: outcome and the bitmap's digest.
+    pub fn scan_variant(&mut self, v: usize) -> Result<(ScanOutcome, u64)> {
         let m = self.method(v);
-        let mut d = TidDigest::new();
-        let o = scan_once(&self.scan, m, self.cache, &mut self.backend, &mut d)?;
-        Ok((o, d))
+        let mut tbm = TidBitmap::with_work_mem_kb(4096);
+        let o = scan_once(&self.scan, m, self.cache, &mut self.backend, &mut tbm)?;
+        Ok((o, tbm.digest()))
     }
 }
 
@@ -634,7 +636,7 @@ impl Case for ReadStreamCase {
     fn run(&mut self, v: usize) -> u64 {
         let (o, d) = or_exit(self.scan_variant(v));
         self.last[v] = Some(o.stats);
-        d.value() ^ (o.ntids as u64).rotate_left(17)
+        d ^ (o.ntids as u64).rotate_left(17)
     }
 
     fn seed_ratio(&self, v: usize) -> Option<f64> {
