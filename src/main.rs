@@ -90,7 +90,7 @@ enum Cmd {
         /// Measuring processes per wall-clock pair (pooled with a hierarchical bootstrap).
         #[arg(long, default_value_t = 1)]
         processes: usize,
-        /// Wall-clock budget per pair and process, in ms (default: 1500 quick, 10000 full).
+        /// Wall-clock budget per pair and process, in ms (default: 1000 quick, 10000 full).
         #[arg(long)]
         budget_ms: Option<u64>,
         /// Workload size, overriding --quick (test: seconds-long smoke runs).

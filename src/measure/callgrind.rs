@@ -74,6 +74,33 @@ pub fn count(exe: &Path, id: &str, case: &str, size: crate::study::Size, items: 
     Ok(InstrCount { id: id.to_string(), case: case.to_string(), items, inclusive: parsed.total, own })
 }
 
+/// One callgrind job: variant id, case name, items.
+pub type Job<'a> = (&'a str, &'a str, u64);
+
+/// Count several (variant, case) jobs, as many valgrind processes at a time as there are cores,
+/// from one work queue: instruction counts do not depend on what else runs (the wall clock is
+/// measured before, never beside these). Results come back in job order.
+pub fn count_many(exe: &Path, jobs: &[Job], size: crate::study::Size) -> Result<Vec<InstrCount>> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let lanes = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, jobs.len().max(1));
+    let next = AtomicUsize::new(0);
+    let out: Mutex<Vec<Option<Result<InstrCount>>>> = Mutex::new((0..jobs.len()).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..lanes {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(id, case, items)) = jobs.get(i) else { break };
+                    let r = count(exe, id, case, size, items);
+                    out.lock().unwrap()[i] = Some(r);
+                }
+            });
+        }
+    });
+    out.into_inner().unwrap().into_iter().map(|r| r.expect("every job ran")).collect()
+}
+
 /// What we read from a callgrind output file.
 #[derive(Debug, Default)]
 pub struct Parsed {

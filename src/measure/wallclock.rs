@@ -34,9 +34,9 @@ pub struct PairConfig {
 }
 
 impl PairConfig {
-    /// `--quick`: about 1.5 s a pair.
+    /// `--quick`: about a second a pair.
     pub fn quick() -> Self {
-        Self { budget: Duration::from_millis(1500), block: Duration::from_millis(3), min_trials: 30, warmup: 2, resamples: 2000, seed: 0x4a11 }
+        Self { budget: Duration::from_millis(1000), block: Duration::from_millis(3), min_trials: 12, warmup: 2, resamples: 2000, seed: 0x4a11 }
     }
     /// The full report: about 10 s a pair.
     pub fn full() -> Self {

@@ -171,27 +171,6 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             aarow.verdict = Some(wallclock::verdict(&aa, 0.0));
             rows.push(aarow);
 
-            // Instructions: exact, at test size (per-item counts do not depend on the scale).
-            if instructions {
-                bar.set_message(format!("{cname}: callgrind"));
-                let (tcase, items) = &counted[ci];
-                let counts: Vec<_> = info
-                    .variants
-                    .iter()
-                    .map(|v| callgrind::count(&exe, v.id, tcase, Size::Test, *items))
-                    .collect::<Result<_>>()?;
-                for (v, c) in counts.iter().enumerate() {
-                    for (metric, val, bval) in [
-                        ("instructions", c.inclusive_per_item(), counts[base].inclusive_per_item()),
-                        ("own-instructions", c.own_per_item(), counts[base].own_per_item()),
-                    ] {
-                        let mut r = Row::plain(info.name, &cname, info.variants[v].id, info.baseline, metric, val, &format!("instr/{unit}"));
-                        r.ratio = Some(val / bval);
-                        rows.push(r);
-                    }
-                }
-            }
-
             // Counters: every group, each variant.
             bar.set_message(format!("{cname}: counters"));
             let runs = counter_runs(case.as_mut());
@@ -216,6 +195,27 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             }
 
             case_reports.push(CaseReport { name: cname.clone(), describe: case.describe(), items: case.items(), noise_floor: floor, aa, pairs });
+        }
+        // Instructions: exact, at test size (per-item counts do not depend on the scale), all
+        // (variant, case) jobs of the study at once, after its wall clock.
+        if instructions {
+            bar.set_message(format!("{}: callgrind", info.name));
+            let jobs: Vec<callgrind::Job> =
+                counted.iter().flat_map(|(c, items)| info.variants.iter().map(move |v| (v.id, c.as_str(), *items))).collect();
+            let counts = callgrind::count_many(&exe, &jobs, Size::Test)?;
+            for (ci, per_case) in counts.chunks(info.variants.len()).enumerate() {
+                let cname = &case_reports[ci].name;
+                for (v, c) in per_case.iter().enumerate() {
+                    for (metric, val, bval) in [
+                        ("instructions", c.inclusive_per_item(), per_case[base].inclusive_per_item()),
+                        ("own-instructions", c.own_per_item(), per_case[base].own_per_item()),
+                    ] {
+                        let mut r = Row::plain(info.name, cname, info.variants[v].id, info.baseline, metric, val, &format!("instr/{}", info.unit));
+                        r.ratio = Some(val / bval);
+                        rows.push(r);
+                    }
+                }
+            }
         }
         study_reports.push(StudyReport {
             name: info.name.into(),
