@@ -1,48 +1,48 @@
 //! Exact instruction counts of every kernel (callgrind via gungraun), one group per study, one
-//! benchmark per variant (its id with `-` as `_`), one run per case at test size: the same
-//! runs `hotloops report` counts, so the two agree exactly. Collection is toggled on the
-//! kernel's symbol (`hotloops_<id>`), so it covers the kernel and what it calls, never the
-//! workload build or the harness.
+//! benchmark per variant (the id's variant part, `-` as `_`), one run per case at test size.
+//!
+//! Each benchmark runs the `hotloops` binary itself, `hotloops run <id> --case <case> --size
+//! test`, with collection toggled on the kernel's symbol (`hotloops_<id>`): the very command
+//! `hotloops report` counts, so the two agree to the instruction even for kernels that call
+//! malloc (whose path depends on the heap's history, which differs between processes that did
+//! different things before). Only the kernel and what it calls are counted, never the workload
+//! build or the harness.
 //!
 //! Run: `cargo bench --bench instructions` (valgrind and gungraun-runner 0.20.0:
 //! `scripts/install-tools.sh`). Adding a study: one line below (a test checks every id is here).
 
-use gungraun::{Callgrind, EntryPoint, LibraryBenchmarkConfig, library_benchmark, library_benchmark_group, main};
-use hotloops::study::{self, Case, Size};
-use std::hint::black_box;
+use gungraun::{BinaryBenchmarkConfig, Callgrind, Command, binary_benchmark, binary_benchmark_group, main};
+use hotloops::study::{self, Size};
 
-/// The cases of `id`'s study at test size, by index.
-fn cases_of(id: &'static str) -> Vec<(&'static str, usize)> {
+/// (id, case name) of every case of `id`'s study at test size.
+fn cases_of(id: &'static str) -> Vec<(&'static str, String)> {
     let (s, _) = study::variant(id).expect("registered id");
-    (0..s.cases(Size::Test).len()).map(|c| (id, c)).collect()
+    s.cases(Size::Test).iter().map(|c| (id, c.name())).collect()
 }
 
-/// Build the case (not counted: no kernel runs while building). Each benchmark is its own
-/// process under valgrind, dedicated to one variant (alloc-churn then runs it in-process).
-fn prepare(k: (&'static str, usize)) -> (Box<dyn Case>, usize) {
-    study::dedicate_process(k.0);
-    let (s, v) = study::variant(k.0).expect("registered id");
-    let mut cases = s.cases(Size::Test);
-    (cases.swap_remove(k.1), v)
+/// The command `hotloops report` runs under callgrind for (id, case).
+fn run_kernel(k: (&'static str, String)) -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hotloops")).args(["run", k.0, "--case", &k.1, "--size", "test"]).build()
 }
 
-fn config(id: &str) -> LibraryBenchmarkConfig {
-    let mut c = LibraryBenchmarkConfig::default();
-    c.tool(Callgrind::default().entry_point(EntryPoint::Custom(study::symbol_of(id))));
+fn config(id: &str) -> BinaryBenchmarkConfig {
+    let mut c = BinaryBenchmarkConfig::default();
+    c.env_clear(false)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .tool(Callgrind::with_args([format!("--toggle-collect={}", study::symbol_of(id)), "--collect-atstart=no".to_string()]));
     c
 }
 
 macro_rules! kernel_benches {
     ($group:ident: $($bench:ident => $id:literal),+ $(,)?) => {
         $(
-            #[library_benchmark(config = config($id))]
-            #[benches::case(iter = cases_of($id), setup = prepare)]
-            fn $bench(prepared: (Box<dyn Case>, usize)) -> u64 {
-                let (mut case, v) = prepared;
-                black_box(case.run(v))
+            #[binary_benchmark(config = config($id))]
+            #[benches::case(iter = cases_of($id))]
+            fn $bench(k: (&'static str, String)) -> Command {
+                run_kernel(k)
             }
         )+
-        library_benchmark_group!(name = $group; benchmarks = $($bench),+);
+        binary_benchmark_group!(name = $group; benchmarks = $($bench),+);
     };
 }
 
@@ -55,4 +55,4 @@ kernel_benches!(alloc_churn: palloc_routine => "alloc-churn/palloc-routine", sta
     palloc_mallopt_trim => "alloc-churn/palloc-mallopt-trim", palloc_mallopt_toppad => "alloc-churn/palloc-mallopt-toppad",
     palloc_mimalloc => "alloc-churn/palloc-mimalloc");
 
-main!(library_benchmark_groups = local_index, dir_by_value, tid_batch, read_stream, alloc_churn);
+main!(binary_benchmark_groups = local_index, dir_by_value, tid_batch, read_stream, alloc_churn);
