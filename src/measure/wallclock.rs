@@ -119,7 +119,11 @@ pub fn run_trials(case: &mut dyn Case, a: usize, b: usize, cfg: &PairConfig, tic
     let one = time_block(case, a, 1, expect)?.max(time_block(case, b, 1, expect)?);
     let reps = (cfg.block.as_nanos() / one.as_nanos().max(1)).clamp(1, 1_000_000) as u32;
     let per_trial = one * reps * 4;
-    let trials = ((cfg.budget.as_nanos() / per_trial.as_nanos().max(1)) as usize).max(cfg.min_trials);
+    let fit = (cfg.budget.as_nanos() / per_trial.as_nanos().max(1)) as usize;
+    // `min_trials` holds while it costs at most twice the budget; a case so slow that even that
+    // is too long (a cold 153 MiB scan) gets what twice the budget allows, and never fewer than
+    // 8 trials. The interval then says how few there were.
+    let trials = if fit >= cfg.min_trials { fit } else { cfg.min_trials.min((2 * fit).max(8)) };
     let items = case.items().max(1) as f64 * reps as f64;
     let mut out = PairTrials { ratios: vec![], a_ns_per_item: vec![], b_ns_per_item: vec![], reps_per_block: reps };
     for t in 0..trials {
