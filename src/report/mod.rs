@@ -143,10 +143,19 @@ impl Row {
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
+    let mut tmp = readable_temp(dir)?;
     tmp.write_all(bytes)?;
     tmp.persist(path).with_context(|| format!("writing {}", path.display()))?;
     Ok(())
+}
+
+/// A temporary file in `dir` that will be readable by others once renamed (tempfile creates
+/// 0600; reports are for sharing).
+fn readable_temp(dir: &Path) -> Result<tempfile::NamedTempFile> {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644))?;
+    Ok(tmp)
 }
 
 /// Write several files so that either all appear or none: every file is first written to a
@@ -156,7 +165,7 @@ pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
     for (path, bytes) in files {
         let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
+        let mut tmp = readable_temp(dir)?;
         tmp.write_all(bytes).with_context(|| format!("writing {}", path.display()))?;
         staged.push((tmp, path));
     }
