@@ -196,20 +196,7 @@ impl BtreeScan {
     pub fn new(rel: Rc<BTree>, keys: Vec<i64>) -> Box<BtreeScan> {
         let (so, _) = BTScanOpaque::new_boxed(&[]);
         let mut bs = Box::new(BtreeScan {
-            desc: IndexScanDesc {
-                heap_relation: std::ptr::null(),
-                index_relation: &*rel,
-                xs_snapshot: std::ptr::null(),
-                number_of_keys: 1,
-                number_of_order_bys: 0,
-                key_data: std::ptr::null(),
-                order_by_data: std::ptr::null(),
-                xs_want_itup: false,
-                xs_temp_snap: false,
-                kill_prior_tuple: false,
-                ignore_killed_tuples: true,
-                opaque: std::ptr::null_mut(),
-            },
+            desc: IndexScanDesc { number_of_keys: 1, key_data: std::ptr::null(), ..*IndexScanDesc::new(&rel, &[]) },
             so,
             rel,
             keys,
