@@ -117,3 +117,20 @@ fn opaque_checkkeys_chases_two_dependent_loads() {
     assert!(!structure::has_dependent_load(&bv, scan_opaque, dir), "by-value must not chase scan->opaque->currPos.dir:\n{bv}");
     assert!(bv.contains("dword ptr [rsi]"), "by-value reads pstate->dir, the first field of its second argument:\n{bv}");
 }
+
+/// `runs` coalesces a leaf's span with the open record in registers: its B-tree kernel has an
+/// innermost loop (a back edge over a contiguous run of blocks) that calls nothing, stores
+/// nothing and sets the TID's bit (`bts`, or a shift and `or`) in a dozen instructions at most.
+/// If this fails, the loop spilled its record or grew, and the module doc's count must change.
+#[test]
+fn runs_coalesces_in_registers() {
+    let b = body("tid-batch/runs", "hl_tid_batch_runs_btree");
+    let cfg = structure::Cfg::parse(&b);
+    let tight = cfg.blocks.iter().enumerate().flat_map(|(end, blk)| blk.succ.iter().map(move |&h| (h, end))).filter(|&(h, end)| h <= end).any(|(h, end)| {
+        let insns: Vec<_> = cfg.blocks[h..=end].iter().flat_map(|b| &b.insns).collect();
+        let stores = insns.iter().any(|i| i.args.split(',').next().is_some_and(|d| d.contains('[')) && !matches!(i.op.as_str(), "cmp" | "test"));
+        let sets_bit = insns.iter().any(|i| i.op == "bts" || i.op == "or");
+        insns.len() <= 12 && !stores && sets_bit && !insns.iter().any(|i| i.is_call())
+    });
+    assert!(tight, "no store-free, call-free coalescing loop of <= 12 instructions in runs:\n{b}");
+}

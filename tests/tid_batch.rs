@@ -334,6 +334,28 @@ fn offsets_0_and_292_raise_the_error_for_every_variant() {
     }
 }
 
+/// An invalid offset right after valid TIDs of the same block and the same 64-bit word (the
+/// runs kernels' fast path compares only the block and `posid - base < lim`), and offsets on
+/// each side of every word boundary.
+#[test]
+fn word_boundaries_and_invalid_offsets_in_an_open_run() {
+    for bad in [292u16, 300, 320, 321, 0] {
+        let lead = if bad == 0 { vec![1u16, 2] } else { vec![257, 291] };
+        let items: Vec<_> = lead.iter().chain([&bad, &5]).map(|&o| (ItemPointer::new(9, o), false)).collect();
+        let mut case = paged_case(&items, &[4], 1, DEFAULT);
+        for (v, name) in VARIANTS.iter().enumerate() {
+            let (b, _) = case.bitmap(v);
+            assert_eq!(b.error(), Some(TbmError { block: 9, offset: bad as u32 }), "{name}, offset {bad}");
+        }
+    }
+    let edges = [1u16, 63, 64, 65, 127, 128, 129, 192, 193, 255, 256, 257, 258, 290, 291];
+    let items: Vec<_> = edges.iter().map(|&o| (ItemPointer::new(3, o), false)).chain([(ItemPointer::new(4, 64), true)]).collect();
+    let mut case = paged_case(&items, &[5, 11], 1, DEFAULT);
+    for b in all_variants(&mut case, items.len()) {
+        assert_eq!(b.iterate(), Oracle::of(&items).pages());
+    }
+}
+
 #[test]
 fn mixed_flags_on_one_block_set_page_recheck() {
     let items: Vec<_> = (1..=10u16).map(|o| (ItemPointer::new(3, o), o == 7)).chain([(ItemPointer::new(4, 1), false)]).collect();

@@ -76,180 +76,236 @@ hl_tid_batch_runs_btree:
 	push rbx
 	sub rsp, 4096
 	mov qword ptr [rsp], 0
-	sub rsp, 72
-	mov qword ptr [rsp + 8], rsi
-	mov r15, rdi
+	sub rsp, 104
+	mov qword ptr [rsp + 16], rsi
 	mov rax, qword ptr [rdi + 32]
-	mov qword ptr [rsp + 64], rax
+	mov qword ptr [rsp + 96], rax
 	mov r12, qword ptr [rdi + 80]
 	lea rax, [r12 + 136]
-	mov qword ptr [rsp + 24], rax
+	mov qword ptr [rsp + 64], rax
 	mov rax, qword ptr [rdx + 24]
-	mov qword ptr [rsp + 48], rax
+	mov qword ptr [rsp + 40], rax
 	mov rax, qword ptr [rdx + 32]
-	mov qword ptr [rsp + 16], rax
-	mov r14, -1
-	xor r13d, r13d
-	xor ebp, ebp
+	mov qword ptr [rsp + 24], rax
+	xor r14d, r14d
+	mov dword ptr [rsp + 4], 0
 	xor ebx, ebx
-	mov qword ptr [rsp + 32], 0
+	xor ebp, ebp
+	xor r13d, r13d
+	mov qword ptr [rsp + 8], 0
+	xor r15d, r15d
+	mov qword ptr [rsp + 32], r12
 	mov qword ptr [rsp + 56], rdi
-	mov qword ptr [rsp + 40], r12
 	jmp .L0
 .L1:
-	mov r15, qword ptr [rsp + 56]
-	mov rdi, r15
+	mov r12, qword ptr [rsp + 56]
+	mov rdi, r12
 	call hotloops::study::tid_batch::bt_start_prim_scan
+	mov rdi, r12
+	mov r12, qword ptr [rsp + 32]
 	test al, al
 	je .L2
 .L0:
-	mov rdi, r15
 	call hotloops::study::tid_batch::bt_first
 	jmp .L3
 .L4:
-	mov rax, qword ptr [rsp + 40]
-	mov eax, dword ptr [rax + 132]
+	mov rsi, qword ptr [rsp + 8]
+	mov edi, dword ptr [rsp + 4]
+	mov r8d, ebp
 .L5:
+	mov qword ptr [rsp + 8], rsi
 	mov ebp, r8d
-	mov r13, rdi
-	mov ecx, r12d
-	sub ecx, eax
-	movsxd rax, ecx
-	add qword ptr [rsp + 32], rax
-	mov rax, qword ptr [rsp + 40]
-	mov dword ptr [rax + 132], r12d
-	mov r12, rax
-	mov rdi, rax
-	mov rsi, qword ptr [rsp + 64]
+	mov dword ptr [rsp + 4], edi
+	mov rcx, qword ptr [rsp + 80]
+	mov eax, ecx
+	sub eax, dword ptr [rsp + 72]
+	inc eax
+	cdqe
+	mov r15, qword ptr [rsp + 88]
+	add r15, rax
+	inc ecx
+	mov r12, qword ptr [rsp + 32]
+	mov dword ptr [r12 + 132], ecx
+.L6:
+	mov rdi, r12
+	mov rsi, qword ptr [rsp + 96]
 	call qword ptr [rip + hotloops::pg::nbtree::bt_steppage@GOTPCREL]
 .L3:
 	test al, al
 	je .L1
-	mov r9d, dword ptr [r12 + 128]
-	mov eax, dword ptr [r12 + 132]
-	mov r12d, eax
-	cmp eax, r9d
-	mov rsi, qword ptr [rsp + 24]
-	mov rdi, r13
-	mov r8d, ebp
-	mov dword ptr [rsp + 4], r9d
-	jg .L5
-.L6:
-	movsxd rax, r12d
+	movsxd rax, dword ptr [r12 + 132]
+	movsxd rcx, dword ptr [r12 + 128]
+	cmp ecx, eax
+	jl .L6
+	mov qword ptr [rsp + 88], r15
+	mov qword ptr [rsp + 72], rax
+	add rax, rax
+	lea r15, [rax + 4*rax]
+	mov qword ptr [rsp + 80], rcx
+	lea rax, [rcx + rcx]
+	lea rcx, [rax + 4*rax]
+	add rcx, 10
+	cmp r15, rcx
+	je .L4
 	lea rax, [rax + 4*rax]
-	lea r15, [rsi + 2*rax]
-	movzx r13d, word ptr [rsi + 2*rax + 4]
-	dec r13d
-	cmp r13d, 290
-	ja .L7
-	mov eax, dword ptr [r15]
-	mov ebp, r13d
-	shr ebp, 6
-	shl rbp, 32
-	or rbp, rax
-	cmp rbp, r14
-	je .L8
-	mov ecx, eax
-	shr ecx, 16
-	cmp r14, -1
-	je .L9
-	mov rdx, rdi
-	shl rdx, 4
-	shr r14, 32
-	mov dword ptr [rsp + rdx + 72], r8d
-	mov byte ptr [rsp + rdx + 76], r14b
-	mov byte ptr [rsp + rdx + 77], 0
-	mov qword ptr [rsp + rdx + 80], rbx
-	inc rdi
-	cmp rdi, 256
-	jne .L9
-	mov edx, 256
-	mov rdi, qword ptr [rsp + 8]
-	lea rsi, [rsp + 72]
-	call qword ptr [rsp + 16]
-	mov r9d, dword ptr [rsp + 4]
-	mov rsi, qword ptr [rsp + 24]
-	movzx eax, word ptr [r15]
-	movzx ecx, word ptr [r15 + 2]
-	xor edi, edi
-.L9:
-	shl eax, 16
-	movzx r8d, cx
-	or r8d, eax
-	xor ebx, ebx
-	mov r14, rbp
+	mov rcx, qword ptr [rsp + 64]
+	lea r12, [rcx + rax]
+	lea r9, [rcx + rax]
+	add r9, 10
+	add r15, rcx
+	mov edx, 64
+	mov rsi, qword ptr [rsp + 8]
+	mov edi, dword ptr [rsp + 4]
+	mov r8d, ebp
+	jmp .L7
 .L8:
-	bts rbx, r13
-	inc r12d
-	cmp r12d, r9d
-	jle .L6
-	jmp .L4
+	mov r15, rax
+.L9:
+	cmp r15, r9
+	je .L5
 .L7:
-	cmp r14, -1
+	mov r10d, dword ptr [r15]
+	movzx ebp, word ptr [r15 + 4]
+	cmp r10d, r8d
 	jne .L10
-	mov ebp, r8d
-	jmp .L11
+	mov eax, ebp
+	sub eax, r14d
+	cmp eax, ebx
+	jae .L10
+	bts r13, rax
+	lea rax, [r15 + 10]
+	cmp r15, r12
+	jne .L11
+	jmp .L8
 .L10:
-	mov rax, rdi
-	shl rax, 4
-	shr r14, 32
-	mov ebp, r8d
-	mov dword ptr [rsp + rax + 72], r8d
-	mov byte ptr [rsp + rax + 76], r14b
-	mov byte ptr [rsp + rax + 77], 0
-	mov qword ptr [rsp + rax + 80], rbx
-	inc rdi
-	mov edx, 256
-	cmp rdi, 256
-	je .L12
-.L11:
-	mov rdx, rdi
-	test rdi, rdi
+	dec ebp
+	cmp ebp, 290
+	ja .L12
+	test ebx, ebx
 	je .L13
-.L12:
-	mov rdi, qword ptr [rsp + 8]
-	lea rsi, [rsp + 72]
-	call qword ptr [rsp + 16]
+	mov rax, rsi
+	shl rax, 4
+	shr r14d, 6
+	mov dword ptr [rsp + rax + 104], edi
+	mov byte ptr [rsp + rax + 108], r14b
+	mov byte ptr [rsp + rax + 109], 0
+	mov qword ptr [rsp + rax + 112], r13
+	inc rsi
+	cmp rsi, 256
+	jne .L13
+	mov edx, 256
+	mov rdi, qword ptr [rsp + 16]
+	lea rsi, [rsp + 104]
+	mov rbx, r9
+	mov r14d, r10d
+	call qword ptr [rsp + 24]
+	mov r10d, r14d
+	mov r9, rbx
+	mov edx, 64
+	xor esi, esi
 .L13:
-	mov rdi, qword ptr [rsp + 8]
-	mov rsi, qword ptr [rsp + 48]
+	mov r14d, ebp
+	and r14d, 448
+	mov ebx, 291
+	sub ebx, r14d
+	inc r14d
+	cmp ebx, 64
+	cmovae ebx, edx
+	movzx eax, word ptr [r15 + 2]
+	movzx edi, word ptr [r15]
+	shl edi, 16
+	or edi, eax
+	mov r13d, 1
+	mov ecx, ebp
+	shl r13, cl
+	mov r8d, r10d
+	lea rax, [r15 + 10]
+	cmp r15, r12
+	je .L8
+.L11:
+	cmp dword ptr [rax], r8d
+	jne .L8
+	movzx ecx, word ptr [rax + 4]
+	sub ecx, r14d
+	cmp ecx, ebx
+	jae .L8
+	bts r13, rcx
+	lea r15, [rax + 10]
+	cmp rax, r12
+	mov rax, r15
+	jne .L11
+	jmp .L9
+.L12:
+	test ebx, ebx
+	mov dword ptr [rsp + 8], r8d
+	mov qword ptr [rsp + 48], r9
+	jne .L14
+	mov ebp, edi
+	jmp .L15
+.L14:
+	mov rax, rsi
+	shl rax, 4
+	mov ecx, r14d
+	shr ecx, 6
+	mov ebp, edi
+	mov dword ptr [rsp + rax + 104], edi
+	mov byte ptr [rsp + rax + 108], cl
+	mov byte ptr [rsp + rax + 109], 0
+	mov qword ptr [rsp + rax + 112], r13
+	inc rsi
+	mov edx, 256
+	cmp rsi, 256
+	je .L16
+.L15:
+	mov rdx, rsi
+	test rsi, rsi
+	je .L17
+.L16:
+	mov rdi, qword ptr [rsp + 16]
+	lea rsi, [rsp + 104]
+	call qword ptr [rsp + 24]
+.L17:
+	xor ebx, ebx
+	mov rdi, qword ptr [rsp + 16]
+	mov rsi, qword ptr [rsp + 40]
 	mov rdx, r15
 	xor ecx, ecx
 	call hotloops::study::tid_batch::add_one_cold
-	mov r14, -1
-	xor edi, edi
-	mov rsi, qword ptr [rsp + 24]
-	mov r8d, ebp
-	mov r9d, dword ptr [rsp + 4]
-	inc r12d
-	cmp r12d, r9d
-	jle .L6
-	jmp .L4
+	xor esi, esi
+	mov edx, 64
+	mov edi, ebp
+	mov r8d, dword ptr [rsp + 8]
+	mov r9, qword ptr [rsp + 48]
+	lea rax, [r15 + 10]
+	cmp r15, r12
+	jne .L11
+	jmp .L8
 .L2:
-	cmp r14, -1
-	je .L14
-	mov rax, r13
+	test ebx, ebx
+	je .L18
+	mov rbp, qword ptr [rsp + 8]
+	mov rax, rbp
 	shl rax, 4
-	shr r14, 32
-	mov dword ptr [rsp + rax + 72], ebp
-	mov byte ptr [rsp + rax + 76], r14b
-	mov byte ptr [rsp + rax + 77], 0
-	mov qword ptr [rsp + rax + 80], rbx
-	inc r13
+	shr r14d, 6
+	mov ecx, dword ptr [rsp + 4]
+	mov dword ptr [rsp + rax + 104], ecx
+	mov byte ptr [rsp + rax + 108], r14b
+	mov byte ptr [rsp + rax + 109], 0
+	mov qword ptr [rsp + rax + 112], r13
+	inc rbp
 	mov edx, 256
-	cmp r13, 256
-	je .L15
-.L14:
-	mov rdx, r13
-	test r13, r13
-	je .L16
-.L15:
-	lea rsi, [rsp + 72]
-	mov rdi, qword ptr [rsp + 8]
-	call qword ptr [rsp + 16]
-.L16:
-	mov rax, qword ptr [rsp + 32]
-	add rsp, 4168
+	cmp rbp, 256
+	je .L19
+	mov rdx, rbp
+	test rbp, rbp
+	je .L20
+.L19:
+	lea rsi, [rsp + 104]
+	mov rdi, qword ptr [rsp + 16]
+	call qword ptr [rsp + 24]
+.L20:
+	mov rax, r15
+	add rsp, 4200
 	pop rbx
 	pop r12
 	pop r13
@@ -257,6 +313,12 @@ hl_tid_batch_runs_btree:
 	pop r15
 	pop rbp
 	ret
+.L18:
+	mov rbp, qword ptr [rsp + 8]
+	mov rdx, rbp
+	test rbp, rbp
+	jne .L19
+	jmp .L20
 
 hl_tid_batch_runs_pages:
 	push rbp
@@ -267,185 +329,245 @@ hl_tid_batch_runs_pages:
 	push rbx
 	sub rsp, 4096
 	mov qword ptr [rsp], 0
-	sub rsp, 56
+	sub rsp, 88
 	mov r14, rcx
-	mov qword ptr [rsp + 8], rdx
-	mov qword ptr [rsp + 32], rdi
+	mov qword ptr [rsp + 16], rdx
+	mov r12, rdi
 	call hotloops::study::tid_batch::am_first
-	xor ecx, ecx
+	xor esi, esi
 	test al, al
 	je .L0
 	mov rax, qword ptr [r14 + 24]
-	mov qword ptr [rsp + 40], rax
+	mov qword ptr [rsp + 64], rax
 	mov rax, qword ptr [r14 + 32]
-	mov qword ptr [rsp + 24], rax
-	mov r13, -1
-	xor edx, edx
-	xor esi, esi
+	mov qword ptr [rsp + 32], rax
+	mov edx, 64
+	xor r8d, r8d
+	xor r14d, r14d
+	xor r9d, r9d
+	xor r15d, r15d
 	xor edi, edi
-	xor ebx, ebx
-	mov r14, qword ptr [rsp + 32]
+	xor r13d, r13d
+	mov qword ptr [rsp + 24], 0
+	mov qword ptr [rsp + 40], r12
 	jmp .L1
 .L2:
-	mov qword ptr [rsp + 16], rdi
-	mov qword ptr [rsp], rdx
-	mov r12, rsi
-	mov r15, rcx
-	mov eax, ebp
+	mov dword ptr [rsp + 8], r9d
+	mov dword ptr [rsp + 12], r8d
+	mov rbx, rdi
+	mov rbp, rsi
 .L3:
-	mov ecx, ebp
-	sub ecx, eax
-	movsxd rax, ecx
-	add rbx, rax
-	mov dword ptr [r14], ebp
-	mov rdi, r14
+	mov rdi, r12
 	call hotloops::study::tid_batch::am_steppage
 	test al, al
-	mov rcx, r15
-	mov rsi, r12
-	mov rdx, qword ptr [rsp]
-	mov rdi, qword ptr [rsp + 16]
+	mov edx, 64
+	mov rsi, rbp
+	mov rdi, rbx
+	mov r8d, dword ptr [rsp + 12]
+	mov r9d, dword ptr [rsp + 8]
 	je .L4
 .L1:
-	mov ebp, dword ptr [r14]
-	mov r8d, dword ptr [r14 + 4]
-	cmp ebp, r8d
-	jg .L2
-	mov qword ptr [rsp + 48], rbx
-	mov r14, qword ptr [r14 + 16]
-	mov dword ptr [rsp], r8d
+	movsxd rax, dword ptr [r12]
+	movsxd rcx, dword ptr [r12 + 4]
+	cmp ecx, eax
+	jl .L2
+	mov qword ptr [rsp + 72], rax
+	lea rbp, [8*rax]
+	lea rax, [8*rcx + 8]
+	cmp rbp, rax
+	mov qword ptr [rsp + 80], rcx
+	jne .L5
+.L6:
+	mov dword ptr [rsp + 8], r9d
+	mov dword ptr [rsp + 12], r8d
+	mov rbx, rdi
+	mov rbp, rsi
+	mov rcx, qword ptr [rsp + 80]
+	mov eax, ecx
+	sub eax, dword ptr [rsp + 72]
+	inc eax
+	cdqe
+	add qword ptr [rsp + 24], rax
+	inc ecx
+	mov r12, qword ptr [rsp + 40]
+	mov dword ptr [r12], ecx
+	jmp .L3
 .L5:
-	movsxd rbx, ebp
-	movzx r9d, byte ptr [r14 + 8*rbx + 6]
-	movzx r12d, word ptr [r14 + 8*rbx + 4]
+	mov rax, qword ptr [rsp + 40]
+	mov rax, qword ptr [rax + 16]
+	lea rbx, [rax + 8*rcx]
+	lea r10, [rax + 8*rcx]
+	add r10, 8
+	add rbp, rax
+	jmp .L7
+.L8:
+	mov r13d, r11d
+.L9:
+	and r13b, 1
+	mov rbp, rcx
+	cmp rcx, r10
+	je .L6
+.L7:
+	movzx r11d, byte ptr [rbp + 6]
+	mov ecx, dword ptr [rbp]
+	movzx r12d, word ptr [rbp + 4]
+	cmp ecx, r9d
+	jne .L10
+	mov eax, r12d
+	sub eax, esi
+	cmp eax, r14d
+	jae .L10
+	bts r15, rax
+	or r11b, r13b
+	lea rcx, [rbp + 8]
+	cmp rbp, rbx
+	jne .L11
+	jmp .L8
+.L10:
 	dec r12d
 	cmp r12d, 290
-	ja .L6
-	mov eax, dword ptr [r14 + 8*rbx]
-	mov r15d, r12d
-	shr r15d, 6
-	shl r15, 32
-	or r15, rax
-	cmp r15, r13
-	je .L7
-	cmp r13, -1
-	je .L8
-	mov rax, rsi
-	shl rax, 4
-	shr r13, 32
-	mov dword ptr [rsp + rax + 56], ecx
-	mov byte ptr [rsp + rax + 60], r13b
-	mov byte ptr [rsp + rax + 61], dil
-	mov qword ptr [rsp + rax + 64], rdx
-	inc rsi
-	cmp rsi, 256
-	jne .L8
-	mov edx, 256
-	mov rdi, qword ptr [rsp + 8]
-	lea rsi, [rsp + 56]
-	mov r13d, r9d
-	call qword ptr [rsp + 24]
-	mov r9d, r13d
-	mov r8d, dword ptr [rsp]
-	xor esi, esi
-.L8:
-	movzx eax, word ptr [r14 + 8*rbx + 2]
-	movzx ecx, word ptr [r14 + 8*rbx]
-	shl ecx, 16
-	or ecx, eax
-	xor edx, edx
-	xor edi, edi
-	mov r13, r15
-.L7:
-	bts rdx, r12
-	or dil, r9b
-	inc ebp
-	cmp ebp, r8d
-	jle .L5
-	jmp .L9
-.L6:
-	cmp r13, -1
-	mov qword ptr [rsp + 16], rcx
-	jne .L10
-	mov r15, rdi
-	mov r12, rdx
-	jmp .L11
-.L10:
-	mov rax, rsi
-	shl rax, 4
-	shr r13, 32
-	mov dword ptr [rsp + rax + 56], ecx
-	mov byte ptr [rsp + rax + 60], r13b
-	mov r15, rdi
-	mov byte ptr [rsp + rax + 61], dil
-	mov r12, rdx
-	mov qword ptr [rsp + rax + 64], rdx
-	inc rsi
-	mov edx, 256
-	cmp rsi, 256
-	je .L12
-.L11:
-	mov rdx, rsi
-	test rsi, rsi
+	ja .L12
+	test r14d, r14d
+	mov dword ptr [rsp + 12], ecx
 	je .L13
-.L12:
-	mov rdi, qword ptr [rsp + 8]
-	lea rsi, [rsp + 56]
-	mov r13d, r9d
-	call qword ptr [rsp + 24]
-	mov r9d, r13d
-.L13:
-	lea rdx, [r14 + 8*rbx]
-	movzx ecx, r9b
-	mov rdi, qword ptr [rsp + 8]
-	mov rsi, qword ptr [rsp + 40]
-	call hotloops::study::tid_batch::add_one_cold
-	mov r13, -1
-	xor esi, esi
-	mov rcx, qword ptr [rsp + 16]
-	mov rdx, r12
-	mov rdi, r15
-	mov r8d, dword ptr [rsp]
-	inc ebp
-	cmp ebp, r8d
-	jle .L5
-.L9:
-	mov qword ptr [rsp + 16], rdi
-	mov qword ptr [rsp], rdx
-	mov r12, rsi
-	mov r15, rcx
-	mov r14, qword ptr [rsp + 32]
-	mov eax, dword ptr [r14]
-	mov rbx, qword ptr [rsp + 48]
-	jmp .L3
-.L0:
-	xor ebx, ebx
-	jmp .L14
-.L4:
-	cmp r13, -1
-	je .L15
-	mov rax, rsi
+	mov rax, rdi
 	shl rax, 4
-	shr r13, 32
-	mov dword ptr [rsp + rax + 56], ecx
-	mov byte ptr [rsp + rax + 60], r13b
-	mov byte ptr [rsp + rax + 61], dil
-	mov qword ptr [rsp + rax + 64], rdx
-	inc rsi
+	shr esi, 6
+	mov dword ptr [rsp + rax + 88], r8d
+	mov byte ptr [rsp + rax + 92], sil
+	mov byte ptr [rsp + rax + 93], r13b
+	mov qword ptr [rsp + rax + 96], r15
+	inc rdi
+	cmp rdi, 256
+	jne .L13
 	mov edx, 256
-	cmp rsi, 256
-	je .L16
-.L15:
-	mov rdx, rsi
-	test rsi, rsi
-	je .L14
-.L16:
-	lea rsi, [rsp + 56]
-	mov rdi, qword ptr [rsp + 8]
-	call qword ptr [rsp + 24]
+	mov rdi, qword ptr [rsp + 16]
+	lea rsi, [rsp + 88]
+	mov r14, r10
+	mov r15d, r11d
+	call qword ptr [rsp + 32]
+	mov r11d, r15d
+	mov r10, r14
+	mov edx, 64
+	xor edi, edi
+.L13:
+	mov esi, r12d
+	and esi, 448
+	mov r14d, 291
+	sub r14d, esi
+	inc esi
+	cmp r14d, 64
+	cmovae r14d, edx
+	movzx eax, word ptr [rbp + 2]
+	movzx r8d, word ptr [rbp]
+	shl r8d, 16
+	or r8d, eax
+	mov r15d, 1
+	mov ecx, r12d
+	shl r15, cl
+	mov r9d, dword ptr [rsp + 12]
+	lea rcx, [rbp + 8]
+	cmp rbp, rbx
+	je .L8
+.L11:
+	mov rax, rcx
+	mov r13d, r11d
 .L14:
-	mov rax, rbx
-	add rsp, 4152
+	cmp dword ptr [rax], r9d
+	jne .L15
+	movzx ecx, word ptr [rax + 4]
+	sub ecx, esi
+	cmp ecx, r14d
+	jae .L15
+	or r13b, byte ptr [rax + 6]
+	bts r15, rcx
+	lea rcx, [rax + 8]
+	cmp rax, rbx
+	mov rax, rcx
+	jne .L14
+	jmp .L9
+.L15:
+	mov rcx, rax
+	jmp .L9
+.L12:
+	test r14d, r14d
+	mov qword ptr [rsp + 56], rsi
+	mov dword ptr [rsp + 8], r9d
+	mov qword ptr [rsp + 48], r10
+	jne .L16
+	mov r12d, r8d
+	jmp .L17
+.L16:
+	mov rax, rdi
+	shl rax, 4
+	mov ecx, esi
+	shr ecx, 6
+	mov r12d, r8d
+	mov dword ptr [rsp + rax + 88], r8d
+	mov byte ptr [rsp + rax + 92], cl
+	mov byte ptr [rsp + rax + 93], r13b
+	mov qword ptr [rsp + rax + 96], r15
+	inc rdi
+	mov edx, 256
+	cmp rdi, 256
+	je .L18
+.L17:
+	mov rdx, rdi
+	test rdi, rdi
+	je .L19
+.L18:
+	mov rdi, qword ptr [rsp + 16]
+	lea rsi, [rsp + 88]
+	mov r14d, r11d
+	call qword ptr [rsp + 32]
+	mov r11d, r14d
+.L19:
+	movzx ecx, r11b
+	mov rdi, qword ptr [rsp + 16]
+	mov rsi, qword ptr [rsp + 64]
+	mov rdx, rbp
+	call hotloops::study::tid_batch::add_one_cold
+	xor r14d, r14d
+	xor edi, edi
+	mov r11d, r13d
+	mov edx, 64
+	mov rsi, qword ptr [rsp + 56]
+	mov r8d, r12d
+	mov r9d, dword ptr [rsp + 8]
+	mov r10, qword ptr [rsp + 48]
+	lea rcx, [rbp + 8]
+	cmp rbp, rbx
+	jne .L11
+	jmp .L8
+.L0:
+	xor eax, eax
+	jmp .L20
+.L4:
+	test r14d, r14d
+	je .L21
+	mov rax, rdi
+	shl rax, 4
+	shr esi, 6
+	mov dword ptr [rsp + rax + 88], r8d
+	mov byte ptr [rsp + rax + 92], sil
+	mov byte ptr [rsp + rax + 93], r13b
+	mov qword ptr [rsp + rax + 96], r15
+	inc rdi
+	mov edx, 256
+	cmp rdi, 256
+	je .L22
+.L21:
+	mov rdx, rdi
+	test rdi, rdi
+	je .L23
+.L22:
+	lea rsi, [rsp + 88]
+	mov rdi, qword ptr [rsp + 16]
+	call qword ptr [rsp + 32]
+.L23:
+	mov rax, qword ptr [rsp + 24]
+.L20:
+	add rsp, 4184
 	pop rbx
 	pop r12
 	pop r13
@@ -463,9 +585,9 @@ hl_tid_batch_runs_bloom:
 	push rbx
 	sub rsp, 4096
 	mov qword ptr [rsp], 0
-	sub rsp, 88
+	sub rsp, 104
 	mov r8, rdx
-	mov qword ptr [rsp + 16], rsi
+	mov qword ptr [rsp + 40], rsi
 	mov rcx, qword ptr [rdi + 16]
 	movabs rdx, -9187201950435737471
 	mov rax, rcx
@@ -478,194 +600,221 @@ hl_tid_batch_runs_bloom:
 	xor esi, esi
 	cmp rax, rcx
 	seta sil
+	mov qword ptr [rsp + 56], 0
 	add rsi, rdx
-	mov qword ptr [rsp + 72], rsi
+	mov qword ptr [rsp + 88], rsi
 	je .L0
 	mov r12, rdi
-	mov qword ptr [rsp + 24], 0
 	mov rax, qword ptr [r8 + 24]
-	mov qword ptr [rsp + 64], rax
-	mov qword ptr [rsp + 40], r8
+	mov qword ptr [rsp + 80], rax
+	mov qword ptr [rsp + 64], r8
 	mov rax, qword ptr [r8 + 32]
-	mov qword ptr [rsp + 48], rax
-	mov r8, -1
-	mov qword ptr [rsp + 8], 0
+	mov qword ptr [rsp + 72], rax
+	xor r14d, r14d
 	xor r13d, r13d
 	mov qword ptr [rsp + 32], 0
-	mov qword ptr [rsp], 0
-	xor edi, edi
+	mov qword ptr [rsp + 8], 0
+	mov qword ptr [rsp + 24], 0
+	mov dword ptr [rsp], 0
+	mov qword ptr [rsp + 16], 0
+	mov dword ptr [rsp + 4], 0
 	jmp .L1
 .L2:
-	mov rdi, rbp
-	mov r8, r14
-.L3:
 	inc r13
-	cmp r13, qword ptr [rsp + 72]
-	je .L4
+	cmp r13, qword ptr [rsp + 88]
+	je .L3
 .L1:
-	mov r14, r8
-	mov rbp, rdi
 	mov rdi, qword ptr [r12 + 8]
 	mov rsi, qword ptr [r12 + 16]
 	mov rdx, r13
-	lea rcx, [rsp + 80]
+	lea rcx, [rsp + 96]
 	call hotloops::study::tid_batch::bl_read_page
-	mov r15, qword ptr [rsp + 80]
+	mov r15, qword ptr [rsp + 96]
 	test r15, r15
 	je .L2
 	mov rbx, rax
-	mov rdi, rbp
-	mov r8, r14
-	jmp .L5
-.L6:
-	mov rbp, r8
-.L7:
-	bts rdi, r14
-	mov al, 1
-	mov qword ptr [rsp + 32], rax
-	mov r14, qword ptr [rsp + 8]
-.L8:
-	inc r14
-	mov qword ptr [rsp + 8], r14
-	mov r8, rbp
-.L9:
-	add rbx, 16
-	dec r15
-	je .L3
+	jmp .L4
 .L5:
-	movzx eax, word ptr [rbx + 6]
-	not eax
-	test word ptr [r12 + 24], ax
-	jne .L9
-	movzx eax, word ptr [rbx + 8]
-	not eax
-	test word ptr [r12 + 26], ax
-	jne .L9
-	movzx eax, word ptr [rbx + 10]
-	not eax
-	test word ptr [r12 + 28], ax
-	jne .L9
-	movzx eax, word ptr [rbx + 12]
-	not eax
-	test word ptr [r12 + 30], ax
-	jne .L9
-	movzx eax, word ptr [rbx + 14]
-	not eax
-	test word ptr [r12 + 32], ax
-	jne .L9
-	movzx r14d, word ptr [rbx + 4]
-	dec r14d
-	cmp r14d, 290
-	ja .L10
-	mov eax, dword ptr [rbx]
-	mov ebp, r14d
-	shr ebp, 6
-	shl rbp, 32
-	or rbp, rax
-	cmp rbp, r8
-	je .L6
-	cmp r8, -1
-	je .L11
-	mov rdx, qword ptr [rsp]
-	mov rax, rdx
-	shl rax, 4
-	shr r8, 32
-	mov rcx, qword ptr [rsp + 24]
-	mov dword ptr [rsp + rax + 88], ecx
-	mov byte ptr [rsp + rax + 92], r8b
-	mov rcx, qword ptr [rsp + 32]
-	mov byte ptr [rsp + rax + 93], cl
-	mov qword ptr [rsp + rax + 96], rdi
-	inc rdx
-	mov qword ptr [rsp], rdx
-	cmp rdx, 256
-	jne .L11
-	mov edx, 256
-	mov rdi, qword ptr [rsp + 16]
-	lea rsi, [rsp + 88]
-	call qword ptr [rsp + 48]
-	mov qword ptr [rsp], 0
-.L11:
+	mov eax, r14d
+	and eax, 448
+	mov ecx, 291
+	sub ecx, eax
+	inc eax
+	mov dword ptr [rsp], eax
+	cmp ecx, 64
+	mov eax, 64
+	cmovae ecx, eax
+	mov qword ptr [rsp + 16], rcx
 	movzx eax, word ptr [rbx + 2]
 	movzx ecx, word ptr [rbx]
 	shl ecx, 16
 	or ecx, eax
+	mov dword ptr [rsp + 4], ecx
+	mov eax, 1
+	mov ecx, r14d
+	shl rax, cl
+	mov qword ptr [rsp + 24], rax
+	mov al, 1
+	mov qword ptr [rsp + 32], rax
+.L6:
+	mov r14, qword ptr [rsp + 48]
+.L7:
+	inc r14
+	mov eax, ebp
+	mov qword ptr [rsp + 56], rax
+.L8:
+	add rbx, 16
+	dec r15
+	je .L2
+.L4:
+	movzx eax, word ptr [rbx + 6]
+	not eax
+	test word ptr [r12 + 24], ax
+	jne .L8
+	movzx eax, word ptr [rbx + 8]
+	not eax
+	test word ptr [r12 + 26], ax
+	jne .L8
+	movzx eax, word ptr [rbx + 10]
+	not eax
+	test word ptr [r12 + 28], ax
+	jne .L8
+	movzx eax, word ptr [rbx + 12]
+	not eax
+	test word ptr [r12 + 30], ax
+	jne .L8
+	movzx eax, word ptr [rbx + 14]
+	not eax
+	test word ptr [r12 + 32], ax
+	jne .L8
+	mov qword ptr [rsp + 48], r14
+	mov ebp, dword ptr [rbx]
+	movzx r14d, word ptr [rbx + 4]
+	cmp ebp, dword ptr [rsp + 56]
+	jne .L9
+	mov eax, r14d
+	sub eax, dword ptr [rsp]
+	cmp eax, dword ptr [rsp + 16]
+	jae .L9
+	mov rcx, qword ptr [rsp + 24]
+	bts rcx, rax
 	mov qword ptr [rsp + 24], rcx
-	xor edi, edi
-	jmp .L7
+	mov al, 1
+	mov qword ptr [rsp + 32], rax
+	mov rax, qword ptr [rsp + 56]
+	mov ebp, eax
+	jmp .L6
+.L9:
+	dec r14d
+	cmp r14d, 290
+	ja .L10
+	cmp dword ptr [rsp + 16], 0
+	je .L5
+	mov rcx, qword ptr [rsp + 8]
+	mov rax, rcx
+	shl rax, 4
+	mov edx, dword ptr [rsp]
+	shr edx, 6
+	mov esi, dword ptr [rsp + 4]
+	mov dword ptr [rsp + rax + 104], esi
+	mov byte ptr [rsp + rax + 108], dl
+	mov rdx, qword ptr [rsp + 32]
+	mov byte ptr [rsp + rax + 109], dl
+	mov rdx, qword ptr [rsp + 24]
+	mov qword ptr [rsp + rax + 112], rdx
+	inc rcx
+	mov qword ptr [rsp + 8], rcx
+	cmp rcx, 256
+	jne .L5
+	mov edx, 256
+	mov rdi, qword ptr [rsp + 40]
+	lea rsi, [rsp + 104]
+	call qword ptr [rsp + 72]
+	mov qword ptr [rsp + 8], 0
+	jmp .L5
 .L10:
-	cmp r8, -1
-	mov qword ptr [rsp + 56], rdi
-	jne .L12
-	mov r14, qword ptr [rsp + 8]
-	mov rsi, qword ptr [rsp]
-	jmp .L13
-.L12:
-	mov rsi, qword ptr [rsp]
+	cmp dword ptr [rsp + 16], 0
+	jne .L11
+	mov r14, qword ptr [rsp + 48]
+	mov rsi, qword ptr [rsp + 8]
+	jmp .L12
+.L11:
+	mov rsi, qword ptr [rsp + 8]
 	mov rax, rsi
 	shl rax, 4
-	shr r8, 32
-	mov rcx, qword ptr [rsp + 24]
-	mov dword ptr [rsp + rax + 88], ecx
-	mov byte ptr [rsp + rax + 92], r8b
+	mov ecx, dword ptr [rsp]
+	shr ecx, 6
+	mov edx, dword ptr [rsp + 4]
+	mov dword ptr [rsp + rax + 104], edx
+	mov byte ptr [rsp + rax + 108], cl
 	mov rcx, qword ptr [rsp + 32]
-	mov byte ptr [rsp + rax + 93], cl
-	mov qword ptr [rsp + rax + 96], rdi
+	mov byte ptr [rsp + rax + 109], cl
+	mov rcx, qword ptr [rsp + 24]
+	mov qword ptr [rsp + rax + 112], rcx
 	inc rsi
 	mov edx, 256
 	cmp rsi, 256
-	mov r14, qword ptr [rsp + 8]
-	je .L14
-.L13:
+	mov r14, qword ptr [rsp + 48]
+	je .L13
+.L12:
 	mov rdx, rsi
 	test rsi, rsi
-	je .L15
+	je .L14
+.L13:
+	mov rdi, qword ptr [rsp + 40]
+	lea rsi, [rsp + 104]
+	call qword ptr [rsp + 72]
 .L14:
-	mov rdi, qword ptr [rsp + 16]
-	lea rsi, [rsp + 88]
-	call qword ptr [rsp + 48]
-.L15:
-	mov rdi, qword ptr [rsp + 16]
-	mov rsi, qword ptr [rsp + 64]
+	mov rdi, qword ptr [rsp + 40]
+	mov rsi, qword ptr [rsp + 80]
 	mov rdx, rbx
 	mov ecx, 1
 	call hotloops::study::tid_batch::add_one_cold
-	mov rbp, -1
-	mov qword ptr [rsp], 0
-	mov rdi, qword ptr [rsp + 56]
-	jmp .L8
-.L4:
-	cmp r8, -1
-	je .L16
-	mov rsi, qword ptr [rsp]
-	mov rax, rsi
+	mov qword ptr [rsp + 16], 0
+	mov rax, qword ptr [rsp + 56]
+	mov ebp, eax
+	mov qword ptr [rsp + 8], 0
+	jmp .L7
+.L3:
+	cmp dword ptr [rsp + 16], 0
+	je .L15
+	mov edx, dword ptr [rsp]
+	shr edx, 6
+	mov rcx, qword ptr [rsp + 8]
+	mov rax, rcx
 	shl rax, 4
-	shr r8, 32
-	mov rcx, qword ptr [rsp + 24]
-	mov dword ptr [rsp + rax + 88], ecx
-	mov byte ptr [rsp + rax + 92], r8b
-	mov rcx, qword ptr [rsp + 32]
-	mov byte ptr [rsp + rax + 93], cl
-	mov qword ptr [rsp + rax + 96], rdi
-	inc rsi
+	mov esi, dword ptr [rsp + 4]
+	mov dword ptr [rsp + rax + 104], esi
+	mov byte ptr [rsp + rax + 108], dl
+	mov rdx, qword ptr [rsp + 32]
+	mov byte ptr [rsp + rax + 109], dl
+	mov rdx, qword ptr [rsp + 24]
+	mov qword ptr [rsp + rax + 112], rdx
+	inc rcx
 	mov edx, 256
-	cmp rsi, 256
-	mov rax, qword ptr [rsp + 40]
-	je .L17
-	mov rdx, rsi
-	test rsi, rsi
-	je .L18
-.L17:
-	lea rsi, [rsp + 88]
-	mov rdi, qword ptr [rsp + 16]
-	call qword ptr [rax + 32]
-.L18:
-	mov rax, qword ptr [rsp + 8]
-	jmp .L19
+	cmp rcx, 256
+	mov rax, qword ptr [rsp + 64]
+	je .L16
+	mov rdx, rcx
+	test rcx, rcx
+	jne .L16
+	jmp .L17
 .L0:
-	xor eax, eax
-.L19:
-	add rsp, 4184
+	xor r14d, r14d
+	jmp .L17
+.L15:
+	mov rax, qword ptr [rsp + 64]
+	mov rcx, qword ptr [rsp + 8]
+	mov rdx, rcx
+	test rcx, rcx
+	je .L17
+.L16:
+	lea rsi, [rsp + 104]
+	mov rdi, qword ptr [rsp + 40]
+	call qword ptr [rax + 32]
+.L17:
+	mov rax, r14
+	add rsp, 4200
 	pop rbx
 	pop r12
 	pop r13
@@ -673,10 +822,3 @@ hl_tid_batch_runs_bloom:
 	pop r15
 	pop rbp
 	ret
-.L16:
-	mov rax, qword ptr [rsp + 40]
-	mov rsi, qword ptr [rsp]
-	mov rdx, rsi
-	test rsi, rsi
-	jne .L17
-	jmp .L18

@@ -217,7 +217,17 @@ pub fn unified_diff(a_name: &str, a: &str, b_name: &str, b: &str) -> String {
 pub fn symbol_body<'a>(snapshot: &'a str, symbol: &str) -> Option<&'a str> {
     let start = snapshot.find(&format!("\n{symbol}:\n"))? + 1;
     let rest = &snapshot[start..];
-    let end = rest[1..].find("\nhotloops_").map(|e| e + 2).unwrap_or(rest.len());
+    // Up to the next symbol (a label line that is not a local `.L` label).
+    let mut end = rest.len();
+    let mut at = rest.find('\n').map_or(rest.len(), |i| i + 1);
+    while at < rest.len() {
+        let line = rest[at..].lines().next().unwrap_or("");
+        if line.ends_with(':') && !line.starts_with('.') && !line.starts_with(char::is_whitespace) {
+            end = at;
+            break;
+        }
+        at += line.len() + 1;
+    }
     Some(&rest[..end])
 }
 
