@@ -78,111 +78,136 @@ hl_tid_batch_runs_btree:
 	mov qword ptr [rsp], 0
 	sub rsp, 104
 	mov qword ptr [rsp + 16], rsi
-	mov rax, qword ptr [rdi + 32]
-	mov qword ptr [rsp + 96], rax
-	mov r12, qword ptr [rdi + 80]
-	lea rax, [r12 + 136]
-	mov qword ptr [rsp + 64], rax
+	mov r12, qword ptr [rdi + 32]
+	mov rax, qword ptr [rdi + 80]
+	mov qword ptr [rsp + 32], rax
+	add rax, 136
+	mov qword ptr [rsp + 88], rax
 	mov rax, qword ptr [rdx + 24]
-	mov qword ptr [rsp + 40], rax
+	mov qword ptr [rsp + 64], rax
 	mov rax, qword ptr [rdx + 32]
 	mov qword ptr [rsp + 24], rax
 	xor r14d, r14d
 	mov dword ptr [rsp + 4], 0
 	xor ebx, ebx
-	xor ebp, ebp
+	mov dword ptr [rsp], 0
 	xor r13d, r13d
 	mov qword ptr [rsp + 8], 0
 	xor r15d, r15d
-	mov qword ptr [rsp + 32], r12
-	mov qword ptr [rsp + 56], rdi
+	mov qword ptr [rsp + 40], r12
+	mov qword ptr [rsp + 80], rdi
 	jmp .L0
 .L1:
-	mov r12, qword ptr [rsp + 56]
+	mov r12, qword ptr [rsp + 80]
 	mov rdi, r12
 	call hotloops::study::tid_batch::bt_start_prim_scan
 	mov rdi, r12
-	mov r12, qword ptr [rsp + 32]
+	mov r12, qword ptr [rsp + 40]
 	test al, al
 	je .L2
 .L0:
 	call hotloops::study::tid_batch::bt_first
-	jmp .L3
+	test al, al
+	mov rbp, qword ptr [rsp + 32]
+	jne .L3
+	jmp .L1
 .L4:
-	mov rsi, qword ptr [rsp + 8]
-	mov edi, dword ptr [rsp + 4]
-	mov r8d, ebp
-.L5:
-	mov qword ptr [rsp + 8], rsi
-	mov ebp, r8d
+	mov dword ptr [rsp], r8d
 	mov dword ptr [rsp + 4], edi
-	mov rcx, qword ptr [rsp + 80]
-	mov eax, ecx
-	sub eax, dword ptr [rsp + 72]
+	mov qword ptr [rsp + 8], rsi
+	mov eax, r9d
+	sub eax, r10d
 	inc eax
 	cdqe
-	mov r15, qword ptr [rsp + 88]
+	mov r15, qword ptr [rsp + 96]
 	add r15, rax
-	inc ecx
-	mov r12, qword ptr [rsp + 32]
-	mov dword ptr [r12 + 132], ecx
-.L6:
-	mov rdi, r12
-	mov rsi, qword ptr [rsp + 96]
+	inc r9d
+	mov rdi, qword ptr [rsp + 32]
+	mov dword ptr [rdi + 132], r9d
+	mov r12, qword ptr [rsp + 40]
+.L5:
+	mov rsi, r12
+	mov rbp, rdi
 	call qword ptr [rip + hotloops::pg::nbtree::bt_steppage@GOTPCREL]
-.L3:
 	test al, al
 	je .L1
-	movsxd rax, dword ptr [r12 + 132]
-	movsxd rcx, dword ptr [r12 + 128]
-	cmp ecx, eax
-	jl .L6
-	mov qword ptr [rsp + 88], r15
-	mov qword ptr [rsp + 72], rax
-	add rax, rax
+.L3:
+	movsxd r10, dword ptr [rbp + 132]
+	movsxd r9, dword ptr [rbp + 128]
+	cmp r9d, r10d
+	mov rdi, rbp
+	jl .L5
+	mov qword ptr [rsp + 96], r15
+	mov eax, dword ptr [rdi + 100]
+	lea ecx, [rax - 1]
+	cmp ecx, -3
+	mov edx, 64
+	mov rsi, qword ptr [rsp + 8]
+	mov r8d, dword ptr [rsp]
+	ja .L6
+	cmp qword ptr [r12 + 16], rax
+	jb .L6
+	mov rcx, qword ptr [r12 + 8]
+	mov rax, qword ptr [rcx + 8*rax - 8]
+	mov ecx, 448
+	add rax, rcx
+	xor ecx, ecx
+.L7:
+	prefetcht1 byte ptr [rax + rcx - 448]
+	prefetcht1 byte ptr [rax + rcx - 384]
+	prefetcht1 byte ptr [rax + rcx - 320]
+	prefetcht1 byte ptr [rax + rcx - 256]
+	prefetcht1 byte ptr [rax + rcx - 192]
+	prefetcht1 byte ptr [rax + rcx - 128]
+	prefetcht1 byte ptr [rax + rcx - 64]
+	prefetcht1 byte ptr [rax + rcx]
+	add rcx, 512
+	cmp rcx, 8192
+	jne .L7
+.L6:
+	lea rax, [r10 + r10]
 	lea r15, [rax + 4*rax]
-	mov qword ptr [rsp + 80], rcx
-	lea rax, [rcx + rcx]
+	lea rax, [r9 + r9]
 	lea rcx, [rax + 4*rax]
 	add rcx, 10
 	cmp r15, rcx
+	mov edi, dword ptr [rsp + 4]
 	je .L4
 	lea rax, [rax + 4*rax]
-	mov rcx, qword ptr [rsp + 64]
+	mov rcx, qword ptr [rsp + 88]
 	lea r12, [rcx + rax]
-	lea r9, [rcx + rax]
-	add r9, 10
+	lea r11, [rcx + rax]
+	add r11, 10
 	add r15, rcx
-	mov edx, 64
-	mov rsi, qword ptr [rsp + 8]
-	mov edi, dword ptr [rsp + 4]
-	mov r8d, ebp
-	jmp .L7
-.L8:
-	mov r15, rax
+	mov qword ptr [rsp + 56], r9
+	mov qword ptr [rsp + 48], r10
+	jmp .L8
 .L9:
-	cmp r15, r9
-	je .L5
-.L7:
-	mov r10d, dword ptr [r15]
+	mov r15, rax
+.L10:
+	cmp r15, r11
+	je .L4
+.L8:
+	mov ecx, dword ptr [r15]
 	movzx ebp, word ptr [r15 + 4]
-	cmp r10d, r8d
-	jne .L10
+	cmp ecx, r8d
+	jne .L11
 	mov eax, ebp
 	sub eax, r14d
 	cmp eax, ebx
-	jae .L10
+	jae .L11
 	bts r13, rax
 	lea rax, [r15 + 10]
 	cmp r15, r12
-	jne .L11
-	jmp .L8
-.L10:
+	jne .L12
+	jmp .L9
+.L11:
 	dec ebp
 	cmp ebp, 290
-	ja .L12
+	ja .L13
 	test ebx, ebx
-	je .L13
+	mov dword ptr [rsp + 8], ecx
+	je .L14
 	mov rax, rsi
 	shl rax, 4
 	shr r14d, 6
@@ -192,18 +217,18 @@ hl_tid_batch_runs_btree:
 	mov qword ptr [rsp + rax + 112], r13
 	inc rsi
 	cmp rsi, 256
-	jne .L13
+	jne .L14
 	mov edx, 256
 	mov rdi, qword ptr [rsp + 16]
 	lea rsi, [rsp + 104]
-	mov rbx, r9
-	mov r14d, r10d
+	mov rbx, r11
 	call qword ptr [rsp + 24]
-	mov r10d, r14d
-	mov r9, rbx
+	mov r11, rbx
+	mov r10, qword ptr [rsp + 48]
+	mov r9, qword ptr [rsp + 56]
 	mov edx, 64
 	xor esi, esi
-.L13:
+.L14:
 	mov r14d, ebp
 	and r14d, 448
 	mov ebx, 291
@@ -218,31 +243,31 @@ hl_tid_batch_runs_btree:
 	mov r13d, 1
 	mov ecx, ebp
 	shl r13, cl
-	mov r8d, r10d
+	mov r8d, dword ptr [rsp + 8]
 	lea rax, [r15 + 10]
 	cmp r15, r12
-	je .L8
-.L11:
+	je .L9
+.L12:
 	cmp dword ptr [rax], r8d
-	jne .L8
+	jne .L9
 	movzx ecx, word ptr [rax + 4]
 	sub ecx, r14d
 	cmp ecx, ebx
-	jae .L8
+	jae .L9
 	bts r13, rcx
 	lea r15, [rax + 10]
 	cmp rax, r12
 	mov rax, r15
-	jne .L11
-	jmp .L9
-.L12:
+	jne .L12
+	jmp .L10
+.L13:
 	test ebx, ebx
-	mov dword ptr [rsp + 8], r8d
-	mov qword ptr [rsp + 48], r9
-	jne .L14
+	mov dword ptr [rsp], r8d
+	mov qword ptr [rsp + 72], r11
+	jne .L15
 	mov ebp, edi
-	jmp .L15
-.L14:
+	jmp .L16
+.L15:
 	mov rax, rsi
 	shl rax, 4
 	mov ecx, r14d
@@ -255,55 +280,57 @@ hl_tid_batch_runs_btree:
 	inc rsi
 	mov edx, 256
 	cmp rsi, 256
-	je .L16
-.L15:
-	mov rdx, rsi
-	test rsi, rsi
 	je .L17
 .L16:
+	mov rdx, rsi
+	test rsi, rsi
+	je .L18
+.L17:
 	mov rdi, qword ptr [rsp + 16]
 	lea rsi, [rsp + 104]
 	call qword ptr [rsp + 24]
-.L17:
+.L18:
 	xor ebx, ebx
 	mov rdi, qword ptr [rsp + 16]
-	mov rsi, qword ptr [rsp + 40]
+	mov rsi, qword ptr [rsp + 64]
 	mov rdx, r15
 	xor ecx, ecx
 	call hotloops::study::tid_batch::add_one_cold
 	xor esi, esi
 	mov edx, 64
 	mov edi, ebp
-	mov r8d, dword ptr [rsp + 8]
-	mov r9, qword ptr [rsp + 48]
+	mov r8d, dword ptr [rsp]
+	mov r9, qword ptr [rsp + 56]
+	mov r10, qword ptr [rsp + 48]
+	mov r11, qword ptr [rsp + 72]
 	lea rax, [r15 + 10]
 	cmp r15, r12
-	jne .L11
-	jmp .L8
+	jne .L12
+	jmp .L9
 .L2:
 	test ebx, ebx
-	je .L18
-	mov rbp, qword ptr [rsp + 8]
-	mov rax, rbp
+	je .L19
+	mov rcx, qword ptr [rsp + 8]
+	mov rax, rcx
 	shl rax, 4
 	shr r14d, 6
-	mov ecx, dword ptr [rsp + 4]
-	mov dword ptr [rsp + rax + 104], ecx
+	mov edx, dword ptr [rsp + 4]
+	mov dword ptr [rsp + rax + 104], edx
 	mov byte ptr [rsp + rax + 108], r14b
 	mov byte ptr [rsp + rax + 109], 0
 	mov qword ptr [rsp + rax + 112], r13
-	inc rbp
+	inc rcx
 	mov edx, 256
-	cmp rbp, 256
-	je .L19
-	mov rdx, rbp
-	test rbp, rbp
+	cmp rcx, 256
 	je .L20
-.L19:
+	mov rdx, rcx
+	test rcx, rcx
+	je .L21
+.L20:
 	lea rsi, [rsp + 104]
 	mov rdi, qword ptr [rsp + 16]
 	call qword ptr [rsp + 24]
-.L20:
+.L21:
 	mov rax, r15
 	add rsp, 4200
 	pop rbx
@@ -313,12 +340,12 @@ hl_tid_batch_runs_btree:
 	pop r15
 	pop rbp
 	ret
-.L18:
-	mov rbp, qword ptr [rsp + 8]
-	mov rdx, rbp
-	test rbp, rbp
-	jne .L19
-	jmp .L20
+.L19:
+	mov rcx, qword ptr [rsp + 8]
+	mov rdx, rcx
+	test rcx, rcx
+	jne .L20
+	jmp .L21
 
 hl_tid_batch_runs_pages:
 	push rbp
