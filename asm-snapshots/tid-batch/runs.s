@@ -77,27 +77,24 @@ hl_tid_batch_runs_btree:
 	sub rsp, 4096
 	mov qword ptr [rsp], 0
 	sub rsp, 72
-	mov qword ptr [rsp + 8], rsi
+	mov qword ptr [rsp + 16], rsi
 	mov r15, rdi
-	mov rax, qword ptr [rdi + 32]
-	mov qword ptr [rsp + 64], rax
-	mov r12, qword ptr [rdi + 80]
-	lea rax, [r12 + 136]
-	mov qword ptr [rsp + 24], rax
+	mov rax, qword ptr [rdi + 168]
+	mov qword ptr [rsp + 32], rax
+	add rax, 136
+	mov qword ptr [rsp + 40], rax
 	mov rax, qword ptr [rdx + 24]
-	mov qword ptr [rsp + 48], rax
+	mov qword ptr [rsp + 56], rax
 	mov rax, qword ptr [rdx + 32]
-	mov qword ptr [rsp + 16], rax
+	mov qword ptr [rsp + 24], rax
 	mov r14, -1
 	xor r13d, r13d
 	xor ebp, ebp
 	xor ebx, ebx
-	mov qword ptr [rsp + 32], 0
-	mov qword ptr [rsp + 56], rdi
-	mov qword ptr [rsp + 40], r12
+	mov qword ptr [rsp + 48], 0
+	mov qword ptr [rsp + 64], rdi
 	jmp .L0
 .L1:
-	mov r15, qword ptr [rsp + 56]
 	mov rdi, r15
 	call hotloops::study::tid_batch::bt_start_prim_scan
 	test al, al
@@ -105,124 +102,128 @@ hl_tid_batch_runs_btree:
 .L0:
 	mov rdi, r15
 	call hotloops::study::tid_batch::bt_first
-	jmp .L3
+	test al, al
+	mov r12, qword ptr [rsp + 32]
+	jne .L3
+	jmp .L1
 .L4:
-	mov rax, qword ptr [rsp + 40]
-	mov eax, dword ptr [rax + 132]
+	mov eax, dword ptr [rsi + 132]
 .L5:
-	mov ebp, r8d
-	mov r13, rdi
-	mov ecx, r12d
+	mov ebp, r9d
+	mov r13, r8
+	mov ecx, r15d
 	sub ecx, eax
 	movsxd rax, ecx
-	add qword ptr [rsp + 32], rax
-	mov rax, qword ptr [rsp + 40]
-	mov dword ptr [rax + 132], r12d
-	mov r12, rax
-	mov rdi, rax
-	mov rsi, qword ptr [rsp + 64]
-	call qword ptr [rip + hotloops::pg::nbtree::bt_steppage@GOTPCREL]
-.L3:
+	add qword ptr [rsp + 48], rax
+	mov dword ptr [rsi + 132], r15d
+	mov r15, qword ptr [rsp + 64]
+	mov rdi, r15
+	mov r12, rsi
+	call hotloops::study::tid_batch::bt_steppage_buf
 	test al, al
 	je .L1
-	mov r9d, dword ptr [r12 + 128]
+.L3:
+	mov r10d, dword ptr [r12 + 128]
 	mov eax, dword ptr [r12 + 132]
-	mov r12d, eax
-	cmp eax, r9d
-	mov rsi, qword ptr [rsp + 24]
-	mov rdi, r13
-	mov r8d, ebp
-	mov dword ptr [rsp + 4], r9d
+	mov r15d, eax
+	cmp eax, r10d
+	mov rsi, r12
+	mov rdi, qword ptr [rsp + 40]
+	mov r8, r13
+	mov r9d, ebp
+	mov dword ptr [rsp + 12], r10d
 	jg .L5
 .L6:
-	movsxd rax, r12d
+	movsxd rax, r15d
 	lea rax, [rax + 4*rax]
-	lea r15, [rsi + 2*rax]
-	movzx r13d, word ptr [rsi + 2*rax + 4]
+	lea rbp, [rdi + 2*rax]
+	movzx r13d, word ptr [rdi + 2*rax + 4]
 	dec r13d
 	cmp r13d, 290
 	ja .L7
-	mov eax, dword ptr [r15]
-	mov ebp, r13d
-	shr ebp, 6
-	shl rbp, 32
-	or rbp, rax
-	cmp rbp, r14
+	mov eax, dword ptr [rbp]
+	mov r12d, r13d
+	shr r12d, 6
+	shl r12, 32
+	or r12, rax
+	cmp r12, r14
 	je .L8
 	mov ecx, eax
 	shr ecx, 16
 	cmp r14, -1
 	je .L9
-	mov rdx, rdi
+	mov rdx, r8
 	shl rdx, 4
 	shr r14, 32
-	mov dword ptr [rsp + rdx + 72], r8d
+	mov dword ptr [rsp + rdx + 72], r9d
 	mov byte ptr [rsp + rdx + 76], r14b
 	mov byte ptr [rsp + rdx + 77], 0
 	mov qword ptr [rsp + rdx + 80], rbx
-	inc rdi
-	cmp rdi, 256
+	inc r8
+	cmp r8, 256
 	jne .L9
 	mov edx, 256
-	mov rdi, qword ptr [rsp + 8]
+	mov rdi, qword ptr [rsp + 16]
 	lea rsi, [rsp + 72]
-	call qword ptr [rsp + 16]
-	mov r9d, dword ptr [rsp + 4]
-	mov rsi, qword ptr [rsp + 24]
-	movzx eax, word ptr [r15]
-	movzx ecx, word ptr [r15 + 2]
-	xor edi, edi
+	call qword ptr [rsp + 24]
+	mov r10d, dword ptr [rsp + 12]
+	mov rdi, qword ptr [rsp + 40]
+	mov rsi, qword ptr [rsp + 32]
+	movzx eax, word ptr [rbp]
+	movzx ecx, word ptr [rbp + 2]
+	xor r8d, r8d
 .L9:
 	shl eax, 16
-	movzx r8d, cx
-	or r8d, eax
+	movzx r9d, cx
+	or r9d, eax
 	xor ebx, ebx
-	mov r14, rbp
+	mov r14, r12
 .L8:
 	bts rbx, r13
-	inc r12d
-	cmp r12d, r9d
+	inc r15d
+	cmp r15d, r10d
 	jle .L6
 	jmp .L4
 .L7:
 	cmp r14, -1
 	jne .L10
-	mov ebp, r8d
+	mov r12d, r9d
 	jmp .L11
 .L10:
-	mov rax, rdi
+	mov rax, r8
 	shl rax, 4
 	shr r14, 32
-	mov ebp, r8d
-	mov dword ptr [rsp + rax + 72], r8d
+	mov r12d, r9d
+	mov dword ptr [rsp + rax + 72], r9d
 	mov byte ptr [rsp + rax + 76], r14b
 	mov byte ptr [rsp + rax + 77], 0
 	mov qword ptr [rsp + rax + 80], rbx
-	inc rdi
+	inc r8
 	mov edx, 256
-	cmp rdi, 256
+	cmp r8, 256
 	je .L12
 .L11:
-	mov rdx, rdi
-	test rdi, rdi
+	mov rdx, r8
+	test r8, r8
 	je .L13
 .L12:
-	mov rdi, qword ptr [rsp + 8]
+	mov rdi, qword ptr [rsp + 16]
 	lea rsi, [rsp + 72]
-	call qword ptr [rsp + 16]
+	call qword ptr [rsp + 24]
 .L13:
-	mov rdi, qword ptr [rsp + 8]
-	mov rsi, qword ptr [rsp + 48]
-	mov rdx, r15
+	mov rdi, qword ptr [rsp + 16]
+	mov rsi, qword ptr [rsp + 56]
+	mov rdx, rbp
 	xor ecx, ecx
 	call hotloops::study::tid_batch::add_one_cold
 	mov r14, -1
-	xor edi, edi
-	mov rsi, qword ptr [rsp + 24]
-	mov r8d, ebp
-	mov r9d, dword ptr [rsp + 4]
-	inc r12d
-	cmp r12d, r9d
+	xor r8d, r8d
+	mov rsi, qword ptr [rsp + 32]
+	mov rdi, qword ptr [rsp + 40]
+	mov r9d, r12d
+	mov r10d, dword ptr [rsp + 12]
+	inc r15d
+	cmp r15d, r10d
 	jle .L6
 	jmp .L4
 .L2:
@@ -245,10 +246,10 @@ hl_tid_batch_runs_btree:
 	je .L16
 .L15:
 	lea rsi, [rsp + 72]
-	mov rdi, qword ptr [rsp + 8]
-	call qword ptr [rsp + 16]
+	mov rdi, qword ptr [rsp + 16]
+	call qword ptr [rsp + 24]
 .L16:
-	mov rax, qword ptr [rsp + 32]
+	mov rax, qword ptr [rsp + 48]
 	add rsp, 4168
 	pop rbx
 	pop r12
