@@ -78,74 +78,68 @@ hl_tid_batch_batched_btree:
 	mov qword ptr [rsp], 0
 	sub rsp, 4088
 	mov rbx, rsi
-	mov r15, rdi
-	mov rax, qword ptr [rdi + 32]
-	mov qword ptr [rsp + 24], rax
-	mov rax, qword ptr [rdi + 80]
-	mov qword ptr [rsp], rax
-	lea r13, [rax + 136]
+	mov r12, rdi
+	mov rbp, qword ptr [rdi + 168]
+	lea r15, [rbp + 136]
 	mov rax, qword ptr [rdx + 24]
 	mov qword ptr [rsp + 8], rax
-	xor ebp, ebp
+	xor r13d, r13d
 	xor r14d, r14d
-	mov qword ptr [rsp + 16], rdi
+	mov qword ptr [rsp + 24], rdi
+	mov qword ptr [rsp + 16], rbp
 	jmp .L0
 .L1:
-	mov r15, qword ptr [rsp + 16]
-	mov rdi, r15
+	mov rdi, r12
 	call hotloops::study::tid_batch::bt_start_prim_scan
 	test al, al
 	je .L2
 .L0:
-	mov rdi, r15
+	mov rdi, r12
 	call hotloops::study::tid_batch::bt_first
-	test al, al
-	mov r15, qword ptr [rsp]
-	jne .L3
-	jmp .L1
+	jmp .L3
 .L4:
-	mov rax, qword ptr [rsp]
-	mov dword ptr [rax + 132], r15d
-	mov r15, rax
-	mov rdi, rax
-	mov rsi, qword ptr [rsp + 24]
-	call qword ptr [rip + hotloops::pg::nbtree::bt_steppage@GOTPCREL]
+	mov rbp, qword ptr [rsp + 16]
+	mov dword ptr [rbp + 132], r12d
+	mov r12, qword ptr [rsp + 24]
+	mov rdi, r12
+	call hotloops::study::tid_batch::bt_steppage_buf
+.L3:
 	test al, al
 	je .L1
-.L3:
-	mov r12d, dword ptr [r15 + 128]
-	mov r15d, dword ptr [r15 + 132]
+	mov rax, rbp
+	mov ebp, dword ptr [rbp + 128]
+	mov r12d, dword ptr [rax + 132]
 	jmp .L5
 .L6:
-	movsxd r15, r15d
-	lea rax, [r15 + 4*r15]
-	lea rcx, [2*rbp]
-	add rcx, rbp
-	movzx edx, word ptr [r13 + 2*rax + 4]
+	movsxd r12, r12d
+	lea rax, [r12 + 4*r12]
+	lea rcx, [2*r13]
+	add rcx, r13
+	movzx edx, word ptr [r15 + 2*rax + 4]
 	mov word ptr [rsp + 2*rcx + 40], dx
-	mov eax, dword ptr [r13 + 2*rax]
+	mov eax, dword ptr [r15 + 2*rax]
 	mov dword ptr [rsp + 2*rcx + 36], eax
-	inc rbp
+	inc r13
 	inc r14
-	inc r15d
+	inc r12d
 .L5:
-	cmp r15d, r12d
+	cmp r12d, ebp
 	jg .L4
-	cmp rbp, 1358
+	cmp r13, 1358
 	jne .L6
 	mov edx, 1358
 	mov rdi, rbx
 	lea rsi, [rsp + 36]
 	xor ecx, ecx
 	call qword ptr [rsp + 8]
-	xor ebp, ebp
+	xor r13d, r13d
 	jmp .L6
 .L2:
-	test rbp, rbp
+	test r13, r13
 	je .L7
 	lea rsi, [rsp + 36]
 	mov rdi, rbx
-	mov rdx, rbp
+	mov rdx, r13
 	xor ecx, ecx
 	call qword ptr [rsp + 8]
 .L7:

@@ -78,13 +78,14 @@ hl_tid_batch_runs_btree:
 	mov qword ptr [rsp], 0
 	sub rsp, 104
 	mov qword ptr [rsp + 16], rsi
-	mov r12, qword ptr [rdi + 32]
-	mov rax, qword ptr [rdi + 80]
+	mov r12, rdi
+	mov rax, qword ptr [rdi + 120]
 	mov qword ptr [rsp + 32], rax
-	add rax, 136
-	mov qword ptr [rsp + 88], rax
+	mov rbp, qword ptr [rdi + 168]
+	lea rax, [rbp + 136]
+	mov qword ptr [rsp + 72], rax
 	mov rax, qword ptr [rdx + 24]
-	mov qword ptr [rsp + 64], rax
+	mov qword ptr [rsp + 56], rax
 	mov rax, qword ptr [rdx + 32]
 	mov qword ptr [rsp + 24], rax
 	xor r14d, r14d
@@ -94,23 +95,18 @@ hl_tid_batch_runs_btree:
 	xor r13d, r13d
 	mov qword ptr [rsp + 8], 0
 	xor r15d, r15d
-	mov qword ptr [rsp + 40], r12
-	mov qword ptr [rsp + 80], rdi
+	mov qword ptr [rsp + 88], rdi
+	mov qword ptr [rsp + 80], rbp
 	jmp .L0
 .L1:
-	mov r12, qword ptr [rsp + 80]
 	mov rdi, r12
 	call hotloops::study::tid_batch::bt_start_prim_scan
-	mov rdi, r12
-	mov r12, qword ptr [rsp + 40]
 	test al, al
 	je .L2
 .L0:
+	mov rdi, r12
 	call hotloops::study::tid_batch::bt_first
-	test al, al
-	mov rbp, qword ptr [rsp + 32]
-	jne .L3
-	jmp .L1
+	jmp .L3
 .L4:
 	mov dword ptr [rsp], r8d
 	mov dword ptr [rsp + 4], edi
@@ -122,32 +118,32 @@ hl_tid_batch_runs_btree:
 	mov r15, qword ptr [rsp + 96]
 	add r15, rax
 	inc r9d
-	mov rdi, qword ptr [rsp + 32]
-	mov dword ptr [rdi + 132], r9d
-	mov r12, qword ptr [rsp + 40]
+	mov rbp, qword ptr [rsp + 80]
+	mov dword ptr [rbp + 132], r9d
+	mov r12, qword ptr [rsp + 88]
 .L5:
-	mov rsi, r12
-	mov rbp, rdi
-	call qword ptr [rip + hotloops::pg::nbtree::bt_steppage@GOTPCREL]
+	mov rdi, r12
+	call hotloops::study::tid_batch::bt_steppage_buf
+.L3:
 	test al, al
 	je .L1
-.L3:
 	movsxd r10, dword ptr [rbp + 132]
 	movsxd r9, dword ptr [rbp + 128]
 	cmp r9d, r10d
-	mov rdi, rbp
 	jl .L5
-	mov qword ptr [rsp + 96], r15
-	mov eax, dword ptr [rdi + 100]
+	mov eax, dword ptr [rbp + 100]
 	lea ecx, [rax - 1]
 	cmp ecx, -3
 	mov edx, 64
 	mov rsi, qword ptr [rsp + 8]
+	mov edi, dword ptr [rsp + 4]
 	mov r8d, dword ptr [rsp]
 	ja .L6
-	cmp qword ptr [r12 + 16], rax
+	mov rcx, qword ptr [rsp + 32]
+	cmp qword ptr [rcx + 16], rax
 	jb .L6
-	mov rcx, qword ptr [r12 + 8]
+	mov rcx, qword ptr [rsp + 32]
+	mov rcx, qword ptr [rcx + 8]
 	mov rax, qword ptr [rcx + 8*rax - 8]
 	mov ecx, 448
 	add rax, rcx
@@ -165,45 +161,45 @@ hl_tid_batch_runs_btree:
 	cmp rcx, 8192
 	jne .L7
 .L6:
+	mov qword ptr [rsp + 96], r15
 	lea rax, [r10 + r10]
-	lea r15, [rax + 4*rax]
+	lea rbp, [rax + 4*rax]
 	lea rax, [r9 + r9]
 	lea rcx, [rax + 4*rax]
 	add rcx, 10
-	cmp r15, rcx
-	mov edi, dword ptr [rsp + 4]
+	cmp rbp, rcx
 	je .L4
 	lea rax, [rax + 4*rax]
-	mov rcx, qword ptr [rsp + 88]
-	lea r12, [rcx + rax]
+	mov rcx, qword ptr [rsp + 72]
+	lea r15, [rcx + rax]
 	lea r11, [rcx + rax]
 	add r11, 10
-	add r15, rcx
-	mov qword ptr [rsp + 56], r9
-	mov qword ptr [rsp + 48], r10
+	add rbp, rcx
+	mov qword ptr [rsp + 48], r9
+	mov qword ptr [rsp + 40], r10
 	jmp .L8
 .L9:
-	mov r15, rax
+	mov rbp, rax
 .L10:
-	cmp r15, r11
+	cmp rbp, r11
 	je .L4
 .L8:
-	mov ecx, dword ptr [r15]
-	movzx ebp, word ptr [r15 + 4]
+	mov ecx, dword ptr [rbp]
+	movzx r12d, word ptr [rbp + 4]
 	cmp ecx, r8d
 	jne .L11
-	mov eax, ebp
+	mov eax, r12d
 	sub eax, r14d
 	cmp eax, ebx
 	jae .L11
 	bts r13, rax
-	lea rax, [r15 + 10]
-	cmp r15, r12
+	lea rax, [rbp + 10]
+	cmp rbp, r15
 	jne .L12
 	jmp .L9
 .L11:
-	dec ebp
-	cmp ebp, 290
+	dec r12d
+	cmp r12d, 290
 	ja .L13
 	test ebx, ebx
 	mov dword ptr [rsp + 8], ecx
@@ -224,28 +220,28 @@ hl_tid_batch_runs_btree:
 	mov rbx, r11
 	call qword ptr [rsp + 24]
 	mov r11, rbx
-	mov r10, qword ptr [rsp + 48]
-	mov r9, qword ptr [rsp + 56]
+	mov r10, qword ptr [rsp + 40]
+	mov r9, qword ptr [rsp + 48]
 	mov edx, 64
 	xor esi, esi
 .L14:
-	mov r14d, ebp
+	mov r14d, r12d
 	and r14d, 448
 	mov ebx, 291
 	sub ebx, r14d
 	inc r14d
 	cmp ebx, 64
 	cmovae ebx, edx
-	movzx eax, word ptr [r15 + 2]
-	movzx edi, word ptr [r15]
+	movzx eax, word ptr [rbp + 2]
+	movzx edi, word ptr [rbp]
 	shl edi, 16
 	or edi, eax
 	mov r13d, 1
-	mov ecx, ebp
+	mov ecx, r12d
 	shl r13, cl
 	mov r8d, dword ptr [rsp + 8]
-	lea rax, [r15 + 10]
-	cmp r15, r12
+	lea rax, [rbp + 10]
+	cmp rbp, r15
 	je .L9
 .L12:
 	cmp dword ptr [rax], r8d
@@ -255,24 +251,24 @@ hl_tid_batch_runs_btree:
 	cmp ecx, ebx
 	jae .L9
 	bts r13, rcx
-	lea r15, [rax + 10]
-	cmp rax, r12
-	mov rax, r15
+	lea rbp, [rax + 10]
+	cmp rax, r15
+	mov rax, rbp
 	jne .L12
 	jmp .L10
 .L13:
 	test ebx, ebx
 	mov dword ptr [rsp], r8d
-	mov qword ptr [rsp + 72], r11
+	mov qword ptr [rsp + 64], r11
 	jne .L15
-	mov ebp, edi
+	mov r12d, edi
 	jmp .L16
 .L15:
 	mov rax, rsi
 	shl rax, 4
 	mov ecx, r14d
 	shr ecx, 6
-	mov ebp, edi
+	mov r12d, edi
 	mov dword ptr [rsp + rax + 104], edi
 	mov byte ptr [rsp + rax + 108], cl
 	mov byte ptr [rsp + rax + 109], 0
@@ -292,19 +288,19 @@ hl_tid_batch_runs_btree:
 .L18:
 	xor ebx, ebx
 	mov rdi, qword ptr [rsp + 16]
-	mov rsi, qword ptr [rsp + 64]
-	mov rdx, r15
+	mov rsi, qword ptr [rsp + 56]
+	mov rdx, rbp
 	xor ecx, ecx
 	call hotloops::study::tid_batch::add_one_cold
 	xor esi, esi
 	mov edx, 64
-	mov edi, ebp
+	mov edi, r12d
 	mov r8d, dword ptr [rsp]
-	mov r9, qword ptr [rsp + 56]
-	mov r10, qword ptr [rsp + 48]
-	mov r11, qword ptr [rsp + 72]
-	lea rax, [r15 + 10]
-	cmp r15, r12
+	mov r9, qword ptr [rsp + 48]
+	mov r10, qword ptr [rsp + 40]
+	mov r11, qword ptr [rsp + 64]
+	lea rax, [rbp + 10]
+	cmp rbp, r15
 	jne .L12
 	jmp .L9
 .L2:

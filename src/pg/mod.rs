@@ -3,9 +3,12 @@
 
 pub mod amapi;
 pub mod bloom;
+pub mod bufmgr;
+pub mod fmgr;
 pub mod itemptr;
 pub mod mcxt;
 pub mod nbtree;
+pub mod nbtsearch;
 pub mod page;
 pub mod read_stream;
 pub mod sink;

@@ -1,6 +1,6 @@
 //! nbtree scan state (src/include/access/nbtree.h, nbtreadpage.c) and a sorted-build B-tree of
-//! 8 KiB leaf pages (nbtsort.c). Sizes and offsets are checked at compile time against
-//! reference §1.3, §3.1 and §9.
+//! 8 KiB pages (nbtsort.c): leaves, internal levels and a root. Sizes and offsets are checked at
+//! compile time against reference §1.3, §3.1 and §9.
 
 use super::itemptr::{BlockNumber, INVALID_BLOCK_NUMBER, ItemPointer, OffsetNumber};
 use super::page::{BLCKSZ, Page, SIZE_OF_ITEM_ID, SIZE_OF_PAGE_HEADER, maxalign};
@@ -388,20 +388,104 @@ pub const fn leaf_items_per_page(key: KeyType) -> usize {
     (free - key.tuple_size() - reserve) / per + 1
 }
 const _: () = assert!(leaf_items_per_page(KeyType::Int8) == 366);
+const _: () = assert!(offset_of!(BTree, leaves) == 0 && offset_of!(BTree, bounds) == 24 && offset_of!(BTree, key) == 48);
+
+/// Fill factor of internal pages in a sorted build (`BTREE_NONLEAF_FILLFACTOR`).
+pub const BTREE_NONLEAF_FILLFACTOR: usize = 70;
 
 /// `P_HIKEY`.
 pub const P_HIKEY: OffsetNumber = 1;
+/// `P_FIRSTKEY`.
+pub const P_FIRSTKEY: OffsetNumber = 2;
+/// `P_NONE`: no sibling / no root.
+pub const P_NONE: BlockNumber = 0;
 
-/// A B-tree's leaf level: 8 KiB pages linked left to right. Block 0 stands for the metapage;
-/// leaf `i` is block `i + 1`. Internal pages are not materialised: `first_leaf_ge` does what
-/// the descent in `_bt_first` returns.
+/// `btpo_flags` bits (nbtree.h).
+pub const BTP_LEAF: u16 = 1 << 0;
+/// The root page.
+pub const BTP_ROOT: u16 = 1 << 1;
+/// Deleted page (`P_IGNORE`).
+pub const BTP_DELETED: u16 = 1 << 2;
+/// Half-dead page (`P_IGNORE`).
+pub const BTP_HALF_DEAD: u16 = 1 << 4;
+
+/// `t_info` bit: the tuple's `t_tid` offset holds the attribute count (pivot tuples).
+pub const INDEX_ALT_TID_MASK: u16 = 0x2000;
+/// `t_info` bit: the tuple has a null bitmap.
+pub const INDEX_NULL_MASK: u16 = 0x8000;
+/// `t_info` size bits.
+pub const INDEX_SIZE_MASK: u16 = 0x1fff;
+/// In a pivot's `t_tid` offset: the attribute count.
+pub const BT_OFFSET_MASK: u16 = 0x0fff;
+/// In a pivot's `t_tid` offset: a heap TID follows the keys.
+pub const BT_PIVOT_HEAP_TID_ATTR: u16 = 0x1000;
+/// In `t_tid` offset with `INDEX_ALT_TID_MASK`: a posting list, not a pivot.
+pub const BT_IS_POSTING: u16 = 0x2000;
+
+/// Downlinks on each internal page of one level of a sorted build over `n` children, page by
+/// page, as `_bt_buildadd` fills them at level > 0. A new page reserves its high key's line
+/// pointer (`_bt_blnewpage`), so `PageGetFreeSpace` starts at 8192 - 24 - 16 - 4 - 4 = 8144;
+/// the level's first item is the 8-byte "minus infinity" pivot, every other one 16 bytes (+4
+/// for its line pointer). The page is finished once free space would drop below the soft limit
+/// `BLCKSZ * (100 - 70) / 100 = 2457` with at least two items on it: its last item moves to the
+/// new page (truncated to minus infinity there, its key kept as the old page's high key), so
+/// a non-rightmost page keeps 284 downlinks. Over 27,323 leaves: 97 pages, then a root.
+pub fn upper_page_fill(key: KeyType, n: usize) -> Vec<usize> {
+    let full = BLCKSZ * (100 - BTREE_NONLEAF_FILLFACTOR) / 100;
+    let free0 = BLCKSZ - SIZE_OF_PAGE_HEADER - SIZE_OF_BT_PAGE_OPAQUE - 2 * SIZE_OF_ITEM_ID;
+    let minus_inf = SIZE_OF_INDEX_TUPLE_HEADER;
+    let (mut pages, mut on, mut used) = (Vec::new(), 0usize, 0usize);
+    for c in 0..n {
+        let itupsz = if c == 0 { minus_inf } else { key.tuple_size() };
+        let pgspc = free0 - used;
+        if pgspc < itupsz || (pgspc < full && on >= 2) {
+            pages.push(on - 1);
+            on = 1;
+            used = minus_inf + SIZE_OF_ITEM_ID;
+        }
+        on += 1;
+        used += if on == 1 { minus_inf } else { key.tuple_size() } + SIZE_OF_ITEM_ID;
+    }
+    if on > 0 {
+        pages.push(on);
+    }
+    pages
+}
+
+/// Pages on each level above `nleaves` leaves, level 1 first, the root (one page) last; empty
+/// when a single leaf is the root (or there are no leaves).
+pub fn upper_level_sizes(key: KeyType, nleaves: usize) -> Vec<usize> {
+    let mut levels = Vec::new();
+    let mut n = nleaves;
+    while n > 1 {
+        n = upper_page_fill(key, n).len();
+        levels.push(n);
+    }
+    levels
+}
+
+/// A sorted-build B-tree: leaves linked left to right, internal levels above them, a root.
+/// Block 0 stands for the metapage (never materialised: PostgreSQL caches it in
+/// `rd_amcache`); leaf `i` is block `i + 1`. Internal pages follow the leaves in block order
+/// (PostgreSQL interleaves them with the leaves as the build allocates them; only the numbers
+/// differ). `first_leaf_ge` answers what the descent returns without reading internal pages.
+/// `repr(C)` in the field order that keeps `leaves`, `bounds` and `key` at the offsets Rust
+/// gave them before the internal levels existed (0, 24, 48): other studies' asm reads them.
+#[repr(C)]
 pub struct BTree {
     /// Leaf pages in key order.
     pub leaves: Vec<Box<Page>>,
-    /// Key type.
-    pub key: KeyType,
     /// Per leaf: (first key, last key), for the descent.
     bounds: Vec<(i64, i64)>,
+    /// Key type.
+    pub key: KeyType,
+    /// Internal pages, level 1 left to right first, the root last; page `j` is block
+    /// `leaves.len() + 1 + j`.
+    pub upper: Vec<Box<Page>>,
+    /// The metapage's `btm_root` (P_NONE without leaves) and `btm_level`.
+    pub root: BlockNumber,
+    /// Level of the root (0: a single leaf).
+    pub root_level: u32,
 }
 
 /// Special space of a leaf page (`BTPageOpaqueData`).
@@ -413,6 +497,15 @@ pub struct BTPageOpaque {
     pub next: BlockNumber,
 }
 
+/// Write `BTPageOpaqueData` (prev, next, level, flags).
+fn set_opaque(page: &mut Page, prev: BlockNumber, next: BlockNumber, level: u32, flags: u16) {
+    let sp = page.special_mut();
+    sp[0..4].copy_from_slice(&prev.to_ne_bytes());
+    sp[4..8].copy_from_slice(&next.to_ne_bytes());
+    sp[8..12].copy_from_slice(&level.to_ne_bytes());
+    sp[12..14].copy_from_slice(&flags.to_ne_bytes());
+}
+
 impl BTree {
     /// Sorted build (`nbtsort.c`) from `(key, heap tid)` pairs in key order, `per_leaf` data
     /// items per leaf (`leaf_items_per_page` for a faithful build; tests use other counts,
@@ -422,34 +515,131 @@ impl BTree {
         let nleaves = per_leaf.len();
         let mut leaves = Vec::with_capacity(nleaves);
         let mut bounds = Vec::with_capacity(nleaves);
+        // Each leaf's low key (its left sibling's high key; minus infinity for the first): the
+        // pivot the build hands to the parent level.
+        let mut lowkeys: Vec<Option<i64>> = Vec::with_capacity(nleaves);
         let mut at = 0usize;
         for (i, &n) in per_leaf.iter().enumerate() {
             let chunk = &entries[at..at + n];
             at += n;
             let rightmost = i + 1 == nleaves;
             let mut page = Page::new(SIZE_OF_BT_PAGE_OPAQUE);
+            lowkeys.push(if i == 0 { None } else { Some(entries.get(at - n).map(|e| e.0).unwrap_or(i64::MAX)) });
             if !rightmost {
-                // High key: the next leaf's first key (or, for an empty tail, our last).
+                // High key: the next leaf's first key (or, for an empty tail, our last), a pivot
+                // truncated to the key (keys are unique, so no heap TID is kept).
                 let hikey = entries.get(at).map(|e| e.0).unwrap_or(i64::MAX);
-                page.add_item(&index_tuple(key, hikey, ItemPointer::default()))
-                    .expect("high key fits");
+                page.add_item(&pivot_tuple(key, Some(hikey), P_NONE)).expect("high key fits");
             }
             for &(k, tid) in chunk {
                 page.add_item(&index_tuple(key, k, tid)).expect("leaf over-filled");
             }
             let prev = if i == 0 { 0 } else { i as u32 };
             let next = if rightmost { 0 } else { i as u32 + 2 };
-            let sp = page.special_mut();
-            sp[0..4].copy_from_slice(&prev.to_ne_bytes());
-            sp[4..8].copy_from_slice(&next.to_ne_bytes());
-            // btpo_flags: BTP_LEAF (1).
-            sp[12..14].copy_from_slice(&1u16.to_ne_bytes());
+            let flags = if nleaves == 1 { BTP_LEAF | BTP_ROOT } else { BTP_LEAF };
+            set_opaque(&mut page, prev, next, 0, flags);
             let b = if n == 0 { (i64::MIN, i64::MIN) } else { (chunk[0].0, chunk[n - 1].0) };
             bounds.push(b);
             leaves.push(page);
         }
         assert_eq!(at, entries.len(), "per_leaf must cover every entry");
-        BTree { leaves, key, bounds }
+        let root = if nleaves == 0 { P_NONE } else { Self::leaf_block(0) };
+        let mut t = BTree { leaves, key, bounds, upper: Vec::new(), root, root_level: 0 };
+        t.build_upper(lowkeys);
+        t
+    }
+
+    /// The internal levels (`_bt_buildadd` at level > 0, `_bt_uppershutdown`): each page holds
+    /// the pivots of its children (a downlink in `t_tid`, the child's low key), the first one
+    /// truncated to minus infinity; every page but the rightmost has a high key, the next
+    /// page's low key. Stops at the level with one page: the root.
+    fn build_upper(&mut self, lowkeys: Vec<Option<i64>>) {
+        let mut children: Vec<(Option<i64>, BlockNumber)> =
+            lowkeys.into_iter().enumerate().map(|(i, k)| (k, Self::leaf_block(i))).collect();
+        let mut level = 0u32;
+        while children.len() > 1 {
+            level += 1;
+            let sizes = upper_page_fill(self.key, children.len());
+            let first = (self.leaves.len() + 1 + self.upper.len()) as BlockNumber;
+            let npages = sizes.len();
+            let mut parents = Vec::with_capacity(npages);
+            let mut at = 0usize;
+            for (p, &n) in sizes.iter().enumerate() {
+                let blk = first + p as BlockNumber;
+                let rightmost = p + 1 == npages;
+                let mut page = Page::new(SIZE_OF_BT_PAGE_OPAQUE);
+                if !rightmost {
+                    let (hk, down) = children[at + n];
+                    page.add_item(&pivot_tuple(self.key, hk, down)).expect("high key fits");
+                }
+                for (j, &(lk, down)) in children[at..at + n].iter().enumerate() {
+                    let lk = if j == 0 { None } else { lk };
+                    page.add_item(&pivot_tuple(self.key, lk, down)).expect("internal page over-filled");
+                }
+                let prev = if p == 0 { P_NONE } else { blk - 1 };
+                let next = if rightmost { P_NONE } else { blk + 1 };
+                let flags = if npages == 1 { BTP_ROOT } else { 0 };
+                set_opaque(&mut page, prev, next, level, flags);
+                parents.push((children[at].0, blk));
+                self.upper.push(page);
+                at += n;
+            }
+            children = parents;
+        }
+        if let Some(&(_, root)) = children.first() {
+            self.root = root;
+            self.root_level = level;
+        }
+    }
+
+    /// Any page of the index: a leaf or an internal page (block 1..).
+    pub fn block_page(&self, block: BlockNumber) -> Option<&Page> {
+        let b = (block as usize).checked_sub(1)?;
+        let n = self.leaves.len();
+        if b < n { Some(&self.leaves[b]) } else { self.upper.get(b - n).map(|p| &**p) }
+    }
+
+    /// Blocks of the relation, the metapage included (`RelationGetNumberOfBlocks`).
+    pub fn nblocks(&self) -> usize {
+        1 + self.leaves.len() + self.upper.len()
+    }
+
+    /// `btpo_level` of a page.
+    pub fn level(page: &Page) -> u32 {
+        u32::from_ne_bytes(page.special()[8..12].try_into().unwrap())
+    }
+
+    /// `btpo_flags` of a page.
+    pub fn flags(page: &Page) -> u16 {
+        u16::from_ne_bytes(page.special()[12..14].try_into().unwrap())
+    }
+
+    /// The blocks a descent to `key` reads, root to leaf, from the pivots' keys alone (plain
+    /// comparisons, no buffer manager): the pages a keyed scan touches, and a test oracle.
+    pub fn descent_path(&self, key: i64) -> Vec<BlockNumber> {
+        let mut path = Vec::new();
+        let mut blk = self.root;
+        while let Some(page) = (blk != P_NONE).then(|| self.block_page(blk)).flatten() {
+            path.push(blk);
+            if Self::level(page) == 0 {
+                break;
+            }
+            // The last pivot whose key is <= key (minus infinity always is): `_bt_binsrch` with
+            // nextkey = false, where an equal pivot (heap TID truncated) sends the search right.
+            let first = Self::first_data_key(page);
+            let mut down = P_NONE;
+            for off in first..=page.max_offset() {
+                // SAFETY: off is a valid offset of this page.
+                let t = unsafe { Page::item_ptr(page, off) };
+                if off == first || unsafe { tuple_key(self.key, t) } <= key {
+                    down = unsafe { tuple_tid(t) }.block();
+                } else {
+                    break;
+                }
+            }
+            blk = down;
+        }
+        path
     }
 
     /// Block number of leaf `i`.
@@ -528,6 +718,23 @@ pub fn index_tuple(key: KeyType, value: i64, tid: ItemPointer) -> Vec<u8> {
         KeyType::Int4 => t[8..12].copy_from_slice(&(value as i32).to_ne_bytes()),
         KeyType::Int8 => t[8..16].copy_from_slice(&value.to_ne_bytes()),
     }
+    t
+}
+
+/// Bytes of a pivot tuple (`BTreeTupleSetNAtts`): `t_tid` holds the downlink block and the
+/// attribute count (1, or 0 for minus infinity, which is header only); `INDEX_ALT_TID_MASK` set.
+pub fn pivot_tuple(key: KeyType, value: Option<i64>, downlink: BlockNumber) -> Vec<u8> {
+    let mut t = match value {
+        Some(v) => index_tuple(key, v, ItemPointer::new(downlink, 1)),
+        None => {
+            let mut t = index_tuple(key, 0, ItemPointer::new(downlink, 0));
+            t.truncate(SIZE_OF_INDEX_TUPLE_HEADER);
+            t[6..8].copy_from_slice(&(SIZE_OF_INDEX_TUPLE_HEADER as u16).to_ne_bytes());
+            t
+        }
+    };
+    let info = u16::from_ne_bytes([t[6], t[7]]) | INDEX_ALT_TID_MASK;
+    t[6..8].copy_from_slice(&info.to_ne_bytes());
     t
 }
 
@@ -624,6 +831,96 @@ mod tests {
         let t = BTree::build(KeyType::Int8, &entries, &[n, n]);
         assert_eq!(t.page(1).max_offset() as usize, n + 1);
         assert!(t.page(1).free_space() >= BLCKSZ * 10 / 100 - 16 - 4);
+    }
+
+    #[test]
+    fn internal_levels_match_postgres_15() {
+        // §8b: 27,323 leaves under 98 non-leaf pages (97 at level 1, the root) and the metapage:
+        // 27,422 pages in all.
+        let levels = upper_level_sizes(KeyType::Int8, 27_323);
+        assert_eq!(levels, vec![97, 1]);
+        assert_eq!(1 + 27_323 + levels.iter().sum::<usize>(), 27_422);
+        let fill = upper_page_fill(KeyType::Int8, 27_323);
+        assert!(fill[..fill.len() - 1].iter().all(|&n| n == fill[0]));
+        assert_eq!(fill.iter().sum::<usize>(), 27_323);
+        assert_eq!(upper_level_sizes(KeyType::Int8, 1), Vec::<usize>::new());
+        assert_eq!(upper_level_sizes(KeyType::Int8, 2), vec![1]);
+    }
+
+    /// Walk every internal page: sizes per level as computed, sibling links, levels, the
+    /// minus-infinity first item, high keys equal to the right sibling's low key, downlinks
+    /// to the next level down in order, and pages that a real `_bt_buildadd` would accept.
+    fn check_upper(t: &BTree) {
+        let sizes = upper_level_sizes(t.key, t.leaves.len());
+        assert_eq!(t.upper.len(), sizes.iter().sum::<usize>());
+        assert_eq!(t.root_level as usize, sizes.len());
+        let mut below: Vec<BlockNumber> = (0..t.leaves.len()).map(BTree::leaf_block).collect();
+        let mut first = t.leaves.len() as BlockNumber + 1;
+        for (l, &n) in sizes.iter().enumerate() {
+            let blocks: Vec<BlockNumber> = (first..first + n as BlockNumber).collect();
+            let mut downs = vec![];
+            for (p, &b) in blocks.iter().enumerate() {
+                let page = t.block_page(b).unwrap();
+                let op = BTree::opaque(page);
+                assert_eq!(BTree::level(page), l as u32 + 1);
+                assert_eq!(op.prev, if p == 0 { P_NONE } else { b - 1 });
+                assert_eq!(op.next, if p + 1 == n { P_NONE } else { b + 1 });
+                assert_eq!(BTree::flags(page) & BTP_ROOT != 0, n == 1);
+                let fd = BTree::first_data_key(page);
+                // SAFETY: offsets within the page.
+                let size = |o| page.item_span(o).1;
+                assert_eq!(size(fd), SIZE_OF_INDEX_TUPLE_HEADER, "minus infinity");
+                for o in fd..=page.max_offset() {
+                    let tup = unsafe { Page::item_ptr(page, o) };
+                    downs.push(unsafe { tuple_tid(tup) }.block());
+                    if o > fd {
+                        assert_eq!(size(o), SIZE_OF_INDEX_TUPLE_HEADER + t.key.width());
+                    }
+                }
+                if op.next != P_NONE {
+                    let right = t.block_page(op.next).unwrap();
+                    let hk = unsafe { tuple_key(t.key, Page::item_ptr(page, P_HIKEY)) };
+                    // The right page's first downlink's child starts at the high key.
+                    let child = unsafe { tuple_tid(Page::item_ptr(right, BTree::first_data_key(right))) }.block();
+                    let mut c = t.block_page(child).unwrap();
+                    while BTree::level(c) > 0 {
+                        let d = unsafe { tuple_tid(Page::item_ptr(c, BTree::first_data_key(c))) }.block();
+                        c = t.block_page(d).unwrap();
+                    }
+                    let lk = (BTree::first_data_key(c)..=c.max_offset())
+                        .map(|o| unsafe { tuple_key(t.key, Page::item_ptr(c, o)) })
+                        .next()
+                        .unwrap_or(hk);
+                    assert_eq!(hk, lk);
+                    // Left at least the fill factor's reserve when full: 2457 - 20 < free.
+                    assert!(page.free_space() + 20 >= BLCKSZ * 30 / 100, "{}", page.free_space());
+                }
+            }
+            assert_eq!(downs, below, "level {}", l + 1);
+            below = blocks;
+            first += n as BlockNumber;
+        }
+        assert_eq!(below.len(), 1.min(t.leaves.len()));
+        assert_eq!(t.root, below.first().copied().unwrap_or(P_NONE));
+    }
+
+    #[test]
+    fn sorted_build_has_internal_levels() {
+        for (n, per) in [(0usize, 366usize), (10, 366), (366, 366), (367, 366), (30_000, 366), (1_200, 2), (600, 1)] {
+            let entries: Vec<_> = (0..n as i64).map(|k| (k * 3, ItemPointer::new(k as u32, 1))).collect();
+            let t = BTree::build(KeyType::Int8, &entries, &crate::pg::workload::leaf_sizes(n, per));
+            check_upper(&t);
+            assert_eq!(t.nblocks(), 1 + t.leaves.len() + t.upper.len());
+            for k in (0..n as i64).step_by(7) {
+                let path = t.descent_path(k * 3);
+                assert_eq!(path.len(), t.root_level as usize + 1);
+                let leaf = *path.last().unwrap() as usize - 1;
+                assert_eq!(t.first_leaf_ge(k * 3).unwrap().0, leaf);
+            }
+        }
+        // Empty leaves in the middle and at the end (as the property tests build).
+        let entries: Vec<_> = (0..10i64).map(|k| (k, ItemPointer::new(0, k as u16 + 1))).collect();
+        check_upper(&BTree::build(KeyType::Int8, &entries, &[4, 0, 3, 3, 0]));
     }
 
     #[test]

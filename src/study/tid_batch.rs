@@ -57,12 +57,25 @@
 //! seed, 1M quick, 20k test; all deterministic). What is modelled is the *order* in which each
 //! AM hands TIDs over, the unit it reads them in (index pages), and how `amgetbitmap` is called;
 //! the AMs' own per-tuple work (consistent functions, hashing, posting-list decoding, buffer
-//! locks) is not, except B-tree (a real leaf walk over 8 KiB pages) and bloom (a real
-//! signature test over every index tuple). Each case states its locality (TIDs per heap-block
-//! run, distinct heap blocks):
-//! - **btree-many**: `col0 < rows` on idx_table3_col0: heap order, 185 TIDs a run.
+//! locks) is not, except B-tree (a real leaf walk over 8 KiB pages, a real descent, and the
+//! buffer manager's hit path) and bloom (a real signature test over every index tuple). Each
+//! case states its locality (TIDs per heap-block run, distinct heap blocks):
+//! - **btree-many**: `col0 < rows` on idx_table3_col0: heap order, 185 TIDs a run. Each page
+//!   step goes through shared buffers as `_bt_readnextpage` does (unpin the old page,
+//!   `ReadBuffer` + share lock, read the page, unlock; [`crate::pg::bufmgr`]); the first leaf
+//!   is read without (`bt_first_all`). The seed's run missed shared buffers (read=27324): the
+//!   miss path is not modelled, so each page costs a hit here.
 //!   **btree-few**: `col0 = ANY(10 widely spaced keys)`: ten primitive scans in one
-//!   `btgetbitmap` call, each a descent returning one TID. **btree-lossy**: btree-many at
+//!   `btgetbitmap` call, each a descent returning one TID. The descent is PostgreSQL's
+//!   (`_bt_search`, [`crate::pg::nbtsearch`]): root, internal page and leaf (3 buffers a key,
+//!   30 for the ten: §8b; the sorted build gives 27,323 leaves under 97 internal pages and a
+//!   root at 10M rows), each read through `ReadBuffer` (tag hash, partition LWLock, mapping
+//!   table lookup, pin CAS, resource owner) and share-locked; `_bt_moveright` checks each
+//!   non-rightmost page's high key and `_bt_binsrch` bisects each page, every comparison a
+//!   `_bt_compare` -> `FunctionCall2Coll` -> `btint8cmp` call through a function pointer; the
+//!   metapage is cached (`rd_amcache`). Not modelled: the per-level `BTStack` palloc, the
+//!   array-key machinery (`_bt_advance_array_keys`, `_bt_checkkeys` on the leaf), scan-key
+//!   preprocessing and the executor around `btgetbitmap`. **btree-lossy**: btree-many at
 //!   work_mem 2 MB scaled by rows / 10M (§8b: 2 MB is where the seed's bitmap goes lossy).
 //! - **hash-many**: bucket order: TIDs sorted by (bucket, hash) of a 32-bit mix of the key, so
 //!   consecutive TIDs land on unrelated heap blocks (about 1 TID a run); 305 TIDs an index page
@@ -85,9 +98,15 @@
 
 use crate::pg::ItemPointer;
 use crate::pg::itemptr::INVALID_BLOCK_NUMBER;
+use crate::pg::bufmgr::{BufMgr, Buffer, DEFAULT_NBUFFERS, INVALID_BUFFER, RelFileLocator, buffer_get_block_number, buffer_get_page, release_buffer};
+use crate::pg::fmgr::{F_BTINT4CMP, F_BTINT8CMP, FmgrInfo, btint4cmp, btint8cmp};
 use crate::pg::nbtree::{
-    BTScanOpaque, BTScanPos, BTScanPosItem, BTree, IndexScanDesc, MAX_TIDS_PER_BTREE_PAGE, P_HIKEY, bt_first_all,
-    bt_steppage, tuple_key, tuple_tid,
+    BTScanOpaque, BTScanPos, BTScanPosItem, BTree, IndexScanDesc, KeyType, MAX_TIDS_PER_BTREE_PAGE, bt_first_all,
+    bt_readpage_all, tuple_key, tuple_tid,
+};
+use crate::pg::nbtsearch::{
+    BTMetaCache, BTScanInsertData, CompactAttribute, IndexRel, ScanKeyData, bt_binsrch, bt_getbuf, bt_relbuf, bt_search,
+    bt_unlockbuf,
 };
 use crate::pg::page::{BLCKSZ, Page, SIZE_OF_ITEM_ID, SIZE_OF_PAGE_HEADER, maxalign};
 use crate::pg::sink::TidSink;
@@ -185,7 +204,14 @@ impl ScanItem {
 // ---------------------------------------------------------------------------------------------
 // B-tree: btgetbitmap over the nbtree model.
 
-/// A B-tree bitmap scan: the scan descriptor, its `BTScanOpaqueData`, and the array keys.
+/// `pg_default`'s tablespace, the `postgres` database, and relfilenumbers for table3 and its
+/// index (any distinct values: they only feed the buffer tags).
+const TABLE3_LOCATOR: RelFileLocator = RelFileLocator { spc_oid: 1663, db_oid: 5, rel_number: 16_384 };
+const INDEX_LOCATOR: RelFileLocator = RelFileLocator { spc_oid: 1663, db_oid: 5, rel_number: 16_390 };
+
+/// A B-tree bitmap scan: the scan descriptor, its `BTScanOpaqueData`, the array keys, and
+/// what the backend brings to it: shared buffers holding the index pages the scan reads,
+/// the relcache's view of the index and its ORDER proc.
 pub struct BtreeScan {
     desc: IndexScanDesc,
     so: Box<BTScanOpaque>,
@@ -195,12 +221,47 @@ pub struct BtreeScan {
     next_key: usize,
     /// `scan->xs_heaptid`, written by `_bt_returnitem`.
     xs_heaptid: ItemPointer,
+    /// Shared buffers (and this backend's pins and locks).
+    bufmgr: Box<BufMgr>,
+    /// The index relation as the descent sees it.
+    irel: IndexRel,
+    /// `index_getprocinfo(rel, 1, BTORDER_PROC)`: btint8cmp / btint4cmp.
+    orderproc: FmgrInfo,
 }
 
 impl BtreeScan {
-    /// A scan of `rel`, all rows (`keys` empty) or `= ANY(keys)`.
+    /// A scan of `rel`, all rows (`keys` empty) or `= ANY(keys)`. Shared buffers (16,384, or
+    /// more when the scan reads more index pages than that) hold the pages the scan reads (for
+    /// keyed scans the root-to-leaf path of each key; else every page), the rest is filled
+    /// with table3's heap blocks so the mapping table is as full as on a warm server.
     pub fn new(rel: Rc<BTree>, keys: Vec<i64>) -> Box<BtreeScan> {
         let (so, _) = BTScanOpaque::new_boxed(&[]);
+        let mut blocks: Vec<u32> = if keys.is_empty() {
+            (1..rel.nblocks() as u32).collect()
+        } else {
+            keys.iter().flat_map(|&k| rel.descent_path(k)).collect()
+        };
+        blocks.sort_unstable();
+        blocks.dedup();
+        let mut bufmgr = BufMgr::new(DEFAULT_NBUFFERS.max(blocks.len()));
+        for &b in &blocks {
+            let page: *const Page = rel.block_page(b).expect("a block of the index");
+            bufmgr.map(INDEX_LOCATOR.tag(b), page).expect("the pool is sized to hold the scan's pages");
+        }
+        for b in 0..(bufmgr.nbuffers() - bufmgr.nmapped()) as u32 {
+            bufmgr.map(TABLE3_LOCATOR.tag(b), std::ptr::null()).expect("free buffers remain");
+        }
+        let (attlen, orderproc) = match rel.key {
+            KeyType::Int8 => (8, FmgrInfo::builtin(btint8cmp, F_BTINT8CMP)),
+            KeyType::Int4 => (4, FmgrInfo::builtin(btint4cmp, F_BTINT4CMP)),
+        };
+        let irel = IndexRel {
+            locator: INDEX_LOCATOR,
+            natts: 1,
+            nkeyatts: 1,
+            att: CompactAttribute { attcacheoff: 0, attlen, attbyval: true },
+            metad: (rel.root != 0).then_some(BTMetaCache { fastroot: rel.root, fastlevel: rel.root_level }),
+        };
         let mut bs = Box::new(BtreeScan {
             desc: IndexScanDesc { number_of_keys: 1, key_data: std::ptr::null(), ..*IndexScanDesc::new(&rel, &[]) },
             so,
@@ -208,15 +269,28 @@ impl BtreeScan {
             keys,
             next_key: 0,
             xs_heaptid: ItemPointer::default(),
+            bufmgr,
+            irel,
+            orderproc,
         });
         bs.desc.opaque = &mut *bs.so;
         bs.so.num_array_keys = bs.keys.len() as i32;
         bs
     }
 
+    /// `btrescan`: drop a pin a previous scan left (none after a complete scan), invalidate.
     fn reset(&mut self) {
         self.next_key = 0;
+        if self.so.curr_pos.buf != INVALID_BUFFER {
+            // SAFETY: the pin is this scan's.
+            unsafe { release_buffer(&mut *self.bufmgr, self.so.curr_pos.buf) };
+        }
         invalidate(&mut self.so.curr_pos);
+    }
+
+    /// The scan's shared buffers.
+    pub fn bufmgr(&self) -> &BufMgr {
+        &self.bufmgr
     }
 }
 
@@ -231,47 +305,100 @@ fn invalidate(pos: &mut BTScanPos) {
     pos.item_index = 0;
 }
 
-/// `_bt_first` for `col0 = key`: descend to the leaf that may hold `key` (a binary search over
-/// the leaves' high keys stands for the internal levels: one page read a probe), binary-search
-/// the leaf (`_bt_binsrch`), and save the one matching item (`_bt_readpage` stops at the next,
-/// which fails the required key, so `moreRight` is false: `nextPage` is left P_NONE).
-fn bt_descend_eq(so: &mut BTScanOpaque, rel: &BTree, key: i64) -> bool {
+/// `_bt_first` for `col0 = key`: build the insertion scan key (copying the ORDER proc's
+/// `FmgrInfo`, as `ScanKeyEntryInitializeWithInfo` does), `_bt_search` from the root through
+/// shared buffers to the leaf, `_bt_binsrch` the leaf, and save the one matching item
+/// (`_bt_readpage` stops at the next item, which fails the required key, so `moreRight` is
+/// false: `nextPage` is left P_NONE). A bitmap scan keeps the leaf's pin and drops its lock
+/// (`_bt_drop_lock_and_maybe_pin`: no heap relation, so `dropPin` is false); the pin goes at
+/// the step that ends the primitive scan. With no match, `_bt_readfirstpage` unlocks and
+/// `_bt_steppage` unpins at once.
+fn bt_first_eq(bs: &mut BtreeScan, key: i64) -> bool {
+    // SAFETY: desc.opaque is bs.so.
+    let so = unsafe { &mut *bs.desc.opaque };
     invalidate(&mut so.curr_pos);
-    let n = rel.leaves.len();
-    if n == 0 {
-        return false;
+    let inskey = BTScanInsertData {
+        heapkeyspace: true,
+        allequalimage: true,
+        anynullkeys: false,
+        nextkey: false,
+        backward: false,
+        scantid: std::ptr::null(),
+        keysz: 1,
+        scankeys: [ScanKeyData {
+            sk_flags: 0,
+            sk_attno: 1,
+            sk_strategy: 0,
+            sk_subtype: 0,
+            sk_collation: 0,
+            sk_func: bs.orderproc,
+            sk_argument: key as usize,
+        }],
+    };
+    let bm: *mut BufMgr = &mut *bs.bufmgr;
+    // SAFETY: bm holds every page on this key's path (BtreeScan::new).
+    unsafe {
+        let buf = bt_search(bm, &bs.irel, &inskey);
+        if buf == INVALID_BUFFER {
+            return false;
+        }
+        let page = buffer_get_page(bm, buf);
+        let off = bt_binsrch(&bs.irel, &inskey, page);
+        let kt = bs.rel.key;
+        if off > (*page).max_offset() || tuple_key(kt, Page::item_ptr(page, off)) != key {
+            bt_relbuf(bm, buf);
+            return false;
+        }
+        let t = Page::item_ptr(page, off);
+        let pos = &mut so.curr_pos;
+        pos.buf = buf;
+        pos.curr_page = buffer_get_block_number(bm, buf);
+        pos.next_page = 0;
+        pos.items[0] = BTScanPosItem { heap_tid: tuple_tid(t), index_offset: off, tuple_offset: 0 };
+        pos.first_item = 0;
+        pos.last_item = 0;
+        pos.item_index = 0;
+        bt_unlockbuf(bm, buf);
+        true
     }
-    let kt = rel.key;
-    let (mut lo, mut hi) = (0usize, n - 1);
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        // SAFETY: a non-rightmost leaf has its high key at P_HIKEY.
-        let hikey = unsafe { tuple_key(kt, Page::item_ptr(&*rel.leaves[mid], P_HIKEY)) };
-        if hikey <= key { lo = mid + 1 } else { hi = mid }
+}
+
+/// `_bt_steppage` -> `_bt_readnextpage` for tid-batch's forward bitmap scans, through shared
+/// buffers: unpin the page just read (`BTScanPosUnpinIfPinned`), then for each right sibling
+/// `_bt_getbuf` (ReadBuffer + share lock), `_bt_readpage` (here [`bt_readpage_all`]), and on
+/// success drop the lock and keep the pin; an empty page is released (`_bt_relbuf`) and
+/// skipped. False at the end. The same for every variant; out of line, like
+/// `crate::pg::nbtree::bt_steppage` (which the other studies keep, without a buffer manager).
+/// btree-many's first leaf comes from `bt_first_all` without a pin, so there is none to drop.
+///
+/// # Safety
+/// `bs` must point to a live [`BtreeScan`].
+#[inline(never)]
+unsafe fn bt_steppage_buf(bs: *mut BtreeScan) -> bool {
+    unsafe {
+        let bs = &mut *bs;
+        let so = &mut *bs.desc.opaque;
+        let bm: *mut BufMgr = &mut *bs.bufmgr;
+        let rel: &BTree = &bs.rel;
+        let old: Buffer = so.curr_pos.buf;
+        if old != INVALID_BUFFER {
+            release_buffer(bm, old);
+            so.curr_pos.buf = INVALID_BUFFER;
+        }
+        loop {
+            let next = so.curr_pos.next_page;
+            if next == 0 || next == INVALID_BLOCK_NUMBER {
+                return false;
+            }
+            let buf = bt_getbuf(bm, &bs.irel, next);
+            if bt_readpage_all(so, rel, next) {
+                so.curr_pos.buf = buf;
+                bt_unlockbuf(bm, buf);
+                return true;
+            }
+            bt_relbuf(bm, buf);
+        }
     }
-    let page: &Page = &rel.leaves[lo];
-    let (mut l, mut h) = (BTree::first_data_key(page), page.max_offset() + 1);
-    while l < h {
-        let m = l + (h - l) / 2;
-        // SAFETY: first_data_key <= m <= max_offset.
-        if unsafe { tuple_key(kt, Page::item_ptr(page, m)) } < key { l = m + 1 } else { h = m }
-    }
-    if l > page.max_offset() {
-        return false;
-    }
-    // SAFETY: l is a data item's offset.
-    let t = unsafe { Page::item_ptr(page, l) };
-    if unsafe { tuple_key(kt, t) } != key {
-        return false;
-    }
-    let pos = &mut so.curr_pos;
-    pos.curr_page = BTree::leaf_block(lo);
-    pos.next_page = 0;
-    pos.items[0] = BTScanPosItem { heap_tid: unsafe { tuple_tid(t) }, index_offset: l, tuple_offset: 0 };
-    pos.first_item = 0;
-    pos.last_item = 0;
-    pos.item_index = 0;
-    true
 }
 
 /// `_bt_first` (+ `_bt_returnitem`): position the next primitive scan. Out of line.
@@ -288,7 +415,7 @@ unsafe fn bt_first(bs: *mut BtreeScan) -> bool {
         } else {
             let k = bs.keys[bs.next_key];
             bs.next_key += 1;
-            bt_descend_eq(so, &bs.rel, k)
+            bt_first_eq(bs, k)
         };
         if found {
             bs.xs_heaptid = so.curr_pos.items[so.curr_pos.item_index as usize].heap_tid;
@@ -304,11 +431,11 @@ unsafe fn bt_first(bs: *mut BtreeScan) -> bool {
 #[inline(never)]
 unsafe fn bt_next(bs: *mut BtreeScan) -> bool {
     unsafe {
-        let bs = &mut *bs;
-        let so = &mut *bs.desc.opaque;
-        if !bt_steppage(so, &bs.rel) {
+        if !bt_steppage_buf(bs) {
             return false;
         }
+        let bs = &mut *bs;
+        let so = &*bs.desc.opaque;
         bs.xs_heaptid = so.curr_pos.items[so.curr_pos.item_index as usize].heap_tid;
         true
     }
@@ -367,7 +494,6 @@ pub unsafe fn hl_tid_batch_per_tid_btree(bs: *mut BtreeScan, tbm: &mut dyn TidSi
 pub unsafe fn hl_tid_batch_batched_btree(bs: *mut BtreeScan, tbm: &mut dyn TidSink) -> i64 {
     unsafe {
         let so = (*bs).desc.opaque;
-        let rel = &*(*bs).desc.index_relation;
         let items = (&raw const (*so).curr_pos.items).cast::<BTScanPosItem>();
         let mut batch = [const { MaybeUninit::<ItemPointer>::uninit() }; BTREE_BATCH];
         let batch = batch.as_mut_ptr().cast::<ItemPointer>();
@@ -389,7 +515,7 @@ pub unsafe fn hl_tid_batch_batched_btree(bs: *mut BtreeScan, tbm: &mut dyn TidSi
                         i += 1;
                     }
                     (*so).curr_pos.item_index = i;
-                    if !bt_steppage(&mut *so, rel) {
+                    if !bt_steppage_buf(bs) {
                         break;
                     }
                 }
@@ -430,7 +556,7 @@ pub unsafe fn hl_tid_batch_runs_btree(bs: *mut BtreeScan, tbm: &mut dyn TidRunSi
                         ntids += (last - i + 1) as i64;
                         (*so).curr_pos.item_index = last + 1;
                     }
-                    if !bt_steppage(&mut *so, rel) {
+                    if !bt_steppage_buf(bs) {
                         break;
                     }
                 }
@@ -1678,16 +1804,74 @@ mod tests {
         assert_eq!(s.matches(), want);
     }
 
+    /// Descend to each of `present` (expecting its TID) and each of `absent` (expecting no
+    /// match), checking that every pin and lock is returned.
+    fn check_descent(rel: Rc<BTree>, present: &[(i64, ItemPointer)], absent: &[i64]) {
+        let mut bs = BtreeScan::new(rel.clone(), present.iter().map(|e| e.0).chain(absent.iter().copied()).collect());
+        for &(k, tid) in present {
+            assert!(bt_first_eq(&mut bs, k), "{k}");
+            assert_eq!(bs.so.curr_pos.items[0].heap_tid, tid, "{k}");
+            let leaf = *rel.descent_path(k).last().unwrap();
+            assert_eq!(bs.so.curr_pos.curr_page, leaf, "{k}");
+            // The leaf stays pinned (not locked) until the step that ends the primitive scan.
+            assert_eq!(bs.bufmgr().held(), (1, 1, 0, 1), "{k}");
+            assert!(!unsafe { bt_steppage_buf(&mut *bs) });
+            assert_eq!(bs.bufmgr().held(), (0, 0, 0, 0), "{k}");
+        }
+        for &k in absent {
+            assert!(!bt_first_eq(&mut bs, k), "{k}");
+            assert_eq!(bs.bufmgr().held(), (0, 0, 0, 0), "{k}");
+        }
+    }
+
     #[test]
     fn btree_descent_finds_each_key() {
-        let rel = Rc::new(table3_col0_index(20_000));
-        let (mut so, _) = BTScanOpaque::new_boxed(&[]);
-        for k in [0i64, 1, 365, 366, 9_999, 19_999] {
-            assert!(bt_descend_eq(&mut so, &rel, k), "{k}");
-            assert_eq!(so.curr_pos.items[0].heap_tid, heap_tid(k as u64, 185));
+        // Even keys only: odd keys are absent, some of them between two leaves.
+        let build = |n: i64, per: usize| {
+            let entries: Vec<(i64, ItemPointer)> = (0..n).map(|g| (2 * g, heap_tid(g as u64, 185))).collect();
+            let sizes = crate::pg::workload::leaf_sizes(entries.len(), per);
+            (Rc::new(BTree::build(KeyType::Int8, &entries, &sizes)), entries)
+        };
+        // One leaf (the root), one internal level (the root above 10 leaves), two internal
+        // levels (600 leaves of 2 keys: 3 level-1 pages under the root).
+        for (n, per, levels) in [(50i64, 366usize, 0u32), (3_000, 366, 1), (1_200, 2, 2)] {
+            let (rel, entries) = build(n, per);
+            assert_eq!(rel.root_level, levels, "{n}/{per}");
+            let mut present = vec![entries[0], *entries.last().unwrap()];
+            // Each leaf's first and last key, and a sample in between.
+            for (i, leaf) in rel.leaves.iter().enumerate() {
+                let first = BTree::first_data_key(leaf) as usize - 1;
+                let at = i * per;
+                present.push(entries[at]);
+                present.push(entries[at + leaf.max_offset() as usize - 1 - first]);
+            }
+            present.extend(entries.iter().step_by(37).copied());
+            let last = entries.last().unwrap().0;
+            let mut absent = vec![-1, 1, last + 1, last + 2, i64::MIN, i64::MAX];
+            // Between two leaves: one past each leaf's last key.
+            absent.extend(present.iter().map(|e| e.0 + 1));
+            check_descent(rel, &present, &absent);
         }
-        assert!(!bt_descend_eq(&mut so, &rel, 20_000));
-        assert!(!bt_descend_eq(&mut so, &rel, -1));
+        // The full-size shape at 20k rows.
+        let rel = Rc::new(table3_col0_index(20_000));
+        let present: Vec<_> = [0i64, 1, 365, 366, 9_999, 19_999].iter().map(|&k| (k, heap_tid(k as u64, 185))).collect();
+        check_descent(rel, &present, &[20_000, -1]);
+        // No leaves at all, and one empty leaf.
+        check_descent(Rc::new(BTree::build(KeyType::Int8, &[], &[])), &[], &[0]);
+        check_descent(Rc::new(BTree::build(KeyType::Int8, &[], &[0])), &[], &[0]);
+    }
+
+    #[test]
+    fn every_scan_returns_its_pins() {
+        for mut c in cases_at_rows(20_000) {
+            for v in 0..3 {
+                c.bitmap(v);
+                if let Scan::Btree(b) = &c.scan {
+                    assert_eq!(b.bufmgr().held(), (0, 0, 0, 0), "{} v{v}", c.name);
+                    assert!(b.bufmgr().shared_blks_hit > 0, "{} v{v}", c.name);
+                }
+            }
+        }
     }
 
     #[test]

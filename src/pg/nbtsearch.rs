@@ -1,0 +1,432 @@
+//! The B-tree descent: `_bt_search`, `_bt_moveright`, `_bt_binsrch` and `_bt_compare`
+//! (src/backend/access/nbtree/nbtsearch.c) over pages read through the buffer manager
+//! (`_bt_getroot`, `_bt_getbuf`, `_bt_relandgetbuf`, `_bt_relbuf` in nbtpage.c, out of line).
+//!
+//! Every key comparison goes through `_bt_compare`: the minus-infinity shortcut on an internal
+//! page's first item, `BTreeTupleGetNAtts`, `index_getattr` with a cached attribute offset,
+//! then `FunctionCall2Coll(&scankey->sk_func, ...)` -> `btint8cmp` through `fn_addr`, and the
+//! sign flip. Pivots carry no heap TID (keys are unique, so suffix truncation drops it), and
+//! an equal, truncated pivot sends a forward search right, as in PostgreSQL. Left out: the
+//! `BTStack` palloc'd per internal level (`_bt_freestack` frees it), incomplete-split handling,
+//! `scantid` tie-breaks (a bitmap scan has none), null keys beyond the flag tests.
+
+use super::bufmgr::{
+    BufMgr, Buffer, BufferLockMode, INVALID_BUFFER, RelFileLocator, buffer_get_page, lock_buffer, read_buffer,
+    release_and_read_buffer, release_buffer,
+};
+use super::fmgr::{Datum, FmgrInfo, Oid, datum_get_int32, function_call2_coll};
+use super::itemptr::{BlockNumber, ItemPointer, OffsetNumber};
+use super::nbtree::{
+    BT_IS_POSTING, BT_OFFSET_MASK, BT_PIVOT_HEAP_TID_ATTR, BTP_DELETED, BTP_HALF_DEAD, BTP_LEAF, INDEX_ALT_TID_MASK,
+    INDEX_NULL_MASK, P_FIRSTKEY, P_HIKEY, P_NONE, SIZE_OF_BT_PAGE_OPAQUE,
+};
+use super::page::{BLCKSZ, Page, maxalign};
+
+/// `SK_ISNULL`.
+pub const SK_ISNULL: i32 = 0x0001;
+/// `SK_BT_DESC`.
+pub const SK_BT_DESC: i32 = 1 << 24;
+/// `SK_BT_NULLS_FIRST`.
+pub const SK_BT_NULLS_FIRST: i32 = 1 << 25;
+
+/// `CompactAttribute`, what `index_getattr` reads for the key column.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CompactAttribute {
+    /// `attcacheoff`: the column's offset in the tuple data (0 for the first).
+    pub attcacheoff: i32,
+    /// `attlen`.
+    pub attlen: i16,
+    /// `attbyval`.
+    pub attbyval: bool,
+}
+
+/// The metapage fields PostgreSQL caches in `rel->rd_amcache` after the first descent.
+#[derive(Clone, Copy, Debug)]
+pub struct BTMetaCache {
+    /// `btm_fastroot`.
+    pub fastroot: BlockNumber,
+    /// `btm_fastlevel`.
+    pub fastlevel: u32,
+}
+
+/// The index `Relation`, cut to what the descent reads.
+#[derive(Clone, Copy, Debug)]
+pub struct IndexRel {
+    /// `rd_locator`.
+    pub locator: RelFileLocator,
+    /// `IndexRelationGetNumberOfAttributes`.
+    pub natts: i32,
+    /// `IndexRelationGetNumberOfKeyAttributes`.
+    pub nkeyatts: i32,
+    /// `TupleDescCompactAttr(rd_att, 0)`.
+    pub att: CompactAttribute,
+    /// `rd_amcache`: the cached metapage (`None` without a root).
+    pub metad: Option<BTMetaCache>,
+}
+
+/// `ScanKeyData`: 72 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ScanKeyData {
+    /// `sk_flags`.
+    pub sk_flags: i32,
+    /// `sk_attno`.
+    pub sk_attno: i16,
+    /// `sk_strategy` (`InvalidStrategy` in an insertion scan key).
+    pub sk_strategy: u16,
+    /// `sk_subtype`.
+    pub sk_subtype: Oid,
+    /// `sk_collation`.
+    pub sk_collation: Oid,
+    /// `sk_func`: the ORDER proc (BTORDER_PROC), copied from the relcache.
+    pub sk_func: FmgrInfo,
+    /// `sk_argument`.
+    pub sk_argument: Datum,
+}
+
+/// `BTScanInsertData` with one scan key (PostgreSQL reserves `INDEX_MAX_KEYS` = 32 on the stack).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct BTScanInsertData {
+    /// `heapkeyspace`.
+    pub heapkeyspace: bool,
+    /// `allequalimage`.
+    pub allequalimage: bool,
+    /// `anynullkeys`.
+    pub anynullkeys: bool,
+    /// `nextkey`.
+    pub nextkey: bool,
+    /// `backward`.
+    pub backward: bool,
+    /// `scantid`.
+    pub scantid: *const ItemPointer,
+    /// `keysz`.
+    pub keysz: i32,
+    /// `scankeys`.
+    pub scankeys: [ScanKeyData; 1],
+}
+
+const _: () = assert!(size_of::<ScanKeyData>() == 72);
+
+/// `BTPageGetOpaque(page)`: the special space, at `pd_special`.
+///
+/// # Safety
+/// `page` must point to a valid page.
+#[inline(always)]
+unsafe fn special(page: *const Page) -> *const u8 {
+    unsafe {
+        let base = page as *const u8;
+        base.add((base.add(16) as *const u16).read() as usize)
+    }
+}
+
+/// `btpo_next`.
+#[inline(always)]
+unsafe fn opaque_next(page: *const Page) -> BlockNumber {
+    unsafe { (special(page).add(4) as *const u32).read() }
+}
+
+/// `btpo_level`.
+#[inline(always)]
+unsafe fn opaque_level(page: *const Page) -> u32 {
+    unsafe { (special(page).add(8) as *const u32).read() }
+}
+
+/// `btpo_flags`.
+#[inline(always)]
+unsafe fn opaque_flags(page: *const Page) -> u16 {
+    unsafe { (special(page).add(12) as *const u16).read() }
+}
+
+/// `P_FIRSTDATAKEY`.
+#[inline(always)]
+unsafe fn first_data_key(page: *const Page) -> OffsetNumber {
+    if unsafe { opaque_next(page) } == P_NONE { P_HIKEY } else { P_FIRSTKEY }
+}
+
+/// `PageGetMaxOffsetNumber`.
+#[inline(always)]
+unsafe fn max_offset(page: *const Page) -> OffsetNumber {
+    unsafe { (*page).max_offset() }
+}
+
+/// `t_info` of an index tuple.
+#[inline(always)]
+unsafe fn t_info(itup: *const u8) -> u16 {
+    unsafe { (itup.add(6) as *const u16).read() }
+}
+
+/// `ItemPointerGetOffsetNumberNoCheck(&itup->t_tid)`.
+#[inline(always)]
+unsafe fn tid_offset(itup: *const u8) -> u16 {
+    unsafe { (itup.add(4) as *const u16).read() }
+}
+
+/// `BTreeTupleIsPivot`.
+#[inline(always)]
+unsafe fn is_pivot(itup: *const u8) -> bool {
+    unsafe { t_info(itup) & INDEX_ALT_TID_MASK != 0 && tid_offset(itup) & BT_IS_POSTING == 0 }
+}
+
+/// `BTreeTupleGetDownLink`: the block in a pivot's `t_tid`.
+///
+/// # Safety
+/// `itup` must point to a pivot tuple.
+#[inline(always)]
+pub unsafe fn downlink(itup: *const u8) -> BlockNumber {
+    unsafe { (itup as *const ItemPointer).read().block() }
+}
+
+/// `index_getattr(itup, 1, ...)` for a by-value column with a cached offset: (datum, isnull).
+#[inline(always)]
+unsafe fn index_getattr(itup: *const u8, att: &CompactAttribute) -> (Datum, bool) {
+    unsafe {
+        let info = t_info(itup);
+        if info & INDEX_NULL_MASK != 0 || att.attcacheoff < 0 || !att.attbyval {
+            not_modelled("index_getattr: null bitmaps, uncached offsets and by-reference types");
+        }
+        // IndexInfoFindDataOffset(t_info) without nulls: MAXALIGN(sizeof(IndexTupleData)) = 8.
+        let p = itup.add(maxalign(8) + att.attcacheoff as usize);
+        let d = match att.attlen {
+            8 => (p as *const i64).read() as Datum,
+            4 => (p as *const i32).read() as i64 as Datum,
+            2 => (p as *const i16).read() as i64 as Datum,
+            _ => *p as Datum,
+        };
+        (d, false)
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn not_modelled(what: &str) -> ! {
+    panic!("not modelled: {what}")
+}
+
+/// `_bt_compare`: the scan key against the tuple at `offnum`: > 0 if the key is greater.
+/// Kept out of line: an exported nbtsearch.c function with callers in several files (whether
+/// gcc inlines it into `_bt_binsrch` is not established; out of line is the conservative shape).
+///
+/// # Safety
+/// `page` must point to a valid B-tree page and `offnum` be one of its offsets.
+#[inline(never)]
+pub unsafe fn bt_compare(rel: &IndexRel, key: &BTScanInsertData, page: *const Page, offnum: OffsetNumber) -> i32 {
+    unsafe {
+        // The first data item of an internal page is minus infinity.
+        if opaque_flags(page) & BTP_LEAF == 0 && offnum == first_data_key(page) {
+            return 1;
+        }
+        let itup = Page::item_ptr(page, offnum);
+        let pivot = is_pivot(itup);
+        let ntupatts = if pivot { (tid_offset(itup) & BT_OFFSET_MASK) as i32 } else { rel.natts };
+        let ncmpkey = ntupatts.min(key.keysz);
+        for i in 0..ncmpkey as usize {
+            let sk = &key.scankeys[i];
+            let (datum, isnull) = index_getattr(itup, &rel.att);
+            let result = if sk.sk_flags & SK_ISNULL != 0 {
+                if isnull { 0 } else if sk.sk_flags & SK_BT_NULLS_FIRST != 0 { -1 } else { 1 }
+            } else if isnull {
+                if sk.sk_flags & SK_BT_NULLS_FIRST != 0 { 1 } else { -1 }
+            } else {
+                let r = datum_get_int32(function_call2_coll(&sk.sk_func, sk.sk_collation, datum, sk.sk_argument));
+                // INVERT_COMPARE_RESULT unless DESC.
+                if sk.sk_flags & SK_BT_DESC == 0 { if r < 0 { 1 } else { -r } } else { r }
+            };
+            if result != 0 {
+                return result;
+            }
+        }
+        // Truncated attributes are minus infinity.
+        if key.keysz > ntupatts {
+            return 1;
+        }
+        // BTreeTupleGetHeapTID: null for a pivot without BT_PIVOT_HEAP_TID_ATTR.
+        let no_heap_tid = pivot && tid_offset(itup) & BT_PIVOT_HEAP_TID_ATTR == 0;
+        if key.scantid.is_null() {
+            // A forward search treats an equal pivot with a truncated heap TID as lower.
+            if !key.backward && key.keysz == ntupatts && no_heap_tid && key.heapkeyspace {
+                return 1;
+            }
+            return 0;
+        }
+        not_modelled("_bt_compare with a scantid")
+    }
+}
+
+/// `_bt_binsrch`: on a leaf, the first item >= the key (nextkey = false); on an internal page,
+/// the last pivot < the key, whose downlink to follow.
+///
+/// # Safety
+/// As [`bt_compare`].
+pub unsafe fn bt_binsrch(rel: &IndexRel, key: &BTScanInsertData, page: *const Page) -> OffsetNumber {
+    unsafe {
+        let mut low = first_data_key(page);
+        let mut high = max_offset(page);
+        if high < low {
+            return low;
+        }
+        high += 1;
+        let cmpval = if key.nextkey { 0 } else { 1 };
+        while high > low {
+            let mid = low + (high - low) / 2;
+            if bt_compare(rel, key, page, mid) >= cmpval {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        if opaque_flags(page) & BTP_LEAF != 0 {
+            return if key.backward { low - 1 } else { low };
+        }
+        low - 1
+    }
+}
+
+/// `_bt_moveright` for a reader: step right while the key is beyond the page's high key (a
+/// concurrent split would put it there; in a static index one compare per non-rightmost page).
+///
+/// # Safety
+/// `bm` must be live; `buf` pinned and read-locked.
+pub unsafe fn bt_moveright(bm: *mut BufMgr, rel: &IndexRel, key: &BTScanInsertData, mut buf: Buffer) -> Buffer {
+    unsafe {
+        let cmpval = if key.nextkey { 0 } else { 1 };
+        loop {
+            let page = buffer_get_page(bm, buf);
+            let next = opaque_next(page);
+            if next == P_NONE {
+                break;
+            }
+            if opaque_flags(page) & (BTP_DELETED | BTP_HALF_DEAD) != 0 || bt_compare(rel, key, page, P_HIKEY) >= cmpval {
+                buf = bt_relandgetbuf(bm, rel, buf, next);
+                continue;
+            }
+            break;
+        }
+        buf
+    }
+}
+
+/// `_bt_search` for a reader: from the root, at each level `_bt_moveright`, then on an internal
+/// page `_bt_binsrch` and `_bt_relandgetbuf` to the child. Returns the read-locked, pinned leaf
+/// (`InvalidBuffer` for an index without a root).
+///
+/// # Safety
+/// As [`bt_moveright`] (`bm` holding every page the descent reads).
+pub unsafe fn bt_search(bm: *mut BufMgr, rel: &IndexRel, key: &BTScanInsertData) -> Buffer {
+    unsafe {
+        let mut buf = bt_getroot(bm, rel);
+        if buf == INVALID_BUFFER {
+            return buf;
+        }
+        loop {
+            buf = bt_moveright(bm, rel, key, buf);
+            let page = buffer_get_page(bm, buf);
+            if opaque_flags(page) & BTP_LEAF != 0 {
+                return buf;
+            }
+            let offnum = bt_binsrch(rel, key, page);
+            let child = downlink(Page::item_ptr(page, offnum));
+            buf = bt_relandgetbuf(bm, rel, buf, child);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// nbtpage.c.
+
+/// `_bt_getroot(rel, heaprel, BT_READ)` with the metapage cached in `rd_amcache`: read and
+/// lock the fast root and check it is still the root.
+///
+/// # Safety
+/// As [`bt_moveright`].
+#[inline(never)]
+pub unsafe fn bt_getroot(bm: *mut BufMgr, rel: &IndexRel) -> Buffer {
+    unsafe {
+        let Some(metad) = rel.metad else { return INVALID_BUFFER };
+        let buf = bt_getbuf(bm, rel, metad.fastroot);
+        let page = buffer_get_page(bm, buf);
+        // !P_IGNORE, btpo_level == rootlevel, P_LEFTMOST and P_RIGHTMOST.
+        if opaque_flags(page) & (BTP_DELETED | BTP_HALF_DEAD) != 0
+            || opaque_level(page) != metad.fastlevel
+            || (special(page) as *const u32).read() != P_NONE
+            || opaque_next(page) != P_NONE
+        {
+            not_modelled("a stale cached metapage (re-reading the metapage)");
+        }
+        buf
+    }
+}
+
+/// `_bt_getbuf(rel, blkno, BT_READ)`: `ReadBuffer`, `_bt_lockbuf`, `_bt_checkpage`.
+///
+/// # Safety
+/// As [`bt_moveright`].
+#[inline(never)]
+pub unsafe fn bt_getbuf(bm: *mut BufMgr, rel: &IndexRel, blkno: BlockNumber) -> Buffer {
+    unsafe {
+        let buf = read_buffer(bm, &rel.locator, blkno);
+        lock_buffer(bm, buf, BufferLockMode::Share);
+        bt_checkpage(bm, buf);
+        buf
+    }
+}
+
+/// `_bt_relandgetbuf`: unlock `obuf`, `ReleaseAndReadBuffer` to `blkno`, lock, check.
+///
+/// # Safety
+/// As [`bt_moveright`]; `obuf` pinned and locked.
+#[inline(never)]
+pub unsafe fn bt_relandgetbuf(bm: *mut BufMgr, rel: &IndexRel, obuf: Buffer, blkno: BlockNumber) -> Buffer {
+    unsafe {
+        if obuf != INVALID_BUFFER {
+            lock_buffer(bm, obuf, BufferLockMode::Unlock);
+        }
+        let buf = release_and_read_buffer(bm, obuf, &rel.locator, blkno);
+        lock_buffer(bm, buf, BufferLockMode::Share);
+        bt_checkpage(bm, buf);
+        buf
+    }
+}
+
+/// `_bt_relbuf`: unlock and unpin.
+///
+/// # Safety
+/// As [`bt_relandgetbuf`].
+#[inline(never)]
+pub unsafe fn bt_relbuf(bm: *mut BufMgr, buf: Buffer) {
+    unsafe {
+        lock_buffer(bm, buf, BufferLockMode::Unlock);
+        release_buffer(bm, buf);
+    }
+}
+
+/// `_bt_unlockbuf`: release the content lock, keep the pin.
+///
+/// # Safety
+/// As [`bt_relandgetbuf`].
+#[inline(never)]
+pub unsafe fn bt_unlockbuf(bm: *mut BufMgr, buf: Buffer) {
+    unsafe { lock_buffer(bm, buf, BufferLockMode::Unlock) }
+}
+
+/// `_bt_checkpage`: not new, and the special space is a `BTPageOpaqueData`.
+#[inline(always)]
+unsafe fn bt_checkpage(bm: *mut BufMgr, buf: Buffer) {
+    unsafe {
+        let page = buffer_get_page(bm, buf) as *const u8;
+        let upper = (page.add(14) as *const u16).read();
+        let special = (page.add(16) as *const u16).read() as usize;
+        let pagesize = ((page.add(18) as *const u16).read() & 0xff00) as usize;
+        if upper == 0 || pagesize - special != maxalign(SIZE_OF_BT_PAGE_OPAQUE) {
+            corrupted(buf);
+        }
+        debug_assert_eq!(pagesize, BLCKSZ);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn corrupted(buf: Buffer) -> ! {
+    panic!("index contains corrupted page in buffer {buf}")
+}
