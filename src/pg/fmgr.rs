@@ -19,6 +19,10 @@ pub const INT8OID: Oid = 20;
 pub const F_BTINT4CMP: Oid = 351;
 /// `F_BTINT8CMP`.
 pub const F_BTINT8CMP: Oid = 842;
+/// `F_INT4EQ`.
+pub const F_INT4EQ: Oid = 65;
+/// `F_INT8EQ`.
+pub const F_INT8EQ: Oid = 467;
 
 /// `NullableDatum`: 16 bytes.
 #[repr(C)]
@@ -150,6 +154,33 @@ pub unsafe extern "C" fn btint4cmp(fcinfo: *mut FunctionCallInfoBaseData) -> Dat
     // SAFETY: the caller's frame.
     let (a, b) = unsafe { ((*fcinfo).args[0].value as i32, (*fcinfo).args[1].value as i32) };
     int32_get_datum(if a > b { 1 } else if a == b { 0 } else { -1 })
+}
+
+/// `int8eq(int8, int8)` (int8.c): the `=` operator's function, a bool Datum. A search-type
+/// scan key's `sk_func` for `col0 = ...` on an int8 column.
+///
+/// # Safety
+/// As [`btint8cmp`].
+pub unsafe extern "C" fn int8eq(fcinfo: *mut FunctionCallInfoBaseData) -> Datum {
+    // SAFETY: the caller's frame.
+    let (a, b) = unsafe { ((*fcinfo).args[0].value as i64, (*fcinfo).args[1].value as i64) };
+    (a == b) as Datum
+}
+
+/// `int4eq(int4, int4)` (int.c).
+///
+/// # Safety
+/// As [`btint8cmp`].
+pub unsafe extern "C" fn int4eq(fcinfo: *mut FunctionCallInfoBaseData) -> Datum {
+    // SAFETY: the caller's frame.
+    let (a, b) = unsafe { ((*fcinfo).args[0].value as i32, (*fcinfo).args[1].value as i32) };
+    (a == b) as Datum
+}
+
+/// `DatumGetBool`: any nonzero byte.
+#[inline(always)]
+pub fn datum_get_bool(d: Datum) -> bool {
+    d as u8 != 0
 }
 
 /// `Int32GetDatum`: sign-extended.

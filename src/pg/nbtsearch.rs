@@ -6,16 +6,18 @@
 //! page's first item, `BTreeTupleGetNAtts`, `index_getattr` with a cached attribute offset,
 //! then `FunctionCall2Coll(&scankey->sk_func, ...)` -> `btint8cmp` through `fn_addr`, and the
 //! sign flip. Pivots carry no heap TID (keys are unique, so suffix truncation drops it), and
-//! an equal, truncated pivot sends a forward search right, as in PostgreSQL. Left out: the
-//! `BTStack` palloc'd per internal level (`_bt_freestack` frees it), incomplete-split handling,
+//! an equal, truncated pivot sends a forward search right, as in PostgreSQL. `_bt_search`
+//! pallocs a `BTStackData` per internal level in `CurrentMemoryContext` ([`crate::pg::mcxt`]);
+//! `_bt_freestack` (nbtutils.c) pfrees the chain. Left out: incomplete-split handling,
 //! `scantid` tie-breaks (a bitmap scan has none), null keys beyond the flag tests.
 
 use super::bufmgr::{
-    BufMgr, Buffer, BufferLockMode, INVALID_BUFFER, RelFileLocator, buffer_get_page, lock_buffer, read_buffer,
-    release_and_read_buffer, release_buffer,
+    BufMgr, Buffer, BufferLockMode, INVALID_BUFFER, RelFileLocator, buffer_get_block_number, buffer_get_page,
+    lock_buffer, read_buffer, release_and_read_buffer, release_buffer,
 };
 use super::fmgr::{Datum, FmgrInfo, Oid, datum_get_int32, function_call2_coll};
 use super::itemptr::{BlockNumber, ItemPointer, OffsetNumber};
+use super::mcxt::{palloc, pfree};
 use super::nbtree::{
     BT_IS_POSTING, BT_OFFSET_MASK, BT_PIVOT_HEAP_TID_ATTR, BTP_DELETED, BTP_HALF_DEAD, BTP_LEAF, INDEX_ALT_TID_MASK,
     INDEX_NULL_MASK, P_FIRSTKEY, P_HIKEY, P_NONE, SIZE_OF_BT_PAGE_OPAQUE,
@@ -63,6 +65,8 @@ pub struct IndexRel {
     pub att: CompactAttribute,
     /// `rd_amcache`: the cached metapage (`None` without a root).
     pub metad: Option<BTMetaCache>,
+    /// `pgstat_info`: the relation's statistics entry (null: not counted).
+    pub pgstat_info: *mut super::pgstat::PgStatTableStatus,
 }
 
 /// `ScanKeyData`: 72 bytes.
@@ -109,12 +113,29 @@ pub struct BTScanInsertData {
 
 const _: () = assert!(size_of::<ScanKeyData>() == 72);
 
+/// `BTStackData`: one internal page of the descent (16 bytes, a 16-byte AllocSet chunk).
+#[repr(C)]
+#[derive(Debug)]
+pub struct BTStackData {
+    /// `bts_blkno`.
+    pub bts_blkno: BlockNumber,
+    /// `bts_offset`: the pivot whose downlink was followed.
+    pub bts_offset: OffsetNumber,
+    /// `bts_parent`.
+    pub bts_parent: BTStack,
+}
+
+/// `BTStack`.
+pub type BTStack = *mut BTStackData;
+
+const _: () = assert!(size_of::<BTStackData>() == 16);
+
 /// `BTPageGetOpaque(page)`: the special space, at `pd_special`.
 ///
 /// # Safety
 /// `page` must point to a valid page.
 #[inline(always)]
-unsafe fn special(page: *const Page) -> *const u8 {
+pub(crate) unsafe fn special(page: *const Page) -> *const u8 {
     unsafe {
         let base = page as *const u8;
         base.add((base.add(16) as *const u16).read() as usize)
@@ -123,7 +144,7 @@ unsafe fn special(page: *const Page) -> *const u8 {
 
 /// `btpo_next`.
 #[inline(always)]
-unsafe fn opaque_next(page: *const Page) -> BlockNumber {
+pub(crate) unsafe fn opaque_next(page: *const Page) -> BlockNumber {
     unsafe { (special(page).add(4) as *const u32).read() }
 }
 
@@ -135,37 +156,37 @@ unsafe fn opaque_level(page: *const Page) -> u32 {
 
 /// `btpo_flags`.
 #[inline(always)]
-unsafe fn opaque_flags(page: *const Page) -> u16 {
+pub(crate) unsafe fn opaque_flags(page: *const Page) -> u16 {
     unsafe { (special(page).add(12) as *const u16).read() }
 }
 
 /// `P_FIRSTDATAKEY`.
 #[inline(always)]
-unsafe fn first_data_key(page: *const Page) -> OffsetNumber {
+pub(crate) unsafe fn first_data_key(page: *const Page) -> OffsetNumber {
     if unsafe { opaque_next(page) } == P_NONE { P_HIKEY } else { P_FIRSTKEY }
 }
 
 /// `PageGetMaxOffsetNumber`.
 #[inline(always)]
-unsafe fn max_offset(page: *const Page) -> OffsetNumber {
+pub(crate) unsafe fn max_offset(page: *const Page) -> OffsetNumber {
     unsafe { (*page).max_offset() }
 }
 
 /// `t_info` of an index tuple.
 #[inline(always)]
-unsafe fn t_info(itup: *const u8) -> u16 {
+pub(crate) unsafe fn t_info(itup: *const u8) -> u16 {
     unsafe { (itup.add(6) as *const u16).read() }
 }
 
 /// `ItemPointerGetOffsetNumberNoCheck(&itup->t_tid)`.
 #[inline(always)]
-unsafe fn tid_offset(itup: *const u8) -> u16 {
+pub(crate) unsafe fn tid_offset(itup: *const u8) -> u16 {
     unsafe { (itup.add(4) as *const u16).read() }
 }
 
 /// `BTreeTupleIsPivot`.
 #[inline(always)]
-unsafe fn is_pivot(itup: *const u8) -> bool {
+pub(crate) unsafe fn is_pivot(itup: *const u8) -> bool {
     unsafe { t_info(itup) & INDEX_ALT_TID_MASK != 0 && tid_offset(itup) & BT_IS_POSTING == 0 }
 }
 
@@ -179,8 +200,11 @@ pub unsafe fn downlink(itup: *const u8) -> BlockNumber {
 }
 
 /// `index_getattr(itup, 1, ...)` for a by-value column with a cached offset: (datum, isnull).
+///
+/// # Safety
+/// `itup` must point to a whole index tuple of `att`'s type.
 #[inline(always)]
-unsafe fn index_getattr(itup: *const u8, att: &CompactAttribute) -> (Datum, bool) {
+pub unsafe fn index_getattr(itup: *const u8, att: &CompactAttribute) -> (Datum, bool) {
     unsafe {
         let info = t_info(itup);
         if info & INDEX_NULL_MASK != 0 || att.attcacheoff < 0 || !att.attbyval {
@@ -198,9 +222,18 @@ unsafe fn index_getattr(itup: *const u8, att: &CompactAttribute) -> (Datum, bool
     }
 }
 
+/// `BTreeTupleGetNAtts`: a pivot's attribute count from its `t_tid`, else the relation's.
+///
+/// # Safety
+/// `itup` must point to an index tuple.
+#[inline(always)]
+pub unsafe fn bt_tuple_get_natts(itup: *const u8, rel: &IndexRel) -> i32 {
+    unsafe { if is_pivot(itup) { (tid_offset(itup) & BT_OFFSET_MASK) as i32 } else { rel.natts } }
+}
+
 #[cold]
 #[inline(never)]
-fn not_modelled(what: &str) -> ! {
+pub(crate) fn not_modelled(what: &str) -> ! {
     panic!("not modelled: {what}")
 }
 
@@ -308,26 +341,52 @@ pub unsafe fn bt_moveright(bm: *mut BufMgr, rel: &IndexRel, key: &BTScanInsertDa
 }
 
 /// `_bt_search` for a reader: from the root, at each level `_bt_moveright`, then on an internal
-/// page `_bt_binsrch` and `_bt_relandgetbuf` to the child. Returns the read-locked, pinned leaf
-/// (`InvalidBuffer` for an index without a root).
+/// page `_bt_binsrch`, a `BTStackData` palloc'd for the page (block, offset, parent) and
+/// `_bt_relandgetbuf` to the child. Leaves the read-locked, pinned leaf in `*bufp`
+/// (`InvalidBuffer` for an index without a root) and returns the stack (null for a leaf root),
+/// which the caller frees with [`bt_freestack`].
 ///
 /// # Safety
-/// As [`bt_moveright`] (`bm` holding every page the descent reads).
-pub unsafe fn bt_search(bm: *mut BufMgr, rel: &IndexRel, key: &BTScanInsertData) -> Buffer {
+/// As [`bt_moveright`] (`bm` holding every page the descent reads); `CurrentMemoryContext`
+/// must be live.
+pub unsafe fn bt_search(bm: *mut BufMgr, rel: &IndexRel, key: &BTScanInsertData, bufp: &mut Buffer) -> BTStack {
     unsafe {
-        let mut buf = bt_getroot(bm, rel);
-        if buf == INVALID_BUFFER {
-            return buf;
+        let mut stack_in: BTStack = std::ptr::null_mut();
+        *bufp = bt_getroot(bm, rel);
+        if *bufp == INVALID_BUFFER {
+            return stack_in;
         }
         loop {
-            buf = bt_moveright(bm, rel, key, buf);
-            let page = buffer_get_page(bm, buf);
+            *bufp = bt_moveright(bm, rel, key, *bufp);
+            let page = buffer_get_page(bm, *bufp);
             if opaque_flags(page) & BTP_LEAF != 0 {
-                return buf;
+                return stack_in;
             }
             let offnum = bt_binsrch(rel, key, page);
             let child = downlink(Page::item_ptr(page, offnum));
-            buf = bt_relandgetbuf(bm, rel, buf, child);
+            let new_stack = palloc(size_of::<BTStackData>()) as BTStack;
+            new_stack.write(BTStackData {
+                bts_blkno: buffer_get_block_number(bm, *bufp),
+                bts_offset: offnum,
+                bts_parent: stack_in,
+            });
+            *bufp = bt_relandgetbuf(bm, rel, *bufp, child);
+            stack_in = new_stack;
+        }
+    }
+}
+
+/// `_bt_freestack` (nbtutils.c): pfree each entry of the chain.
+///
+/// # Safety
+/// `stack` must be null or a chain from [`bt_search`], not freed since, its context live.
+#[inline(never)]
+pub unsafe fn bt_freestack(mut stack: BTStack) {
+    unsafe {
+        while !stack.is_null() {
+            let ostack = stack;
+            stack = (*stack).bts_parent;
+            pfree(ostack.cast());
         }
     }
 }

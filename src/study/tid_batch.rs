@@ -98,15 +98,18 @@
 
 use crate::pg::ItemPointer;
 use crate::pg::itemptr::INVALID_BLOCK_NUMBER;
-use crate::pg::bufmgr::{BufMgr, Buffer, DEFAULT_NBUFFERS, INVALID_BUFFER, RelFileLocator, buffer_get_block_number, buffer_get_page, release_buffer};
-use crate::pg::fmgr::{F_BTINT4CMP, F_BTINT8CMP, FmgrInfo, btint4cmp, btint8cmp};
+use crate::pg::bufmgr::{BufMgr, Buffer, DEFAULT_NBUFFERS, INVALID_BUFFER, RelFileLocator, buffer_get_page, release_buffer};
+use crate::pg::fmgr::{F_BTINT4CMP, F_BTINT8CMP, F_INT4EQ, F_INT8EQ, FmgrInfo, btint4cmp, btint8cmp, int4eq, int8eq};
+use crate::pg::mcxt::{AllocSet, MallocBackend, memory_context_switch_to};
+use crate::pg::nbtreadpage::{BTScanKeys, NbtScan, bt_more_right, bt_preprocess_keys, bt_readpage, bt_start_array_keys};
+use crate::pg::pgstat::{PgStatTableStatus, pgstat_count_index_scan};
 use crate::pg::nbtree::{
-    BTScanOpaque, BTScanPos, BTScanPosItem, BTree, IndexScanDesc, KeyType, MAX_TIDS_PER_BTREE_PAGE, bt_first_all,
-    bt_readpage_all, tuple_key, tuple_tid,
+    BTScanOpaque, BTScanPos, BTScanPosItem, BTree, IndexScanDesc, KeyType, MAX_TIDS_PER_BTREE_PAGE, P_NONE,
+    ScanDirection, bt_first_all, bt_readpage_all,
 };
 use crate::pg::nbtsearch::{
-    BTMetaCache, BTScanInsertData, CompactAttribute, IndexRel, ScanKeyData, bt_binsrch, bt_getbuf, bt_relbuf, bt_search,
-    bt_unlockbuf,
+    BTMetaCache, BTScanInsertData, CompactAttribute, IndexRel, ScanKeyData, bt_binsrch, bt_freestack, bt_getbuf,
+    bt_relbuf, bt_search, bt_unlockbuf, not_modelled,
 };
 use crate::pg::page::{BLCKSZ, Page, SIZE_OF_ITEM_ID, SIZE_OF_PAGE_HEADER, maxalign};
 use crate::pg::sink::TidSink;
@@ -209,18 +212,36 @@ impl ScanItem {
 const TABLE3_LOCATOR: RelFileLocator = RelFileLocator { spc_oid: 1663, db_oid: 5, rel_number: 16_384 };
 const INDEX_LOCATOR: RelFileLocator = RelFileLocator { spc_oid: 1663, db_oid: 5, rel_number: 16_390 };
 
+/// `IndexScanInstrumentation`: what EXPLAIN ANALYZE prints as "Index Searches".
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IndexScanInstrumentation {
+    /// `nsearches`: primitive scans (descents) so far.
+    pub nsearches: u64,
+}
+
 /// A B-tree bitmap scan: the scan descriptor, its `BTScanOpaqueData`, the array keys, and
 /// what the backend brings to it: shared buffers holding the index pages the scan reads,
-/// the relcache's view of the index and its ORDER proc.
+/// the relcache's view of the index and its ORDER proc, the query's memory context.
 pub struct BtreeScan {
     desc: IndexScanDesc,
     so: Box<BTScanOpaque>,
     rel: Rc<BTree>,
-    /// `col0 = ANY(keys)`, one primitive scan a key; empty: `col0 < rows` (every leaf).
+    /// `col0 = ANY(keys)` as written (unsorted, maybe with duplicates); empty: `col0 < rows`
+    /// (every leaf).
     keys: Vec<i64>,
-    next_key: usize,
+    /// The preprocessed `= ANY` key: sorted, deduplicated array (None for `col0 < rows`).
+    skeys: Option<Box<BTScanKeys>>,
+    /// `scan` as nbtreadpage.c's functions see it (points into this box).
+    nbt: NbtScan,
     /// `scan->xs_heaptid`, written by `_bt_returnitem`.
     xs_heaptid: ItemPointer,
+    /// `scan->instrument`.
+    instrument: Option<Box<IndexScanInstrumentation>>,
+    /// `rel->pgstat_info`'s target.
+    pgstat: Box<PgStatTableStatus>,
+    /// The per-query context (`ExecutorState`) current while the scan runs: `_bt_search`'s
+    /// `BTStack` entries come from it.
+    cxt: AllocSet,
     /// Shared buffers (and this backend's pins and locks).
     bufmgr: Box<BufMgr>,
     /// The index relation as the descent sees it.
@@ -251,36 +272,58 @@ impl BtreeScan {
         for b in 0..(bufmgr.nbuffers() - bufmgr.nmapped()) as u32 {
             bufmgr.map(TABLE3_LOCATOR.tag(b), std::ptr::null()).expect("free buffers remain");
         }
-        let (attlen, orderproc) = match rel.key {
-            KeyType::Int8 => (8, FmgrInfo::builtin(btint8cmp, F_BTINT8CMP)),
-            KeyType::Int4 => (4, FmgrInfo::builtin(btint4cmp, F_BTINT4CMP)),
+        let (attlen, orderproc, eqproc) = match rel.key {
+            KeyType::Int8 => (8, FmgrInfo::builtin(btint8cmp, F_BTINT8CMP), FmgrInfo::builtin(int8eq, F_INT8EQ)),
+            KeyType::Int4 => (4, FmgrInfo::builtin(btint4cmp, F_BTINT4CMP), FmgrInfo::builtin(int4eq, F_INT4EQ)),
         };
+        let mut pgstat = Box::<PgStatTableStatus>::default();
         let irel = IndexRel {
+            pgstat_info: &mut *pgstat,
             locator: INDEX_LOCATOR,
             natts: 1,
             nkeyatts: 1,
             att: CompactAttribute { attcacheoff: 0, attlen, attbyval: true },
             metad: (rel.root != 0).then_some(BTMetaCache { fastroot: rel.root, fastlevel: rel.root_level }),
         };
+        // _bt_preprocess_array_keys sorts and deduplicates the array at the first _bt_first
+        // of each btrescan; done once here, outside the measured runs.
+        let skeys = (!keys.is_empty())
+            .then(|| BTScanKeys::new(&keys.iter().map(|&k| k as usize).collect::<Vec<_>>(), eqproc, orderproc));
         let mut bs = Box::new(BtreeScan {
             desc: IndexScanDesc { number_of_keys: 1, key_data: std::ptr::null(), ..*IndexScanDesc::new(&rel, &[]) },
             so,
             rel,
             keys,
-            next_key: 0,
+            skeys,
+            nbt: NbtScan { so: std::ptr::null_mut(), keys: std::ptr::null_mut(), rel: std::ptr::null() },
             xs_heaptid: ItemPointer::default(),
+            instrument: Some(Box::default()),
+            pgstat,
+            cxt: AllocSet::with_default_sizes("ExecutorState", MallocBackend::Libc),
             bufmgr,
             irel,
             orderproc,
         });
         bs.desc.opaque = &mut *bs.so;
-        bs.so.num_array_keys = bs.keys.len() as i32;
+        let keys_ptr = bs.skeys.as_deref_mut().map_or(std::ptr::null_mut(), |k| k as *mut BTScanKeys);
+        bs.nbt = NbtScan { so: &mut *bs.so, keys: keys_ptr, rel: &bs.irel };
+        if let Some(k) = bs.skeys.as_deref_mut() {
+            // One array key; so->arrayKeys and so->orderProcs live with the keys.
+            bs.so.num_array_keys = 1;
+            bs.so.array_keys = k.array_keys.as_mut_ptr().cast();
+            bs.so.order_procs = k.order_procs.as_mut_ptr().cast();
+        }
         bs
     }
 
-    /// `btrescan`: drop a pin a previous scan left (none after a complete scan), invalidate.
+    /// `btrescan`: drop a pin a previous scan left (none after a complete scan), invalidate,
+    /// and reset the array-key state (`numberOfKeys = 0` makes the first `_bt_first` rerun
+    /// preprocessing; here that only republishes the keys sorted at setup).
     fn reset(&mut self) {
-        self.next_key = 0;
+        self.so.need_prim_scan = false;
+        self.so.scan_behind = false;
+        self.so.opposite_dir_check = false;
+        self.so.number_of_keys = 0;
         if self.so.curr_pos.buf != INVALID_BUFFER {
             // SAFETY: the pin is this scan's.
             unsafe { release_buffer(&mut *self.bufmgr, self.so.curr_pos.buf) };
@@ -291,6 +334,21 @@ impl BtreeScan {
     /// The scan's shared buffers.
     pub fn bufmgr(&self) -> &BufMgr {
         &self.bufmgr
+    }
+
+    /// The `= ANY` array after preprocessing (sorted, deduplicated); empty for `col0 < rows`.
+    pub fn array_elems(&self) -> Vec<i64> {
+        self.skeys.as_ref().map_or(Vec::new(), |k| k.elems().iter().map(|&d| d as i64).collect())
+    }
+
+    /// Primitive scans (descents) and `pgstat` index scans counted so far.
+    pub fn nsearches(&self) -> (u64, i64) {
+        (self.instrument.as_ref().map_or(0, |i| i.nsearches), self.pgstat.counts.numscans)
+    }
+
+    /// The scan's memory context.
+    pub fn memory_context(&self) -> &AllocSet {
+        &self.cxt
     }
 }
 
@@ -305,61 +363,102 @@ fn invalidate(pos: &mut BTScanPos) {
     pos.item_index = 0;
 }
 
-/// `_bt_first` for `col0 = key`: build the insertion scan key (copying the ORDER proc's
-/// `FmgrInfo`, as `ScanKeyEntryInitializeWithInfo` does), `_bt_search` from the root through
-/// shared buffers to the leaf, `_bt_binsrch` the leaf, and save the one matching item
-/// (`_bt_readpage` stops at the next item, which fails the required key, so `moreRight` is
-/// false: `nextPage` is left P_NONE). A bitmap scan keeps the leaf's pin and drops its lock
-/// (`_bt_drop_lock_and_maybe_pin`: no heap relation, so `dropPin` is false); the pin goes at
-/// the step that ends the primitive scan. With no match, `_bt_readfirstpage` unlocks and
-/// `_bt_steppage` unpins at once.
-fn bt_first_eq(bs: &mut BtreeScan, key: i64) -> bool {
-    // SAFETY: desc.opaque is bs.so.
+/// `_bt_first` for `col0 = ANY(array)`, one primitive scan: `_bt_preprocess_keys` (keys
+/// already output), the array to its first element on the scan's first call
+/// (`_bt_start_array_keys`), `pgstat_count_index_scan` and the "Index Searches" count, the
+/// insertion scan key from the current element with the ORDER proc's `FmgrInfo` copied
+/// (`ScanKeyEntryInitializeWithInfo`), `_bt_search` from the root through shared buffers to the
+/// leaf (its `BTStack` freed by `_bt_freestack`), `_bt_binsrch` the leaf, then
+/// `_bt_readfirstpage` -> [`bt_readpage`]: `_bt_checkkeys` from that offset saves the matching
+/// items and, on the first tuple past them, advances the array and ends the page, scheduling
+/// the next primitive scan (`needPrimScan`) when the next element is beyond the page's high
+/// key. A bitmap scan keeps the leaf's pin and drops its lock (`_bt_drop_lock_and_maybe_pin`:
+/// no heap relation, so `dropPin` is false); the pin goes at the step that ends the primitive
+/// scan. With no match, `_bt_readfirstpage` unlocks and `_bt_steppage` unpins at once.
+///
+/// One departure: where PostgreSQL would carry the primitive scan onto the right sibling (the
+/// next element equals the page's high key, i.e. the sibling's first key), it schedules a new
+/// primitive scan instead, which descends to that sibling: `bt_steppage_buf` reads whole pages
+/// for btree-many and is shared by every variant. Same TIDs, one more descent; never taken by
+/// btree-few's widely spaced keys.
+fn bt_first_eq(bs: &mut BtreeScan) -> bool {
+    let scan = bs.nbt;
+    // SAFETY: desc.opaque is bs.so; nbt points into bs; skeys is set for a keyed scan.
     let so = unsafe { &mut *bs.desc.opaque };
     invalidate(&mut so.curr_pos);
-    let inskey = BTScanInsertData {
-        heapkeyspace: true,
-        allequalimage: true,
-        anynullkeys: false,
-        nextkey: false,
-        backward: false,
-        scantid: std::ptr::null(),
-        keysz: 1,
-        scankeys: [ScanKeyData {
-            sk_flags: 0,
-            sk_attno: 1,
-            sk_strategy: 0,
-            sk_subtype: 0,
-            sk_collation: 0,
-            sk_func: bs.orderproc,
-            sk_argument: key as usize,
-        }],
-    };
     let bm: *mut BufMgr = &mut *bs.bufmgr;
-    // SAFETY: bm holds every page on this key's path (BtreeScan::new).
+    // SAFETY: bm holds every page on each element's path (BtreeScan::new); the caller made
+    // the scan's memory context current.
     unsafe {
-        let buf = bt_search(bm, &bs.irel, &inskey);
+        bt_preprocess_keys(&scan);
+        if so.num_array_keys != 0 && !so.need_prim_scan {
+            bt_start_array_keys(&scan, ScanDirection::Forward);
+        }
+        pgstat_count_index_scan(bs.irel.pgstat_info);
+        if let Some(instr) = bs.instrument.as_deref_mut() {
+            instr.nsearches += 1;
+        }
+        let skey = &(*scan.keys).key_data[0];
+        let inskey = BTScanInsertData {
+            heapkeyspace: true,
+            allequalimage: true,
+            anynullkeys: false,
+            nextkey: false,
+            backward: false,
+            scantid: std::ptr::null(),
+            keysz: 1,
+            scankeys: [ScanKeyData {
+                sk_flags: 0,
+                sk_attno: 1,
+                sk_strategy: 0,
+                sk_subtype: 0,
+                sk_collation: skey.sk_collation,
+                sk_func: bs.orderproc,
+                sk_argument: skey.sk_argument,
+            }],
+        };
+        let mut buf = INVALID_BUFFER;
+        let stack = bt_search(bm, &bs.irel, &inskey, &mut buf);
+        bt_freestack(stack);
         if buf == INVALID_BUFFER {
+            // An empty index: _bt_checkkeys never ran, so no primitive scan is scheduled.
             return false;
         }
+        so.curr_pos.buf = buf;
         let page = buffer_get_page(bm, buf);
-        let off = bt_binsrch(&bs.irel, &inskey, page);
-        let kt = bs.rel.key;
-        if off > (*page).max_offset() || tuple_key(kt, Page::item_ptr(page, off)) != key {
-            bt_relbuf(bm, buf);
-            return false;
+        let offnum = bt_binsrch(&bs.irel, &inskey, page);
+
+        // _bt_readfirstpage.
+        so.num_killed = 0;
+        so.mark_item_index = -1;
+        if so.need_prim_scan {
+            so.curr_pos.more_left = true;
+            so.curr_pos.more_right = true;
+            so.need_prim_scan = false;
+        } else {
+            so.curr_pos.more_left = false;
+            so.curr_pos.more_right = true;
         }
-        let t = Page::item_ptr(page, off);
-        let pos = &mut so.curr_pos;
-        pos.buf = buf;
-        pos.curr_page = buffer_get_block_number(bm, buf);
-        pos.next_page = 0;
-        pos.items[0] = BTScanPosItem { heap_tid: tuple_tid(t), index_offset: off, tuple_offset: 0 };
-        pos.first_item = 0;
-        pos.last_item = 0;
-        pos.item_index = 0;
+        let elem_before = (*scan.keys).array_keys[0].cur_elem;
+        let found = bt_readpage(bm, &scan, offnum, true);
+        if bt_more_right(&scan) != P_NONE {
+            // The departure above: only an advanced array continues on the sibling here (a
+            // key whose duplicates span leaves would need the sibling read with the old one).
+            if (*scan.keys).array_keys[0].cur_elem == elem_before {
+                not_modelled("equal keys spanning leaves (a keyed step to the right sibling)");
+            }
+            so.need_prim_scan = true;
+        }
+        // moreRight is now false, which bt_steppage_buf reads from nextPage = P_NONE.
+        so.curr_pos.next_page = P_NONE;
         bt_unlockbuf(bm, buf);
-        true
+        if found {
+            return true;
+        }
+        // _bt_steppage: BTScanPosUnpinIfPinned, then _bt_readnextpage finds moreRight false.
+        release_buffer(bm, buf);
+        so.curr_pos.buf = INVALID_BUFFER;
+        false
     }
 }
 
@@ -410,13 +509,7 @@ unsafe fn bt_first(bs: *mut BtreeScan) -> bool {
     unsafe {
         let bs = &mut *bs;
         let so = &mut *bs.desc.opaque;
-        let found = if bs.keys.is_empty() {
-            bt_first_all(so, &bs.rel)
-        } else {
-            let k = bs.keys[bs.next_key];
-            bs.next_key += 1;
-            bt_first_eq(bs, k)
-        };
+        let found = if bs.keys.is_empty() { bt_first_all(so, &bs.rel) } else { bt_first_eq(bs) };
         if found {
             bs.xs_heaptid = so.curr_pos.items[so.curr_pos.item_index as usize].heap_tid;
         }
@@ -441,13 +534,14 @@ unsafe fn bt_next(bs: *mut BtreeScan) -> bool {
     }
 }
 
-/// `so->numArrayKeys && _bt_start_prim_scan(scan)`: another array key to descend to?
+/// `so->numArrayKeys && _bt_start_prim_scan(scan)`: did `_bt_checkkeys` schedule another
+/// primitive scan (`needPrimScan`)? The array's position then gives `_bt_first` its key.
 ///
 /// # Safety
 /// As [`bt_first`].
 #[inline(never)]
 unsafe fn bt_start_prim_scan(bs: *mut BtreeScan) -> bool {
-    unsafe { (*(*bs).desc.opaque).num_array_keys != 0 && (*bs).next_key < (*bs).keys.len() }
+    unsafe { (*(*bs).desc.opaque).num_array_keys != 0 && crate::pg::nbtreadpage::bt_start_prim_scan(&(*bs).nbt) }
 }
 
 /// `tid-batch/per-tid` for B-tree: btgetbitmap as in master (§1.1): the first TID from
@@ -1207,16 +1301,21 @@ impl Scan {
     /// Run variant `v` once into `tbm`; the number of TIDs handed over.
     pub fn run(&mut self, v: usize, tbm: &mut dyn TidRunSink) -> i64 {
         self.reset();
+        // The executor runs the node in the per-query context; the B-tree scan pallocs there.
+        let cxt = if let Scan::Btree(b) = self { b.cxt.as_ptr() } else { std::ptr::null_mut() };
+        let old = memory_context_switch_to(cxt);
         let s: *mut Scan = self;
         // SAFETY: `s` is this live, freshly reset scan.
-        unsafe {
+        let n = unsafe {
             match v {
                 0 => hotloops_tid_batch_per_tid(s, tbm),
                 1 => hotloops_tid_batch_batched(s, tbm),
                 2 => hotloops_tid_batch_runs(s, tbm),
                 _ => panic!("tid-batch has 3 variants, not {}", v + 1),
             }
-        }
+        };
+        memory_context_switch_to(old);
+        n
     }
 }
 
@@ -1804,23 +1903,60 @@ mod tests {
         assert_eq!(s.matches(), want);
     }
 
-    /// Descend to each of `present` (expecting its TID) and each of `absent` (expecting no
-    /// match), checking that every pin and lock is returned.
+    /// `= ANY(present keys, absent keys)`, each given twice (once reversed): the primitive
+    /// scans must return exactly the present keys' TIDs in key order, each from the leaf its
+    /// descent path ends at, keep only the leaf pinned (unlocked) while its items are
+    /// consumed, return every pin and lock, and free every `BTStack` entry.
     fn check_descent(rel: Rc<BTree>, present: &[(i64, ItemPointer)], absent: &[i64]) {
-        let mut bs = BtreeScan::new(rel.clone(), present.iter().map(|e| e.0).chain(absent.iter().copied()).collect());
-        for &(k, tid) in present {
-            assert!(bt_first_eq(&mut bs, k), "{k}");
-            assert_eq!(bs.so.curr_pos.items[0].heap_tid, tid, "{k}");
-            let leaf = *rel.descent_path(k).last().unwrap();
-            assert_eq!(bs.so.curr_pos.curr_page, leaf, "{k}");
-            // The leaf stays pinned (not locked) until the step that ends the primitive scan.
-            assert_eq!(bs.bufmgr().held(), (1, 1, 0, 1), "{k}");
-            assert!(!unsafe { bt_steppage_buf(&mut *bs) });
-            assert_eq!(bs.bufmgr().held(), (0, 0, 0, 0), "{k}");
-        }
-        for &k in absent {
-            assert!(!bt_first_eq(&mut bs, k), "{k}");
-            assert_eq!(bs.bufmgr().held(), (0, 0, 0, 0), "{k}");
+        let keys: Vec<i64> = present.iter().map(|e| e.0).chain(absent.iter().copied()).collect();
+        let mut twice = keys.clone();
+        twice.extend(keys.iter().rev());
+        let mut bs = BtreeScan::new(rel.clone(), twice);
+        let mut want = present.to_vec();
+        want.sort_unstable();
+        want.dedup();
+        let mut elems = keys.clone();
+        elems.sort_unstable();
+        elems.dedup();
+        assert_eq!(bs.array_elems(), elems);
+        for _ in 0..2 {
+            bs.reset();
+            let old = memory_context_switch_to(bs.cxt.as_ptr());
+            let p: *mut BtreeScan = &mut *bs;
+            let mut got = Vec::new();
+            let mut descents = 0usize;
+            // SAFETY: p is live and reset; its context is current.
+            unsafe {
+                loop {
+                    descents += 1;
+                    if bt_first(p) {
+                        let pos = &(*p).so.curr_pos;
+                        for i in pos.first_item..=pos.last_item {
+                            got.push((pos.items[i as usize].heap_tid, pos.curr_page));
+                        }
+                        assert_eq!((*p).bufmgr().held(), (1, 1, 0, 1));
+                        assert!(!bt_steppage_buf(p));
+                    }
+                    assert_eq!((*p).bufmgr().held(), (0, 0, 0, 0));
+                    if !bt_start_prim_scan(p) {
+                        break;
+                    }
+                }
+            }
+            memory_context_switch_to(old);
+            let want_tids: Vec<ItemPointer> = want.iter().map(|e| e.1).collect();
+            assert_eq!(got.iter().map(|g| g.0).collect::<Vec<_>>(), want_tids);
+            for (g, e) in got.iter().zip(&want) {
+                assert_eq!(g.1, *rel.descent_path(e.0).last().unwrap(), "{}", e.0);
+            }
+            assert!(descents <= elems.len().max(1), "{descents} descents for {} elements", elems.len());
+            if !rel.leaves.is_empty() {
+                assert_eq!(bs.nsearches().0 as usize % descents, 0);
+            }
+            // Every BTStack entry went back to the 16-byte free list.
+            let st = bs.memory_context().stats();
+            assert_eq!(st.dedicated_blocks, 0);
+            assert!(st.free_chunks[1] <= rel.root_level as usize);
         }
     }
 
@@ -1859,6 +1995,59 @@ mod tests {
         // No leaves at all, and one empty leaf.
         check_descent(Rc::new(BTree::build(KeyType::Int8, &[], &[])), &[], &[0]);
         check_descent(Rc::new(BTree::build(KeyType::Int8, &[], &[0])), &[], &[0]);
+    }
+
+    #[test]
+    fn btree_few_is_ten_primitive_scans_of_one_tid() {
+        let rows = 20_000;
+        let cases = cases_at_rows(rows);
+        let mut c = cases.into_iter().find(|c| c.name == "btree-few").unwrap();
+        let (_, n) = c.bitmap(0);
+        assert_eq!(n, 10);
+        let Scan::Btree(b) = &c.scan else { unreachable!() };
+        let (nsearches, numscans) = b.nsearches();
+        assert_eq!((nsearches, numscans), (10, 10));
+        // One BTStack entry per internal level, palloc'd and pfree'd per descent: after the
+        // run they sit on the 16-byte free list and the context has not grown.
+        let levels = b.rel.root_level as usize;
+        let st = b.memory_context().stats();
+        assert_eq!(st.free_chunks[1], levels);
+        let mem = st.mem_allocated;
+        c.bitmap(1);
+        c.bitmap(2);
+        let Scan::Btree(b) = &c.scan else { unreachable!() };
+        assert_eq!(b.memory_context().stats().mem_allocated, mem);
+        assert_eq!(b.nsearches(), (30, 30));
+    }
+
+    #[test]
+    fn btree_array_keys_agree_across_variants() {
+        // Duplicates, absent keys, the first and last rows, keys at leaf boundaries.
+        let rows = 20_000u64;
+        let rel = Rc::new(table3_col0_index(rows));
+        let mut keys: Vec<i64> = vec![19_999, 0, 365, 366, 367, 5_000, 5_000, -5, 20_000, i64::MAX, 731, 732, 1, 2, 3];
+        keys.extend(few_keys(rows).iter().map(|&k| k as i64));
+        keys.extend(few_keys(rows).iter().rev().map(|&k| k as i64));
+        let mut present: Vec<u64> = keys.iter().filter(|&&k| (0..rows as i64).contains(&k)).map(|&k| k as u64).collect();
+        present.sort_unstable();
+        present.dedup();
+        let mut c = TidCase::new(
+            "btree-array",
+            "array keys".into(),
+            Scan::Btree(BtreeScan::new(rel, keys)),
+            DEFAULT_WORK_MEM_BYTES,
+            tids(&present),
+            None,
+        );
+        let (b0, n0) = c.bitmap(0);
+        assert_eq!(n0 as usize, present.len());
+        for v in 1..3 {
+            let (b, n) = c.bitmap(v);
+            assert_eq!(n, n0);
+            assert_eq!(b.iterate(), b0.iterate());
+        }
+        let Scan::Btree(b) = &c.scan else { unreachable!() };
+        assert_eq!(b.bufmgr().held(), (0, 0, 0, 0));
     }
 
     #[test]
