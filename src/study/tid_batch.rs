@@ -73,10 +73,26 @@
 //!   table lookup, pin CAS, resource owner) and share-locked; `_bt_moveright` checks each
 //!   non-rightmost page's high key and `_bt_binsrch` bisects each page, every comparison a
 //!   `_bt_compare` -> `FunctionCall2Coll` -> `btint8cmp` call through a function pointer; the
-//!   metapage is cached (`rd_amcache`). Not modelled: the per-level `BTStack` palloc, the
-//!   array-key machinery (`_bt_advance_array_keys`, `_bt_checkkeys` on the leaf), scan-key
-//!   preprocessing and the executor around `btgetbitmap`. **btree-lossy**: btree-many at
-//!   work_mem 2 MB scaled by rows / 10M (§8b: 2 MB is where the seed's bitmap goes lossy).
+//!   metapage is cached (`rd_amcache`); `_bt_search` pallocs a `BTStack` entry per internal
+//!   level in the scan's `ExecutorState` context and `_bt_freestack` pfrees them
+//!   ([`crate::pg::mcxt`]). The leaf is read as master's `_bt_readpage` reads it
+//!   ([`crate::pg::nbtreadpage`]): `_bt_checkkeys` -> `_bt_check_compare` tests each tuple
+//!   from the binsrch offset with the `=` function (`int8eq` through `FunctionCall2Coll`),
+//!   `_bt_saveitem` saves the match, and the next tuple fails the required key, so
+//!   `_bt_tuple_before_array_skeys` and `_bt_advance_array_keys` compare it with the array
+//!   through the ORDER proc (`_bt_binsrch_array_skey`), advance to the next element, find it
+//!   beyond the high key (`finaltup`) and end the page with `needPrimScan` set, which
+//!   `_bt_start_prim_scan` reads; `_bt_first` takes its key from the array's current element.
+//!   Each primitive scan also pays `_bt_preprocess_keys`' early return, `pgstat_count_index_scan`,
+//!   the "Index Searches" count and `PredicateLockPage`'s early return. The array is sorted
+//!   and deduplicated once at setup (PostgreSQL does it at the first `_bt_first` after each
+//!   `btrescan`: not in the measured run). Where PostgreSQL would carry a primitive scan onto
+//!   the right sibling (the next element is the sibling's first key), the model descends
+//!   again instead (same TIDs; never on btree-few's path). Not modelled: the look-ahead skip
+//!   and `_bt_set_startikey` (no effect with one match a leaf), `PredicateLockPage` on pages
+//!   stepped to, scan-key preprocessing itself, and the executor around `btgetbitmap`.
+//!   **btree-lossy**: btree-many at work_mem 2 MB scaled by rows / 10M (§8b: 2 MB is where
+//!   the seed's bitmap goes lossy).
 //! - **hash-many**: bucket order: TIDs sorted by (bucket, hash) of a 32-bit mix of the key, so
 //!   consecutive TIDs land on unrelated heap blocks (about 1 TID a run); 305 TIDs an index page
 //!   (fillfactor 75); recheck = true (hash codes collide). **hash-few**: ten keys, ten separate
