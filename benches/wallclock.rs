@@ -35,7 +35,7 @@ fn studies(c: &mut Criterion) {
             let name = case.name();
             for (v, var) in info.variants.iter().enumerate() {
                 let short = var.id.strip_prefix(info.name).unwrap_or(var.id).trim_start_matches('/');
-                g.bench_function(BenchmarkId::new(short, &name), |b| b.iter(|| black_box(case.run(v))));
+                g.bench_function(BenchmarkId::new(short, &name), |b| b.iter(|| black_box(case.run(v).expect("the case runs"))));
             }
         }
         g.finish();
@@ -49,7 +49,7 @@ fn pipelines(c: &mut Criterion) {
         let v = info.index_of(info.pipeline_variant()).expect("pipeline variant registered");
         for mut case in s.cases(size()) {
             g.throughput(criterion::Throughput::Elements(case.items()));
-            g.bench_function(BenchmarkId::new(info.name, case.name()), |b| b.iter(|| black_box(case.run(v))));
+            g.bench_function(BenchmarkId::new(info.name, case.name()), |b| b.iter(|| black_box(case.run(v).expect("the case runs"))));
         }
     }
     g.finish();

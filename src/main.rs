@@ -245,7 +245,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             let mut c = pick_case(s, size, case.as_deref())?;
             let mut d = 0;
             for _ in 0..reps {
-                d = std::hint::black_box(c.run(v));
+                d = std::hint::black_box(c.run(v)?);
             }
             println!("{id} on {}: {} {} per run, digest {d:#018x}", c.name(), c.items(), s.info().unit);
             Ok(())
@@ -271,7 +271,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             if let Err(why) = measure::counters::hardware_available() {
                 println!("hardware counters: {why}\n(going on with the software counters)");
             }
-            let rep = measure::counters::measure(c.as_mut(), v, runs, &measure::counters::groups_for(m));
+            let rep = measure::counters::measure(c.as_mut(), v, runs, &measure::counters::groups_for(m))?;
             println!("{:<10} {:<32} {:>16} {:>14} {:>9}", "group", "event", "count", format!("per {}", s.info().unit), "running");
             for x in &rep.values {
                 let running = if x.time_enabled_ns == 0 { 1.0 } else { x.time_running_ns as f64 / x.time_enabled_ns as f64 };

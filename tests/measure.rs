@@ -31,7 +31,7 @@ fn software_counters_work_and_hardware_ones_say_why_not() {
     let mut case = study.cases(Size::Test).remove(0);
     let m = counters::Microarch::detect(&hotloops::report::provenance::cpu());
     let groups = counters::groups_for(m);
-    let rep = counters::measure(case.as_mut(), 0, 3, &groups);
+    let rep = counters::measure(case.as_mut(), 0, 3, &groups).unwrap();
     match counters::hardware_available() {
         Ok(()) => {
             let instr = rep.values.iter().find(|v| v.event == "instructions").expect("PMU host: instructions counted");

@@ -264,15 +264,15 @@ fn cases_agree_through_the_case_interface() {
         assert_eq!(case.name(), cache.name());
         assert_eq!(case.items(), ix.data_pages() as u64);
         for v in 0..4 {
-            digests.push(case.run(v));
+            digests.push(case.run(v).unwrap());
             assert!(case.last[v].is_some());
         }
-        let m = case.extra_metrics(1);
+        let m = case.extra_metrics(1).unwrap();
         let speedup = m.iter().find(|(k, _, _)| k == "speedup");
         assert!(speedup.is_none(), "no speedup before the baseline was measured");
-        let m0 = case.extra_metrics(0);
+        let m0 = case.extra_metrics(0).unwrap();
         assert!(m0.iter().any(|(k, v, _)| k == "scan" && *v > 0.0));
-        assert!(case.extra_metrics(3).iter().any(|(k, _, _)| k == "speedup"));
+        assert!(case.extra_metrics(3).unwrap().iter().any(|(k, _, _)| k == "speedup"));
     }
     digests.dedup();
     assert_eq!(digests.len(), 1, "variants or caches disagree");

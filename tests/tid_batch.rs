@@ -443,11 +443,11 @@ fn study_cases_agree() {
     let cases = hotloops::study::tid_batch::STUDY.cases(Size::Test);
     assert_eq!(cases.len(), 14);
     for mut c in cases {
-        let d0 = c.run(0);
-        assert_eq!(c.run(1), d0, "{}", c.name());
-        assert_eq!(c.run(2), d0, "{}", c.name());
+        let d0 = c.run(0).unwrap();
+        assert_eq!(c.run(1).unwrap(), d0, "{}", c.name());
+        assert_eq!(c.run(2).unwrap(), d0, "{}", c.name());
         assert!(c.describe().contains("TIDs a run"), "{}", c.describe());
-        let m = c.extra_metrics(0);
+        let m = c.extra_metrics(0).unwrap();
         let calls = m.iter().find(|x| x.0 == "tbm-calls-per-tid").unwrap().1;
         assert!((calls - 1.0).abs() < 1e-12, "{}: per-TID makes one call a TID", c.name());
     }
@@ -463,4 +463,20 @@ fn pipeline_builds_the_same_bitmap() {
     let mut case = paged_case(&items, &[37], 3, DEFAULT);
     let b = hotloops::study::tid_batch::pipeline(&mut case);
     assert_eq!(b.iterate(), Oracle::of(&items).pages());
+}
+
+/// A bitmap that raised its ERROR gives no digest: `Case::run` returns the error with the case
+/// and the offset, and the wall-clock pair stops with it instead of timing anything.
+#[test]
+fn a_bitmap_error_is_an_error_not_a_panic() {
+    use hotloops::measure::wallclock::{PairConfig, run_trials};
+    use hotloops::study::Case;
+    let items = vec![(ItemPointer::new(3, 4), false), (ItemPointer::new(7, 0), false)];
+    let mut case = paged_case(&items, &[2], 1, DEFAULT);
+    for v in 0..VARIANTS.len() {
+        let e = case.run(v).expect_err("offset 0 must fail").to_string();
+        assert!(e.contains("tuple offset out of range: 0"), "{e}");
+    }
+    let e = run_trials(&mut case, 0, 1, &PairConfig::quick(), &mut |_| {}).expect_err("no trials on a failing case");
+    assert!(format!("{e:#}").contains("tuple offset out of range: 0"), "{e:#}");
 }

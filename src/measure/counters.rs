@@ -294,11 +294,11 @@ fn errno_name(err: &std::io::Error) -> &'static str {
 /// Count `groups` around `runs` runs of variant `v` on `case`. Each group is opened and read
 /// separately (a group is scheduled as a unit); an event that cannot be opened is recorded
 /// and left out of its group.
-pub fn measure(case: &mut dyn Case, v: usize, runs: u32, groups: &[EventGroup]) -> CounterReport {
+pub fn measure(case: &mut dyn Case, v: usize, runs: u32, groups: &[EventGroup]) -> anyhow::Result<CounterReport> {
     let mut rep = CounterReport::default();
     let items = case.items().max(1) as f64 * runs as f64;
     // Warm up once so page faults of first touch are not counted.
-    std::hint::black_box(case.run(v));
+    std::hint::black_box(case.run(v)?);
     for g in groups {
         let mut group = match Group::new() {
             Ok(gr) => gr,
@@ -319,15 +319,23 @@ pub fn measure(case: &mut dyn Case, v: usize, runs: u32, groups: &[EventGroup]) 
         if members.is_empty() {
             continue;
         }
+        // A run that fails ends the measurement; the counters' own errors only skip a group.
+        let mut failed = None;
         let res = (|| -> std::io::Result<_> {
             group.reset()?;
             group.enable()?;
             for _ in 0..runs {
-                std::hint::black_box(case.run(v));
+                if let Err(e) = std::hint::black_box(case.run(v)) {
+                    failed = Some(e);
+                    break;
+                }
             }
             group.disable()?;
             group.read()
         })();
+        if let Some(e) = failed {
+            return Err(e);
+        }
         match res {
             Ok(data) => {
                 let en = data.time_enabled().map(|d| d.as_nanos() as u64).unwrap_or(0);
@@ -361,7 +369,7 @@ pub fn measure(case: &mut dyn Case, v: usize, runs: u32, groups: &[EventGroup]) 
             }
         }
     }
-    rep
+    Ok(rep)
 }
 
 /// Can this host count hardware events at all? Err carries the reason.

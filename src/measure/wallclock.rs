@@ -96,7 +96,7 @@ impl Paired {
 fn time_block(case: &mut dyn Case, v: usize, reps: u32, expect: u64) -> Result<Duration> {
     let t = Instant::now();
     for _ in 0..reps {
-        let d = std::hint::black_box(case.run(v));
+        let d = std::hint::black_box(case.run(v))?;
         if d != expect {
             bail!("variant {v} of case {} returned digest {d:#x}, expected {expect:#x}: the variants disagree", case.name());
         }
@@ -106,8 +106,8 @@ fn time_block(case: &mut dyn Case, v: usize, reps: u32, expect: u64) -> Result<D
 
 /// Run the trials of pair (a, b) on `case` in this process. `tick` is called once per trial.
 pub fn run_trials(case: &mut dyn Case, a: usize, b: usize, cfg: &PairConfig, tick: &mut dyn FnMut(f64)) -> Result<PairTrials> {
-    let expect = case.run(a);
-    let got = case.run(b);
+    let expect = case.run(a)?;
+    let got = case.run(b)?;
     if got != expect {
         bail!("case {}: variant {b} returned {got:#x}, baseline {a} returned {expect:#x}: results differ", case.name());
     }

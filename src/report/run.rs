@@ -173,10 +173,10 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
 
             // Counters: every group, each variant.
             bar.set_message(format!("{cname}: counters"));
-            let runs = counter_runs(case.as_mut());
+            let runs = counter_runs(case.as_mut())?;
             let mut reports = Vec::new();
             for v in 0..info.variants.len() {
-                reports.push(counters::measure(case.as_mut(), v, runs, &groups));
+                reports.push(counters::measure(case.as_mut(), v, runs, &groups)?);
             }
             for (v, rep) in reports.iter().enumerate() {
                 rows.extend(super::counter_rows(info.name, &cname, info.variants[v].id, info.baseline, unit, &rep.values, Some(&reports[base].values)));
@@ -189,7 +189,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
 
             // Study-specific figures.
             for (v, var) in info.variants.iter().enumerate() {
-                for (metric, value, u) in case.extra_metrics(v) {
+                for (metric, value, u) in case.extra_metrics(v)? {
                     rows.push(Row::plain(info.name, &cname, var.id, info.baseline, &metric, value, &u));
                 }
             }
@@ -250,11 +250,11 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
 }
 
 /// Runs per counter measurement: enough for ~50 ms.
-fn counter_runs(case: &mut dyn study::Case) -> u32 {
+fn counter_runs(case: &mut dyn study::Case) -> Result<u32> {
     let t = Instant::now();
-    std::hint::black_box(case.run(0));
+    std::hint::black_box(case.run(0)?);
     let one = t.elapsed().as_nanos().max(1);
-    ((50_000_000 / one) as u32).clamp(1, 10_000)
+    Ok(((50_000_000 / one) as u32).clamp(1, 10_000))
 }
 
 /// Write `report.json`, `report.md` and one SVG per study into `out`, all or none.

@@ -782,13 +782,8 @@ impl Case for ChurnCase {
         self.queries as u64
     }
 
-    fn run(&mut self, v: usize) -> u64 {
-        match self.try_run(v) {
-            Ok(d) => d,
-            // Case::run has no error channel; a variant that cannot run at all must not
-            // pass for a result.
-            Err(e) => panic!("alloc-churn case {}: {e:#}", self.name),
-        }
+    fn run(&mut self, v: usize) -> anyhow::Result<u64> {
+        self.try_run(v).with_context(|| format!("alloc-churn case {}", self.name))
     }
 
     fn seed_ratio(&self, v: usize) -> Option<f64> {
@@ -797,12 +792,12 @@ impl Case for ChurnCase {
         (self.partitions == SEED_PARTITIONS && INFO.variants[v].id == INFO.patched).then_some(0.5)
     }
 
-    fn extra_metrics(&mut self, v: usize) -> Vec<(String, f64, String)> {
+    fn extra_metrics(&mut self, v: usize) -> anyhow::Result<Vec<(String, f64, String)>> {
         let sweep = match cached_sweep(self.size) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("alloc-churn: sweep failed, no sweep rows: {e:#}");
-                return Vec::new();
+                return Ok(Vec::new());
             }
         };
         let id = INFO.variants[v].id;
@@ -829,7 +824,7 @@ impl Case for ChurnCase {
                 break;
             }
         }
-        rows
+        Ok(rows)
     }
 }
 

@@ -351,11 +351,11 @@ impl Case for ScanCase {
         self.rel.len() as u64
     }
 
-    fn run(&mut self, v: usize) -> u64 {
+    fn run(&mut self, v: usize) -> anyhow::Result<u64> {
         let o = self.outcome(v);
-        o.sink.value() ^ (o.ntids as u64).rotate_left(7) ^ ((o.item_index as u64) << 40)
+        Ok(o.sink.value() ^ (o.ntids as u64).rotate_left(7) ^ ((o.item_index as u64) << 40)
             ^ ((o.last_item as u64) << 20)
-            ^ o.curr_page as u64
+            ^ o.curr_page as u64)
     }
 }
 

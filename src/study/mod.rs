@@ -74,8 +74,10 @@ pub trait Case {
     /// Items (TIDs, tuples) one `run` processes; the per-item normaliser.
     fn items(&self) -> u64;
     /// Run variant `v` (index into `StudyInfo::variants`) once over the whole case and return
-    /// a digest of its output and final state; equal digests mean equal results.
-    fn run(&mut self, v: usize) -> u64;
+    /// a digest of its output and final state; equal digests mean equal results. An error
+    /// (a data file that cannot be read, a cache state that cannot be set up, a bitmap that
+    /// raised its ERROR) has no number to give and ends the measurement with its message.
+    fn run(&mut self, v: usize) -> anyhow::Result<u64>;
     /// The seed's own ratio (variant time / baseline time) for this case and variant, where
     /// the seed reported one, printed beside the measured ratio.
     fn seed_ratio(&self, _v: usize) -> Option<f64> {
@@ -83,8 +85,8 @@ pub trait Case {
     }
     /// Study-specific figures of variant `v` (peak memory, page faults, read calls...):
     /// (metric, value, unit). Called once per variant per report.
-    fn extra_metrics(&mut self, _v: usize) -> Vec<(String, f64, String)> {
-        Vec::new()
+    fn extra_metrics(&mut self, _v: usize) -> anyhow::Result<Vec<(String, f64, String)>> {
+        Ok(Vec::new())
     }
 }
 

@@ -530,8 +530,8 @@ pub fn rows_for(size: Size) -> u64 {
     }
 }
 
-/// Print and exit: `Case::run` cannot return an error, and a scan that cannot read its file
-/// or set up its cache state has no number to give.
+/// Print and exit: `Study::cases` cannot return an error, and a study whose index file cannot
+/// be prepared has no case to give.
 fn or_exit<T>(r: Result<T>) -> T {
     match r {
         Ok(t) => t,
@@ -633,10 +633,10 @@ impl Case for ReadStreamCase {
         self.scan.index.data_pages() as u64
     }
 
-    fn run(&mut self, v: usize) -> u64 {
-        let (o, d) = or_exit(self.scan_variant(v));
+    fn run(&mut self, v: usize) -> Result<u64> {
+        let (o, d) = self.scan_variant(v)?;
         self.last[v] = Some(o.stats);
-        d ^ (o.ntids as u64).rotate_left(17)
+        Ok(d ^ (o.ntids as u64).rotate_left(17))
     }
 
     fn seed_ratio(&self, v: usize) -> Option<f64> {
@@ -644,11 +644,11 @@ impl Case for ReadStreamCase {
         (Method::of(v) == Some(Method::StreamIoUring) && self.cache != Cache::Warm).then_some(1.0 / 3.0)
     }
 
-    fn extra_metrics(&mut self, v: usize) -> Vec<(String, f64, String)> {
+    fn extra_metrics(&mut self, v: usize) -> Result<Vec<(String, f64, String)>> {
         const RUNS: usize = 3;
         let mut outs = Vec::new();
         for _ in 0..RUNS {
-            let (o, _) = or_exit(self.scan_variant(v));
+            let (o, _) = self.scan_variant(v)?;
             outs.push(o);
         }
         outs.sort_by_key(|o| o.elapsed);
@@ -677,7 +677,7 @@ impl Case for ReadStreamCase {
         if Method::of(v) == Some(Method::StreamIoUring) {
             m.push(("io_uring".to_string(), if self.uring_refused.is_some() { 0.0 } else { 1.0 }, "1 = used".to_string()));
         }
-        m
+        Ok(m)
     }
 }
 

@@ -1692,19 +1692,19 @@ impl Case for TidCase {
         self.locality.tids
     }
 
-    fn run(&mut self, v: usize) -> u64 {
+    fn run(&mut self, v: usize) -> anyhow::Result<u64> {
         let (tbm, n) = self.bitmap(v);
         if let Some(e) = tbm.error() {
-            panic!("case {}: {e}", self.name);
+            anyhow::bail!("tid-batch case {}: the bitmap raised ERROR: {e}", self.name);
         }
-        tbm.digest() ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        Ok(tbm.digest() ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
     }
 
     fn seed_ratio(&self, v: usize) -> Option<f64> {
         if v == 1 { self.seed_batched } else { None }
     }
 
-    fn extra_metrics(&mut self, v: usize) -> Vec<(String, f64, String)> {
+    fn extra_metrics(&mut self, v: usize) -> anyhow::Result<Vec<(String, f64, String)>> {
         let mut tbm = TidBitmap::new(self.work_mem);
         let mut c = Counting { tbm: &mut tbm, calls: 0 };
         let n = self.scan.run(v, &mut c);
@@ -1712,7 +1712,7 @@ impl Case for TidCase {
         let (exact, lossy) = tbm.heap_blocks();
         let l = self.locality;
         let m = |k: &str, val: f64, u: &str| (k.to_string(), val, u.to_string());
-        vec![
+        Ok(vec![
             m("bitmap-peak-bytes", tbm.peak_bytes() as f64, "B"),
             m("work-mem-bytes", self.work_mem as f64, "B"),
             m("bitmap-peak-vs-work-mem", tbm.peak_bytes() as f64 / self.work_mem as f64, "x"),
@@ -1722,7 +1722,7 @@ impl Case for TidCase {
             m("tbm-calls-per-tid", calls as f64 / n.max(1) as f64, "calls/TID"),
             m("tids-per-block-run", l.tids_per_run(), "TIDs"),
             m("distinct-heap-blocks", l.blocks as f64, "blocks"),
-        ]
+        ])
     }
 }
 
@@ -2101,7 +2101,7 @@ mod tests {
                 assert_eq!(b.digest(), b0.digest(), "{} v{v}", c.name);
                 assert!(b.error().is_none());
             }
-            assert_eq!(c.run(0), c.run(2));
+            assert_eq!(c.run(0).unwrap(), c.run(2).unwrap());
         }
     }
 }
