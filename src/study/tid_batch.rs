@@ -43,11 +43,12 @@
 //!   mode and mixed flags included (tests/tid_batch.rs). An invalid offset is sent through
 //!   `add_tuples` so the bitmap raises its ERROR as PostgreSQL would. Coalescing made `runs`
 //!   wait on the leaves streaming in from memory (on the project's VM, 1.9 ns a TID when the
-//!   index fits in cache, 4.2 ns at 10M rows), so its B-tree kernel also prefetches the right
-//!   sibling into L2 before each span ([`prefetch_leaf`]): 3.7 ns at 10M rows, against
-//!   13.3 ns for `per-tid` in the same paired run (measured before page steps went through
-//!   the buffer manager; with them the full report has 4.1 against 13.4). The prefetch is
-//!   separable from coalescing.
+//!   index fits in cache), so its B-tree kernel also prefetches the right sibling into L2
+//!   before each span ([`prefetch_leaf`]). At 10M rows, paired against `per-tid` in one
+//!   process (`hotloops paired tid-batch --case-index 0 --a 0 --b 2 --size full`), `runs`
+//!   takes 3.98 ns a TID with the prefetch (0.292 of `per-tid`'s 13.6 ns) and 4.73 ns
+//!   without it (0.343; comment out the `prefetch_leaf` call): coalescing alone is 2.9x,
+//!   the prefetch takes it past 3x.
 //!
 //! **Finding: btree-few does not regress; one process cannot tell.** With the descent modelled
 //! (about 470 ns a key here; PostgreSQL's node is ~600), `batched` is 0.9945 [0.9872, 0.9969]
