@@ -26,16 +26,31 @@ fn size() -> Size {
     }
 }
 
+/// One case, or None (said on stderr) where this host cannot run it.
+fn build(s: &dyn study::Study, spec: &'static study::CaseSpec) -> Option<Box<dyn study::Case>> {
+    match s.build(spec, size()) {
+        Ok(c) => Some(c),
+        Err(e) if e.downcast_ref::<study::CaseUnavailable>().is_some() => {
+            eprintln!("{}/{} left out: {e}", s.info().name, spec.id);
+            None
+        }
+        Err(e) => panic!("building {}/{}: {e:#}", s.info().name, spec.id),
+    }
+}
+
 fn studies(c: &mut Criterion) {
     for s in study::STUDIES {
         let info = s.info();
         let mut g = c.benchmark_group(info.name);
-        for mut case in s.cases(size()) {
+        for spec in info.cases {
+            let Some(mut case) = build(*s, spec) else { continue };
             g.throughput(criterion::Throughput::Elements(case.items()));
-            let name = case.name();
-            for (v, var) in info.variants.iter().enumerate() {
-                let short = var.id.strip_prefix(info.name).unwrap_or(var.id).trim_start_matches('/');
-                g.bench_function(BenchmarkId::new(short, &name), |b| b.iter(|| black_box(case.run(v).expect("the case runs"))));
+            let expect = case.run(info.baseline_variant()).expect("the baseline runs");
+            for var in info.variants {
+                // Benchmarks carry their expected result and check it on every sample.
+                g.bench_function(BenchmarkId::new(var.short(), spec.id), |b| {
+                    b.iter(|| assert_eq!(black_box(case.run(var).expect("the case runs")), expect, "{} disagrees with the baseline", var.id))
+                });
             }
         }
         g.finish();
@@ -46,10 +61,14 @@ fn pipelines(c: &mut Criterion) {
     let mut g = c.benchmark_group("pipeline");
     for s in study::STUDIES {
         let info = s.info();
-        let v = info.index_of(info.pipeline_variant()).expect("pipeline variant registered");
-        for mut case in s.cases(size()) {
+        let v = info.pipeline_variant();
+        for spec in info.cases {
+            let Some(mut case) = build(*s, spec) else { continue };
             g.throughput(criterion::Throughput::Elements(case.items()));
-            g.bench_function(BenchmarkId::new(info.name, case.name()), |b| b.iter(|| black_box(case.run(v).expect("the case runs"))));
+            let expect = case.run(info.baseline_variant()).expect("the baseline runs");
+            g.bench_function(BenchmarkId::new(info.name, spec.id), |b| {
+                b.iter(|| assert_eq!(black_box(case.run(v).expect("the case runs")), expect, "{} disagrees with the baseline", v.id))
+            });
         }
     }
     g.finish();

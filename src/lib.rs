@@ -4,35 +4,24 @@
 //! variants (the naive baseline first), seen four ways: checked-in assembly, exact instruction
 //! counts (callgrind), hardware counters (perf-event) and paired wall-clock runs.
 //!
-//! - [`pg`]: the PostgreSQL structures, sizes checked at compile time against the reference.
-//! - [`study`]: one file per study and the registry.
-//! - [`measure`]: wall clock, instructions, counters.
-//! - [`asm`]: snapshots, normalisation and structural checks.
-//! - [`report`]: report files, provenance, plots, cross-host comparison.
+//! ## Layers
+//!
+//! Imports go one way, down this list; `tests/layers.rs` fails on an upward import or a cycle
+//! between these modules:
+//!
+//! 1. [`host`]: the machine and the build (CPUID, provenance) and atomic file writes.
+//! 2. [`pg`]: the PostgreSQL structures and code the loops run in, shared by every study
+//!    (sizes checked at compile time against the reference).
+//! 3. [`study`]: one folder or file per study (only what differs between its variants), the
+//!    variant rows and case catalogues, and the registry.
+//! 4. [`measure`] and [`asm`]: wall clock, instructions, counters; snapshots, normalisation
+//!    and structural checks. Neither imports the other.
+//! 5. [`report`]: report runs and files, tables, plots, cross-host comparison.
+//! 6. `main.rs`: the command line.
 
 pub mod asm;
+pub mod host;
 pub mod measure;
 pub mod pg;
 pub mod report;
 pub mod study;
-
-/// The cargo features this build was compiled with (each switches a study's pipeline).
-pub fn features_enabled() -> Vec<&'static str> {
-    let mut v = Vec::new();
-    if cfg!(feature = "local-index") {
-        v.push("local-index");
-    }
-    if cfg!(feature = "dir-by-value") {
-        v.push("dir-by-value");
-    }
-    if cfg!(feature = "read-stream") {
-        v.push("read-stream");
-    }
-    if cfg!(feature = "static-amroutine") {
-        v.push("static-amroutine");
-    }
-    if cfg!(feature = "batch-tids") {
-        v.push("batch-tids");
-    }
-    v
-}

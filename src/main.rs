@@ -1,7 +1,7 @@
 //! The `hotloops` command: list studies, show and diff kernel asm, run kernels (for callgrind
 //! and perf), count them, and write and compare reports.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use hotloops::study::{self, Size, UnknownName};
 use hotloops::{asm, measure, report};
@@ -18,8 +18,13 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Studies, their variant ids, and the seed claims with their numbers.
-    List,
+    /// Studies, their variant ids, and the seed claims with their numbers; `--cases` lists
+    /// every study's case ids (what `--case` takes) without building them.
+    List {
+        /// Print the case catalogue instead.
+        #[arg(long)]
+        cases: bool,
+    },
     /// Normalised asm of one kernel (the checked-in snapshot), or a diff of two variants.
     Asm {
         /// A variant id (`local-index/store-each`), or a study name with --diff.
@@ -35,7 +40,7 @@ enum Cmd {
     Run {
         /// Variant id.
         id: String,
-        /// Case name (default: the study's first).
+        /// Case id (default: the study's first; `hotloops list --cases` lists them).
         #[arg(long)]
         case: Option<String>,
         /// Workload size.
@@ -49,7 +54,7 @@ enum Cmd {
     Instructions {
         /// Variant id.
         id: String,
-        /// Case name (default: the study's first).
+        /// Case id (default: the study's first; `hotloops list --cases` lists them).
         #[arg(long)]
         case: Option<String>,
         /// Workload size (the report and the instruction benches count at test size).
@@ -60,7 +65,7 @@ enum Cmd {
     Counters {
         /// Variant id.
         id: String,
-        /// Case name (default: the study's first).
+        /// Case id (default: the study's first; `hotloops list --cases` lists them).
         #[arg(long)]
         case: Option<String>,
         /// Workload size.
@@ -120,13 +125,13 @@ enum Cmd {
     /// (internal) Trials of one wall-clock pair, as JSON, for `report --processes`.
     #[command(hide = true)]
     Paired {
-        study: String,
+        /// Baseline variant id.
+        a: String,
+        /// Variant id of the same study.
+        b: String,
+        /// Case id.
         #[arg(long)]
-        case_index: usize,
-        #[arg(long)]
-        a: usize,
-        #[arg(long)]
-        b: usize,
+        case: String,
         #[arg(long, value_enum)]
         size: Size,
         #[arg(long)]
@@ -170,33 +175,28 @@ impl std::fmt::Display for UsageError {
 }
 impl std::error::Error for UsageError {}
 
-fn pick_case(study: &dyn study::Study, size: Size, name: Option<&str>) -> Result<Box<dyn study::Case>> {
-    let mut cases = study.cases(size);
-    match name {
-        None => Ok(cases.remove(0)),
-        Some(n) => {
-            let valid: Vec<String> = cases.iter().map(|c| c.name()).collect();
-            match valid.iter().position(|c| c == n) {
-                Some(i) => Ok(cases.remove(i)),
-                None => Err(UnknownName { kind: "case", given: n.into(), valid }.into()),
-            }
-        }
-    }
-}
-
-fn resolve_variant(study: &dyn study::Study, name: &str) -> Result<String> {
+/// The case id asked for, or the study's first; checked against the catalogue.
+fn case_id(study: &dyn study::Study, name: Option<&str>) -> Result<&'static str> {
     let info = study.info();
-    let full = if name.contains('/') { name.to_string() } else { format!("{}/{name}", info.name) };
-    if info.index_of(&full).is_some() {
-        Ok(full)
-    } else {
-        Err(UnknownName { kind: "variant id", given: name.into(), valid: info.variants.iter().map(|v| v.id.to_string()).collect() }.into())
+    match name {
+        Some(n) => Ok(info.case(n)?.id),
+        None => info.cases.first().map(|c| c.id).ok_or_else(|| anyhow::anyhow!("{} has no cases", info.name)),
     }
 }
 
 fn dispatch(cmd: Cmd) -> Result<()> {
     match cmd {
-        Cmd::List => {
+        Cmd::List { cases: true } => {
+            for s in study::STUDIES {
+                let i = s.info();
+                println!("{}", i.name);
+                for c in i.cases {
+                    println!("  {:<20} {}", c.id, c.summary);
+                }
+            }
+            Ok(())
+        }
+        Cmd::List { cases: false } => {
             for s in study::STUDIES {
                 let i = s.info();
                 println!("{}  (feature `{}`: pipeline switches {} -> {})", i.name, i.feature, i.baseline, i.patched);
@@ -205,7 +205,8 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 println!("  seed numbers: {}", i.seed_numbers);
                 for v in i.variants {
                     let tag = if v.id == i.baseline { " (baseline)" } else if v.id == i.patched { " (patched)" } else { "" };
-                    println!("  {}{tag}\n      {}  [symbol {}]", v.id, v.summary, study::symbol_of(v.id));
+                    let setup = if v.setup.is_empty() { String::new() } else { format!("; setup: {}", v.setup) };
+                    println!("  {}{tag}\n      {}  [kernel {}{setup}]", v.id, v.summary, v.kernel);
                 }
                 println!();
             }
@@ -227,9 +228,9 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 }
                 Some(ab) => {
                     let s = study::study(&target).or_else(|e| study::variant(&target).map(|(s, _)| s).map_err(|_| e))?;
-                    let a = resolve_variant(s, &ab[0])?;
-                    let b = resolve_variant(s, &ab[1])?;
-                    let d = asm::unified_diff(&a, &get(&a)?, &b, &get(&b)?);
+                    let a = s.info().variant(&ab[0])?.id;
+                    let b = s.info().variant(&ab[1])?.id;
+                    let d = asm::unified_diff(a, &get(a)?, b, &get(b)?);
                     if d.is_empty() {
                         println!("{a} and {b} compile to the same normalised asm");
                     } else {
@@ -242,19 +243,21 @@ fn dispatch(cmd: Cmd) -> Result<()> {
         Cmd::Run { id, case, size, reps } => {
             let (s, v) = study::variant(&id)?;
             study::dedicate_process(&id);
-            let mut c = pick_case(s, size, case.as_deref())?;
+            let cid = case_id(s, case.as_deref())?;
+            let mut c = study::build_case(s, cid, size)?;
             let mut d = 0;
             for _ in 0..reps {
                 d = std::hint::black_box(c.run(v)?);
             }
-            println!("{id} on {}: {} {} per run, digest {d:#018x}", c.name(), c.items(), s.info().unit);
+            // `callgrind::run_items` reads this line: keep its shape.
+            println!("{id} on {cid} ({size}): {} {}s per run, digest {d:#018x}", c.items(), s.info().unit);
             Ok(())
         }
         Cmd::Instructions { id, case, size } => {
             let (s, _) = study::variant(&id)?;
-            let c = pick_case(s, size, case.as_deref())?;
+            let cid = case_id(s, case.as_deref())?;
             measure::callgrind::check_valgrind()?;
-            let n = measure::callgrind::count(&std::env::current_exe()?, &id, &c.name(), size, c.items())?;
+            let n = measure::callgrind::count(&std::env::current_exe()?, &id, cid, size)?;
             let unit = s.info().unit;
             println!("{id} on {} ({} {unit}s): {} instructions inclusive ({:.3}/{unit}), {} in its own code ({:.3}/{unit})",
                 n.case, n.items, n.inclusive, n.inclusive_per_item(), n.own, n.own_per_item());
@@ -263,11 +266,12 @@ fn dispatch(cmd: Cmd) -> Result<()> {
         Cmd::Counters { id, case, size, runs } => {
             let (s, v) = study::variant(&id)?;
             study::dedicate_process(&id);
-            let mut c = pick_case(s, size, case.as_deref())?;
-            let cpu = report::provenance::cpu();
+            let cid = case_id(s, case.as_deref())?;
+            let mut c = study::build_case(s, cid, size)?;
+            let cpu = hotloops::host::cpu::cpu();
             let m = measure::counters::Microarch::detect(&cpu);
             let core = measure::pin_current_thread();
-            println!("{id} on {} ({} {}/run), {runs} runs; CPU {} [{m}], pinned core {:?}", c.name(), c.items(), s.info().unit, cpu.name, core);
+            println!("{id} on {cid} ({size}, {} {}/run), {runs} runs; CPU {} [{m}], pinned core {:?}", c.items(), s.info().unit, cpu.name, core);
             if let Err(why) = measure::counters::hardware_available() {
                 println!("hardware counters: {why}\n(going on with the software counters)");
             }
@@ -304,7 +308,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
         }
         Cmd::Compare { files, out } => {
             let (md, svgs) = report::compare::compare(&files).map_err(|e| anyhow::Error::new(UsageError(format!("{e:#}"))))?;
-            report::check_writable(&out)?;
+            hotloops::host::check_writable(&out)?;
             let written = report::compare::write(&out, &md, &svgs)?;
             print!("{md}");
             eprintln!("wrote:");
@@ -313,17 +317,15 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::Paired { study: name, case_index, a, b, size, budget_ms, block_us } => {
-            let s = study::study(&name)?;
-            let mut cases = s.cases(size);
-            if case_index >= cases.len() {
-                bail!("case index {case_index} out of range ({} cases)", cases.len());
-            }
+        Cmd::Paired { a, b, case, size, budget_ms, block_us } => {
+            let (s, va) = study::variant(&a)?;
+            let vb = s.info().variant(&b)?;
+            let mut c = study::build_case(s, &case, size)?;
             measure::pin_current_thread();
             let mut cfg = if size == Size::Full { measure::wallclock::PairConfig::full() } else { measure::wallclock::PairConfig::quick() };
             cfg.budget = Duration::from_millis(budget_ms);
             cfg.block = Duration::from_micros(block_us);
-            let t = measure::wallclock::run_trials(cases[case_index].as_mut(), a, b, &cfg, &mut |_| {})?;
+            let t = measure::wallclock::run_trials(c.as_mut(), va, vb, &cfg, &mut |_| {})?;
             println!("{}", serde_json::to_string(&t).context("serialising trials")?);
             Ok(())
         }
@@ -333,7 +335,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 return Err(UnknownName { kind: "study with a sweep", given: name, valid: vec!["alloc-churn".into()] }.into());
             }
             use hotloops::study::alloc_churn::{SweepConfig, write_sweep};
-            report::check_writable(&out)?;
+            hotloops::host::check_writable(&out)?;
             let cfg = if quick { SweepConfig::quick() } else { SweepConfig::full() };
             let bar = indicatif::ProgressBar::new((cfg.grid.len() * cfg.variants.len()) as u64);
             let files = write_sweep(&out, &cfg, &mut |_| bar.inc(1))?;

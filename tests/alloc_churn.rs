@@ -9,22 +9,25 @@ use hotloops::pg::itemptr::ItemPointer;
 use hotloops::pg::mcxt::{self, AllocSet, MallocBackend, chunk_space, glibc::TrimProbe, memory_context_switch_to, palloc, pfree};
 use hotloops::pg::sink::TidDigest;
 use hotloops::study::alloc_churn::{
-    self, Backend, ChurnCase, Cliff, Placement, PointConfig, SPECS, Sweep, SweepConfig, SweepPoint, Workload, cliffs, place,
+    self, Backend, ChurnCase, Cliff, Placement, PointConfig, Sweep, SweepConfig, SweepPoint, Workload, cliffs, place,
     sweep_markdown, sweep_svg,
 };
-use hotloops::study::{Size, Study};
+use hotloops::study::{Size, Study, Variant};
 use std::process::Command;
 use std::sync::Arc;
 
-const PALLOC: usize = 0;
-const STATIC: usize = 1;
-const TRIM: usize = 2;
-const MIMALLOC: usize = 4;
+fn row(id: &str) -> &'static Variant {
+    alloc_churn::info().variant(id).unwrap()
+}
+
+fn baseline() -> &'static Variant {
+    row("palloc-routine")
+}
 
 /// Every test that runs variants here first runs the baseline's placement, so this process
 /// never takes a mallopt variant's settings (those run in workers) whatever the test order.
 fn shared_process() {
-    assert_eq!(place(PALLOC).unwrap(), Placement::InProcess, "the test process must keep glibc's defaults");
+    assert_eq!(place(baseline()).unwrap(), Placement::InProcess, "the test process must keep glibc's defaults");
 }
 
 fn hotloops() -> Command {
@@ -222,11 +225,11 @@ fn every_in_process_variant_returns_the_matching_tids() {
             want.push(t, false);
         }
         let mut digests = vec![];
-        for v in [PALLOC, STATIC, MIMALLOC] {
+        for v in [baseline(), row("static-routine"), row("palloc-mimalloc")] {
             let mut b = Backend::new(v, w.clone(), key).unwrap();
             let d = b.query();
-            assert_eq!((b.tbm.count, b.tbm.hash), (want.count, want.hash), "variant {v}, bid = {key}");
-            assert_eq!(b.query(), d, "variant {v}: a second query differs");
+            assert_eq!((b.tbm.count, b.tbm.hash), (want.count, want.hash), "{}, bid = {key}", v.id);
+            assert_eq!(b.query(), d, "{}: a second query differs", v.id);
             digests.push(d);
         }
         assert!(digests.iter().all(|&d| d == digests[0]), "bid = {key}: {digests:x?}");
@@ -239,26 +242,27 @@ fn every_in_process_variant_returns_the_matching_tids() {
 fn all_variants_agree_through_the_case() {
     for key in [0, 2] {
         let mut case = ChurnCase::new(250_000, 5, 3, key, Size::Test).unwrap();
-        let d: Vec<u64> = (0..SPECS.len()).map(|v| case.try_run(v).unwrap()).collect();
+        let all = alloc_churn::info().variants;
+        let d: Vec<u64> = all.iter().map(|v| case.try_run(v).unwrap()).collect();
         assert!(d.iter().all(|&x| x == d[0]), "bid = {key}: {d:x?}");
-        for v in 0..SPECS.len() {
+        for v in all {
             assert_eq!(case.placement(v), Some(Placement::Worker));
             assert!(case.worker_round_trip(v).is_some_and(|t| t.as_nanos() > 0));
         }
         // Running again gives the same (workers stay up between runs).
-        assert_eq!(case.try_run(TRIM).unwrap(), d[0]);
+        assert_eq!(case.try_run(row("palloc-mallopt-trim")).unwrap(), d[0]);
     }
     // Different queries give different digests (the digest is not a constant).
     let mut a = ChurnCase::new(250_000, 5, 3, 0, Size::Test).unwrap();
     let mut b = ChurnCase::new(250_000, 5, 3, 2, Size::Test).unwrap();
-    assert_ne!(a.try_run(PALLOC).unwrap(), b.try_run(PALLOC).unwrap());
+    assert_ne!(a.try_run(baseline()).unwrap(), b.try_run(baseline()).unwrap());
 }
 
 #[test]
 fn contexts_hold_only_the_keepers_between_queries() {
     shared_process();
     let w = Arc::new(Workload::pgbench(100_000, 20).unwrap());
-    let mut b = Backend::new(PALLOC, w.clone(), 0).unwrap();
+    let mut b = Backend::new(baseline(), w.clone(), 0).unwrap();
     b.query();
     let [cache, message, executor] = b.context_stats();
     // 20 relcache copies of 264 bytes fit the cache context's keeper.
@@ -269,9 +273,9 @@ fn contexts_hold_only_the_keepers_between_queries() {
     assert_eq!(executor.dedicated_blocks, 0);
     assert!(message.free_chunks[mcxt::free_index(248)] <= 1);
     // A process that ran default variants refuses a mallopt variant's backend.
-    let err = Backend::new(TRIM, b.workload_arc(), 0).err().expect("a mallopt backend in a shared process").to_string();
+    let err = Backend::new(row("palloc-mallopt-trim"), b.workload_arc(), 0).err().expect("a mallopt backend in a shared process").to_string();
     assert!(err.contains("cannot run in this process"), "{err}");
-    let mut s = Backend::new(STATIC, w, 0).unwrap();
+    let mut s = Backend::new(row("static-routine"), w, 0).unwrap();
     s.query();
     assert_eq!(s.context_stats()[1].mallocs, 1, "the static routine allocates nothing in MessageContext");
 }
@@ -279,15 +283,16 @@ fn contexts_hold_only_the_keepers_between_queries() {
 #[test]
 fn cases_line_up_across_sizes_and_the_pipeline_follows_the_feature() {
     let s = &alloc_churn::STUDY;
-    let names = |z| s.cases(z).iter().map(|c| c.name()).collect::<Vec<_>>();
-    assert_eq!(names(Size::Test), names(Size::Quick));
-    assert_eq!(names(Size::Full), names(Size::Quick));
-    assert!(names(Size::Quick).contains(&"partitions-100".to_string()));
+    // The catalogue is the same at every size; a case built at test size says its partitions.
+    let ids: Vec<&str> = s.info().cases.iter().map(|c| c.id).collect();
+    assert_eq!(ids, ["partitions-4", "partitions-5", "partitions-100"]);
+    let c = s.build(s.info().case("partitions-100").unwrap(), Size::Test).unwrap();
+    assert!(c.describe().contains("over 100 range partitions"), "{}", c.describe());
     let want = if cfg!(feature = "static-amroutine") { "alloc-churn/static-routine" } else { "alloc-churn/palloc-routine" };
-    assert_eq!(s.info().pipeline_variant(), want);
+    assert_eq!(s.info().pipeline_variant().id, want);
     shared_process();
     let mut case = ChurnCase::new(10_000, 4, 2, 0, Size::Test).unwrap();
-    let base = case.try_run(PALLOC).unwrap();
+    let base = case.try_run(baseline()).unwrap();
     assert_eq!(alloc_churn::pipeline(&mut case).unwrap(), base);
 }
 
@@ -403,7 +408,7 @@ fn synthetic(series: &[(&str, Series)]) -> Sweep {
     let mut grid = vec![];
     let mut variants = vec![];
     for (id, pts) in series {
-        variants.push(alloc_churn::info().index_of(id).unwrap());
+        variants.push(alloc_churn::info().variant(id).unwrap().id.to_string());
         for &(n, us, f) in pts.iter() {
             if !grid.contains(&n) {
                 grid.push(n);
@@ -465,7 +470,7 @@ fn a_small_sweep_runs_in_workers_and_agrees() {
     }
     let cfg = SweepConfig {
         grid: vec![1, 6],
-        variants: vec![PALLOC, STATIC, TRIM],
+        variants: ["palloc-routine", "static-routine", "palloc-mallopt-trim"].iter().map(|v| row(v).id.to_string()).collect(),
         point: PointConfig { accounts: 10_000, key: 0, target_ms: 3, min_queries: 10, max_queries: 100 },
     };
     let mut seen = 0;
@@ -475,7 +480,7 @@ fn a_small_sweep_runs_in_workers_and_agrees() {
     assert!(s.libc.starts_with("glibc"));
     assert!(s.points.iter().all(|p| p.us_median > 0.0 && p.queries >= 10));
     assert!(alloc_churn::run_sweep(&SweepConfig { grid: vec![], ..cfg.clone() }, &mut |_| {}).is_err());
-    assert!(alloc_churn::run_sweep(&SweepConfig { variants: vec![9], ..cfg }, &mut |_| {}).is_err());
+    assert!(alloc_churn::run_sweep(&SweepConfig { variants: vec!["alloc-churn/no-such-variant".into()], ..cfg }, &mut |_| {}).is_err());
 }
 
 #[test]

@@ -94,3 +94,30 @@ fn compare_names_a_corrupt_or_old_report_and_exits_2() {
     assert!(text(&o).contains("other.json") && text(&o).contains("not a hotloops report"));
     assert!(!dir.path().join("c").exists());
 }
+
+#[test]
+fn list_cases_prints_every_catalogue_and_ids_are_what_case_takes() {
+    let o = hotloops(&["list", "--cases"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let t = text(&o);
+    for s in hotloops::study::STUDIES {
+        for c in s.info().cases {
+            assert!(t.contains(c.id), "{}/{} missing from `hotloops list --cases`:\n{t}", s.info().name, c.id);
+        }
+    }
+    // The id `list --cases` prints is the one `run --case` takes, at every size.
+    let r = hotloops(&["run", "dir-by-value/by-value", "--case", "range-2000/1-key", "--size", "test"]);
+    assert!(r.status.success(), "{}", text(&r));
+    assert!(text(&r).contains("on range-2000/1-key (test):"), "{}", text(&r));
+}
+
+#[test]
+fn paired_takes_variant_ids_and_refuses_another_studys() {
+    let o = hotloops(&["paired", "local-index/store-each", "local-index/local", "--case", "table3", "--size", "test", "--budget-ms", "40", "--block-us", "2000"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let t: serde_json::Value = serde_json::from_slice(&o.stdout).expect("paired prints its trials as JSON");
+    assert!(t["ratios"].as_array().is_some_and(|r| !r.is_empty()), "{t}");
+    let o = hotloops(&["paired", "local-index/store-each", "dir-by-value/opaque", "--case", "table3", "--size", "test", "--budget-ms", "40", "--block-us", "2000"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("local-index/local"), "lists the study's ids: {}", text(&o));
+}

@@ -7,8 +7,8 @@ use hotloops::pg::nbtree::{BTScanPos, BTScanPosItem, BTree, KeyType, MAX_TIDS_PE
 use hotloops::pg::sink::{TidDigest, TidVec};
 use hotloops::pg::workload::{TABLE3_TUPLES_PER_PAGE, heap_tid};
 use hotloops::study::dir_by_value::{RangeCase, expected_range};
-use hotloops::study::local_index::{BATCH_CAPACITY, ScanCase};
-use hotloops::study::{Case, Size, Study};
+use hotloops::study::local_index::{self, BATCH_CAPACITY, ScanCase};
+use hotloops::study::{Case, Size, Study, dir_by_value};
 use proptest::prelude::*;
 use std::sync::Arc;
 
@@ -23,16 +23,17 @@ fn heap_index(per_leaf: &[usize]) -> (BTree, Vec<ItemPointer>) {
 /// with the index's TIDs in order, batch by batch.
 fn check_local_index(per_leaf: &[usize]) -> Result<(), TestCaseError> {
     let (rel, expected) = heap_index(per_leaf);
-    let mut case = ScanCase::new("t".into(), rel);
-    let base = case.outcome(0);
-    for v in 0..3 {
-        let o = case.outcome(v);
-        prop_assert_eq!(o, base, "variant {} differs from store-each on leaves {:?}", v, per_leaf);
+    let mut case = ScanCase::new(rel);
+    let info = local_index::info();
+    let base = case.outcome(info.baseline_variant()).unwrap();
+    for v in info.variants {
+        let o = case.outcome(v).unwrap();
+        prop_assert_eq!(o, base, "{} differs from store-each on leaves {:?}", v.id, per_leaf);
         case.position();
         let mut got = TidVec::default();
-        let n = case.run_from_position(v, &mut got);
+        let n = case.run_from_position(v, &mut got).unwrap();
         prop_assert_eq!(n as usize, expected.len());
-        prop_assert_eq!(&got.0, &expected, "variant {} TIDs", v);
+        prop_assert_eq!(&got.0, &expected, "{} TIDs", v.id);
     }
     let batches = expected.len().div_ceil(BATCH_CAPACITY) as u64;
     prop_assert_eq!(base.sink.calls, batches, "one tbm_add_tuples call per full batch plus the residual");
@@ -65,10 +66,11 @@ proptest! {
                 oracle.push(t, false);
             }
         }
-        let base = case.outcome(0);
+        let [opaque, by_value] = dir_by_value::info().variants else { panic!("dir-by-value has two variants") };
+        let base = case.outcome(opaque).unwrap();
         prop_assert_eq!(base.digest, oracle, "opaque returns exactly the keys in range, in order");
         prop_assert_eq!(case.items(), oracle.count);
-        let other = case.outcome(1);
+        let other = case.outcome(by_value).unwrap();
         prop_assert_eq!(other, base, "by-value differs from opaque");
     }
 }
@@ -94,7 +96,7 @@ fn local_index_edges() {
 #[test]
 fn local_index_full_1358_item_page() {
     let (rel, _) = heap_index(&[]);
-    let mut case = ScanCase::new("full".into(), rel);
+    let mut case = ScanCase::new(rel);
     let mut pos = BTScanPos::invalid();
     for (i, it) in pos.items.iter_mut().enumerate() {
         *it = BTScanPosItem { heap_tid: ItemPointer::new(i as u32 / 7, (i % 7) as u16 + 1), index_offset: i as u16 + 1, tuple_offset: 0 };
@@ -105,13 +107,13 @@ fn local_index_full_1358_item_page() {
     for start in [0, 1, 700, 1357] {
         pos.item_index = start;
         let mut results = vec![];
-        for v in 0..3 {
+        for v in local_index::info().variants {
             case.position_at(&pos);
             let mut got = TidVec::default();
-            let n = case.run_from_position(v, &mut got);
+            let n = case.run_from_position(v, &mut got).unwrap();
             assert_eq!(n as usize, 1358 - start as usize);
             let want: Vec<_> = pos.items[start as usize..].iter().map(|i| i.heap_tid).collect();
-            assert_eq!(got.0, want, "variant {v} from {start}");
+            assert_eq!(got.0, want, "{} from {start}", v.id);
             results.push((got.0, n));
         }
         assert!(results.windows(2).all(|w| w[0] == w[1]));
@@ -121,10 +123,19 @@ fn local_index_full_1358_item_page() {
 #[test]
 fn every_study_case_agrees_at_test_size() {
     for s in hotloops::study::STUDIES {
-        for mut c in s.cases(Size::Test) {
-            let base = c.run(0).unwrap();
-            for v in 1..s.info().variants.len() {
-                assert_eq!(c.run(v).unwrap(), base, "{} / {}: {} differs from the baseline", s.info().name, c.name(), s.info().variants[v].id);
+        let info = s.info();
+        for spec in info.cases {
+            let mut c = match s.build(spec, Size::Test) {
+                Ok(c) => c,
+                Err(e) if e.downcast_ref::<hotloops::study::CaseUnavailable>().is_some() => {
+                    eprintln!("{}/{}: {e}", info.name, spec.id);
+                    continue;
+                }
+                Err(e) => panic!("{}/{}: {e:#}", info.name, spec.id),
+            };
+            let base = c.run(info.baseline_variant()).unwrap();
+            for v in info.variants {
+                assert_eq!(c.run(v).unwrap(), base, "{} / {}: {} differs from the baseline", info.name, spec.id, v.id);
             }
         }
     }
@@ -132,17 +143,17 @@ fn every_study_case_agrees_at_test_size() {
 
 #[test]
 fn pipelines_follow_the_features() {
-    use hotloops::study::dir_by_value::{self, DirByValue};
-    use hotloops::study::local_index::{self, LocalIndex};
+    use hotloops::study::dir_by_value::DirByValue;
+    use hotloops::study::local_index::LocalIndex;
     let li = LocalIndex.info();
     let want = if cfg!(feature = "local-index") { li.patched } else { li.baseline };
-    assert_eq!(li.pipeline_variant(), want);
+    assert_eq!(li.pipeline_variant().id, want);
     let (rel, tids) = heap_index(&[366, 5]);
-    let mut case = ScanCase::new("p".into(), rel);
-    assert_eq!(local_index::pipeline(&mut case).ntids as usize, tids.len());
+    let mut case = ScanCase::new(rel);
+    assert_eq!(local_index::pipeline(&mut case).unwrap().ntids as usize, tids.len());
     let dv = DirByValue.info();
-    assert_eq!(dv.pipeline_variant(), if cfg!(feature = "dir-by-value") { dv.patched } else { dv.baseline });
+    assert_eq!(dv.pipeline_variant().id, if cfg!(feature = "dir-by-value") { dv.patched } else { dv.baseline });
     let rel = Arc::new(hotloops::pg::workload::pgbench_accounts_pkey(5_000));
     let mut rc = RangeCase::new(rel, 5_000, 2_000, vec![(10, 2_009)], 0);
-    assert_eq!(dir_by_value::pipeline(&mut rc).digest.count, 2_000);
+    assert_eq!(dir_by_value::pipeline(&mut rc).unwrap().digest.count, 2_000);
 }

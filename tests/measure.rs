@@ -14,13 +14,14 @@ fn exe() -> PathBuf {
 fn callgrind_counts_are_identical_run_to_run_and_per_variant_ordered() {
     callgrind::check_valgrind().unwrap_or_else(|e| panic!("{e:#}"));
     let study = hotloops::study::local_index::LocalIndex;
-    let case = study.cases(Size::Test).remove(0);
-    let (name, items) = (hotloops::study::Case::name(case.as_ref()), hotloops::study::Case::items(case.as_ref()));
-    let a = callgrind::count(&exe(), "local-index/store-each", &name, Size::Test, items).unwrap();
-    let b = callgrind::count(&exe(), "local-index/store-each", &name, Size::Test, items).unwrap();
+    let case = study.build(&study.info().cases[0], Size::Test).unwrap();
+    let name = study.info().cases[0].id;
+    let a = callgrind::count(&exe(), "local-index/store-each", name, Size::Test).unwrap();
+    let b = callgrind::count(&exe(), "local-index/store-each", name, Size::Test).unwrap();
     assert_eq!(a, b, "callgrind counts must be exact");
+    assert_eq!(a.items, case.items(), "the count's items are the case's, read from `hotloops run`");
     assert!(a.own > 0 && a.inclusive > a.own, "{a:?}");
-    let local = callgrind::count(&exe(), "local-index/local", &name, Size::Test, items).unwrap();
+    let local = callgrind::count(&exe(), "local-index/local", name, Size::Test).unwrap();
     // The mechanism in instructions: the local cursor saves the reload/store per TID.
     assert!(local.own_per_item() < a.own_per_item(), "local {local:?} vs store-each {a:?}");
 }
@@ -28,10 +29,10 @@ fn callgrind_counts_are_identical_run_to_run_and_per_variant_ordered() {
 #[test]
 fn software_counters_work_and_hardware_ones_say_why_not() {
     let study = hotloops::study::local_index::LocalIndex;
-    let mut case = study.cases(Size::Test).remove(0);
-    let m = counters::Microarch::detect(&hotloops::report::provenance::cpu());
+    let mut case = study.build(&study.info().cases[0], Size::Test).unwrap();
+    let m = counters::Microarch::detect(&hotloops::host::cpu::cpu());
     let groups = counters::groups_for(m);
-    let rep = counters::measure(case.as_mut(), 0, 3, &groups).unwrap();
+    let rep = counters::measure(case.as_mut(), study.info().baseline_variant(), 3, &groups).unwrap();
     match counters::hardware_available() {
         Ok(()) => {
             let instr = rep.values.iter().find(|v| v.event == "instructions").expect("PMU host: instructions counted");

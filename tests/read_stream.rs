@@ -261,18 +261,19 @@ fn cases_agree_through_the_case_interface() {
     let mut digests = Vec::new();
     for cache in caches(&ix) {
         let mut case = ReadStreamCase::new(ix.clone(), Origin::Reused, cache, Backend::default());
-        assert_eq!(case.name(), cache.name());
+        assert!(hotloops::study::read_stream::info().case(cache.name()).is_ok(), "{} is in the catalogue", cache.name());
         assert_eq!(case.items(), ix.data_pages() as u64);
-        for v in 0..4 {
+        let rows = hotloops::study::read_stream::info().variants;
+        for v in rows {
             digests.push(case.run(v).unwrap());
-            assert!(case.last[v].is_some());
+            assert!(case.last.contains_key(v.id));
         }
-        let m = case.extra_metrics(1).unwrap();
+        let m = case.extra_metrics(&rows[1]).unwrap();
         let speedup = m.iter().find(|(k, _, _)| k == "speedup");
         assert!(speedup.is_none(), "no speedup before the baseline was measured");
-        let m0 = case.extra_metrics(0).unwrap();
+        let m0 = case.extra_metrics(&rows[0]).unwrap();
         assert!(m0.iter().any(|(k, v, _)| k == "scan" && *v > 0.0));
-        assert!(case.extra_metrics(3).unwrap().iter().any(|(k, _, _)| k == "speedup"));
+        assert!(case.extra_metrics(&rows[3]).unwrap().iter().any(|(k, _, _)| k == "speedup"));
     }
     digests.dedup();
     assert_eq!(digests.len(), 1, "variants or caches disagree");
@@ -297,8 +298,9 @@ fn the_study_is_registered() {
     let dir: PathBuf = tmpdir().keep();
     // SAFETY: no other thread of this test binary reads HOTLOOPS_DATA_DIR.
     unsafe { std::env::set_var("HOTLOOPS_DATA_DIR", &dir) };
-    let cases = hotloops::study::read_stream::ReadStreamStudy.cases(Size::Test);
-    assert!(cases.len() >= 2);
-    assert!(cases[0].describe().contains("50000 rows"));
+    let st = hotloops::study::read_stream::ReadStreamStudy;
+    assert_eq!(st.info().cases.len(), 3);
+    let warm = st.build(st.info().case("warm").unwrap(), Size::Test).unwrap();
+    assert!(warm.describe().contains("50000 rows"));
     fs::remove_dir_all(&dir).ok();
 }

@@ -20,6 +20,11 @@ use std::ops::Range;
 use std::rc::Rc;
 
 const VARIANTS: [&str; 3] = ["per-tid", "batched", "runs"];
+
+/// The row of a tid-batch variant by short name.
+fn row(name: &str) -> &'static hotloops::study::Variant {
+    hotloops::study::tid_batch::info().variant(name).unwrap()
+}
 const DEFAULT: usize = 4 << 20;
 
 /// What an unlimited bitmap holds.
@@ -97,7 +102,7 @@ fn paged_case(items: &[(ItemPointer, bool)], page_sizes: &[usize], call_every: u
 fn all_variants(case: &mut TidCase, want_ntids: usize) -> Vec<TidBitmap> {
     (0..3)
         .map(|v| {
-            let (b, n) = case.bitmap(v);
+            let (b, n) = case.bitmap(row(VARIANTS[v])).unwrap();
             assert_eq!(n as usize, want_ntids, "{} returned {n} TIDs", VARIANTS[v]);
             assert_eq!(b.error(), None, "{}", VARIANTS[v]);
             b
@@ -289,7 +294,7 @@ proptest! {
         items.insert(pos, (ItemPointer::new(block, bad), pos % 2 == 0));
         let mut case = paged_case(&items, &sizes, every, DEFAULT);
         for (v, name) in VARIANTS.iter().enumerate() {
-            let (b, _) = case.bitmap(v);
+            let (b, _) = case.bitmap(row(VARIANTS[v])).unwrap();
             prop_assert_eq!(b.error(), Some(TbmError { block, offset: bad as u32 }), "{}", name);
         }
     }
@@ -327,7 +332,7 @@ fn offsets_0_and_292_raise_the_error_for_every_variant() {
         let items = vec![(ItemPointer::new(1, 5), false), (ItemPointer::new(7, bad), true), (ItemPointer::new(2, 3), false)];
         let mut case = paged_case(&items, &[3], 1, DEFAULT);
         for (v, name) in VARIANTS.iter().enumerate() {
-            let (b, _) = case.bitmap(v);
+            let (b, _) = case.bitmap(row(VARIANTS[v])).unwrap();
             assert_eq!(b.error(), Some(TbmError { block: 7, offset: bad as u32 }), "{name}");
             assert_eq!(b.error().unwrap().to_string(), format!("tuple offset out of range: {bad}"));
         }
@@ -344,7 +349,7 @@ fn word_boundaries_and_invalid_offsets_in_an_open_run() {
         let items: Vec<_> = lead.iter().chain([&bad, &5]).map(|&o| (ItemPointer::new(9, o), false)).collect();
         let mut case = paged_case(&items, &[4], 1, DEFAULT);
         for (v, name) in VARIANTS.iter().enumerate() {
-            let (b, _) = case.bitmap(v);
+            let (b, _) = case.bitmap(row(VARIANTS[v])).unwrap();
             assert_eq!(b.error(), Some(TbmError { block: 9, offset: bad as u32 }), "{name}, offset {bad}");
         }
     }
@@ -440,16 +445,17 @@ fn seed_table_heap_blocks_at_2mb_and_4mb() {
 #[test]
 fn study_cases_agree() {
     use hotloops::study::{Size, Study};
-    let cases = hotloops::study::tid_batch::STUDY.cases(Size::Test);
-    assert_eq!(cases.len(), 14);
-    for mut c in cases {
-        let d0 = c.run(0).unwrap();
-        assert_eq!(c.run(1).unwrap(), d0, "{}", c.name());
-        assert_eq!(c.run(2).unwrap(), d0, "{}", c.name());
+    let s = &hotloops::study::tid_batch::STUDY;
+    assert_eq!(s.info().cases.len(), 14);
+    for spec in s.info().cases {
+        let mut c = s.build(spec, Size::Test).unwrap();
+        let d0 = c.run(row("per-tid")).unwrap();
+        assert_eq!(c.run(row("batched")).unwrap(), d0, "{}", spec.id);
+        assert_eq!(c.run(row("runs")).unwrap(), d0, "{}", spec.id);
         assert!(c.describe().contains("TIDs a run"), "{}", c.describe());
-        let m = c.extra_metrics(0).unwrap();
+        let m = c.extra_metrics(row("per-tid")).unwrap();
         let calls = m.iter().find(|x| x.0 == "tbm-calls-per-tid").unwrap().1;
-        assert!((calls - 1.0).abs() < 1e-12, "{}: per-TID makes one call a TID", c.name());
+        assert!((calls - 1.0).abs() < 1e-12, "{}: per-TID makes one call a TID", spec.id);
     }
 }
 
@@ -458,10 +464,10 @@ fn study_cases_agree() {
 fn pipeline_builds_the_same_bitmap() {
     use hotloops::study::Study;
     let want = if cfg!(feature = "batch-tids") { "tid-batch/batched" } else { "tid-batch/per-tid" };
-    assert_eq!(hotloops::study::tid_batch::STUDY.info().pipeline_variant(), want);
+    assert_eq!(hotloops::study::tid_batch::STUDY.info().pipeline_variant().id, want);
     let items: Vec<_> = (0..500u64).map(|g| (heap_tid(g, 185), false)).collect();
     let mut case = paged_case(&items, &[37], 3, DEFAULT);
-    let b = hotloops::study::tid_batch::pipeline(&mut case);
+    let b = hotloops::study::tid_batch::pipeline(&mut case).unwrap();
     assert_eq!(b.iterate(), Oracle::of(&items).pages());
 }
 
@@ -473,10 +479,10 @@ fn a_bitmap_error_is_an_error_not_a_panic() {
     use hotloops::study::Case;
     let items = vec![(ItemPointer::new(3, 4), false), (ItemPointer::new(7, 0), false)];
     let mut case = paged_case(&items, &[2], 1, DEFAULT);
-    for v in 0..VARIANTS.len() {
-        let e = case.run(v).expect_err("offset 0 must fail").to_string();
+    for name in VARIANTS {
+        let e = case.run(row(name)).expect_err("offset 0 must fail").to_string();
         assert!(e.contains("tuple offset out of range: 0"), "{e}");
     }
-    let e = run_trials(&mut case, 0, 1, &PairConfig::quick(), &mut |_| {}).expect_err("no trials on a failing case");
+    let e = run_trials(&mut case, row("per-tid"), row("batched"), &PairConfig::quick(), &mut |_| {}).expect_err("no trials on a failing case");
     assert!(format!("{e:#}").contains("tuple offset out of range: 0"), "{e:#}");
 }

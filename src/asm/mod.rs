@@ -10,23 +10,18 @@ use std::process::Command;
 /// The cargo-show-asm release the snapshots were produced with (scripts/install-tools.sh).
 pub const CARGO_SHOW_ASM_VERSION: &str = "0.2.64";
 
-/// The crate's root (where `Cargo.toml` and `asm-snapshots/` are).
-pub fn crate_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::host::crate_root;
 
 /// `asm-snapshots/` of this crate.
 pub fn snapshot_dir() -> PathBuf {
     crate_root().join("asm-snapshots")
 }
 
-/// The symbols whose asm makes up variant `id`'s snapshot: the entry, then its helpers.
-pub fn symbols_of(id: &str) -> Result<Vec<String>> {
-    let (study, i) = crate::study::variant(id)?;
-    let v = &study.info().variants[i];
-    let mut s = vec![crate::study::symbol_of(v.id)];
-    s.extend(v.helpers.iter().map(|h| h.to_string()));
-    Ok(s)
+/// The symbols whose asm makes up the snapshot of variant `id`'s kernel: the entry, then its
+/// helpers (a variant that shares a kernel shares its owner's snapshot).
+pub fn symbols_of(id: &str) -> Result<Vec<&'static str>> {
+    let (_, v) = crate::study::variant(id)?;
+    Ok(crate::study::kernel_owner(v).symbols())
 }
 
 /// Check that `cargo asm` (cargo-show-asm) is installed, with a message that says how.
@@ -174,23 +169,29 @@ fn strip_hashes(s: &str) -> String {
     out
 }
 
-/// The normalised snapshot text of variant `id`: a header, then each symbol's asm.
+/// The normalised snapshot text of variant `id`'s kernel: a header, then each symbol's asm.
 pub fn generate(id: &str) -> Result<String> {
+    let (_, v) = crate::study::variant(id)?;
+    let owner = crate::study::kernel_owner(v).id;
     let mut text = format!(
-        "# hotloops asm snapshot of `{id}`\n# {}, x86_64, release profile, cargo-show-asm {CARGO_SHOW_ASM_VERSION}; normalised\n",
-        crate::report::provenance::rustc_version_pinned()
+        "# hotloops asm snapshot of `{owner}`\n# {}, x86_64, release profile, cargo-show-asm {CARGO_SHOW_ASM_VERSION}; normalised\n",
+        crate::host::cpu::rustc_version_pinned()
     );
     for sym in symbols_of(id)? {
-        let raw = raw_asm(&sym)?;
+        let raw = raw_asm(sym)?;
         text.push('\n');
         text.push_str(&normalize(&raw));
     }
     Ok(text)
 }
 
-/// Path of `id`'s snapshot under `dir`.
+/// Path of the snapshot of `id`'s kernel under `dir` (keyed by the kernel: variants that
+/// share one share its file). An unknown id gives the path it would have.
 pub fn snapshot_file(dir: &Path, id: &str) -> PathBuf {
-    dir.join(crate::study::snapshot_path(id))
+    match crate::study::variant(id) {
+        Ok((_, v)) => dir.join(crate::study::snapshot_path(v)),
+        Err(_) => dir.join(format!("{id}.s")),
+    }
 }
 
 /// Read `id`'s checked-in snapshot.
@@ -202,7 +203,7 @@ pub fn read_snapshot(dir: &Path, id: &str) -> Result<String> {
 /// Write `id`'s snapshot atomically.
 pub fn write_snapshot(dir: &Path, id: &str, text: &str) -> Result<()> {
     let p = snapshot_file(dir, id);
-    crate::report::write_atomic(&p, text.as_bytes())
+    crate::host::write_atomic(&p, text.as_bytes())
 }
 
 /// A unified diff of two texts (empty if equal).

@@ -42,44 +42,50 @@ pub fn check_valgrind() -> Result<String> {
     }
 }
 
-/// Count variant `id` on case `case` (a name from the study's cases at `size`) by running
-/// `exe run <id> --case <case> --size <size>` under callgrind.
-pub fn count(exe: &Path, id: &str, case: &str, size: crate::study::Size, items: u64) -> Result<InstrCount> {
-    let symbols = crate::asm::symbols_of(id)?;
+/// Count variant `id` on case `case` (an id of its study's catalogue) by running
+/// `exe run <id> --case <case> --size <size>` under callgrind; the items come from that run's
+/// own line, so nothing is built here.
+pub fn count(exe: &Path, id: &str, case: &str, size: crate::study::Size) -> Result<InstrCount> {
+    let (_, v) = crate::study::variant(id)?;
+    let symbols = v.symbols();
     let dir = tempfile::tempdir()?;
     let out = dir.path().join("callgrind.out");
-    let size_arg = match size {
-        crate::study::Size::Test => "test",
-        crate::study::Size::Quick => "quick",
-        crate::study::Size::Full => "full",
-    };
     let o = Command::new("valgrind")
         .arg("--tool=callgrind")
         .arg(format!("--callgrind-out-file={}", out.display()))
-        .arg(format!("--toggle-collect={}", symbols[0]))
+        .arg(format!("--toggle-collect={}", v.kernel))
         .args(["--collect-atstart=no", "--compress-strings=no", "--compress-pos=no"])
         .arg(exe)
-        .args(["run", id, "--case", case, "--size", size_arg])
+        .args(["run", id, "--case", case, "--size", size.name()])
         .output()
         .context("running valgrind")?;
     if !o.status.success() {
         bail!("callgrind run of {id} failed:\n{}", String::from_utf8_lossy(&o.stderr));
     }
+    let items = run_items(&String::from_utf8_lossy(&o.stdout))
+        .with_context(|| format!("callgrind run of {id} on {case}: `hotloops run` printed no item count"))?;
     let text = std::fs::read_to_string(&out).with_context(|| format!("reading {}", out.display()))?;
     let parsed = parse(&text)?;
-    let own = symbols.iter().map(|s| parsed.self_cost.get(s).copied().unwrap_or(0)).sum();
+    let own = symbols.iter().map(|s| parsed.self_cost.get(*s).copied().unwrap_or(0)).sum();
     if parsed.total == 0 {
-        bail!("callgrind collected nothing for {id}: is `{}` called by `hotloops run`?", symbols[0]);
+        bail!("callgrind collected nothing for {id}: is `{}` called by `hotloops run`?", v.kernel);
     }
     Ok(InstrCount { id: id.to_string(), case: case.to_string(), items, inclusive: parsed.total, own })
 }
 
-/// One callgrind job: variant id, case name, items.
-pub type Job<'a> = (&'a str, &'a str, u64);
+/// The items per run from `hotloops run`'s line (`... : 20000 TIDs per run, digest ...`).
+pub fn run_items(stdout: &str) -> Option<u64> {
+    let line = stdout.lines().rev().find(|l| l.contains(" per run, digest "))?;
+    let after = line.rsplit_once("): ")?.1;
+    after.split_whitespace().next()?.parse().ok()
+}
+
+/// One callgrind job: variant id, case id.
+pub type Job<'a> = (&'a str, &'a str);
 
 /// Count several (variant, case) jobs, as many valgrind processes at a time as there are cores,
 /// from one work queue: instruction counts do not depend on what else runs (the wall clock is
-/// measured before, never beside these). Results come back in job order.
+/// measured before, never beside these). Results come back in job order, each naming its job.
 pub fn count_many(exe: &Path, jobs: &[Job], size: crate::study::Size) -> Result<Vec<InstrCount>> {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
@@ -91,14 +97,17 @@ pub fn count_many(exe: &Path, jobs: &[Job], size: crate::study::Size) -> Result<
             s.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(id, case, items)) = jobs.get(i) else { break };
-                    let r = count(exe, id, case, size, items);
-                    out.lock().unwrap()[i] = Some(r);
+                    let Some(&(id, case)) = jobs.get(i) else { break };
+                    let r = count(exe, id, case, size);
+                    if let Ok(mut o) = out.lock() {
+                        o[i] = Some(r);
+                    }
                 }
             });
         }
     });
-    out.into_inner().unwrap().into_iter().map(|r| r.expect("every job ran")).collect()
+    let results = out.into_inner().map_err(|_| anyhow::anyhow!("a callgrind lane panicked"))?;
+    results.into_iter().zip(jobs).map(|(r, (id, case))| r.unwrap_or_else(|| bail!("callgrind job {id} on {case} did not run"))).collect()
 }
 
 /// What we read from a callgrind output file.

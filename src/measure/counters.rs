@@ -3,66 +3,11 @@
 //! (reference: microarchitecture.md §3), and software counters that work everywhere. Where a
 //! hardware event cannot be opened the result says which and why, and the rest goes on.
 
-use crate::report::provenance::Cpu;
-use crate::study::Case;
+pub use crate::host::cpu::{Cpu, Microarch};
+use crate::study::{Case, Variant};
 use perf_event::events::{Cache, CacheOp, CacheResult, Hardware, Raw, Software, CacheId};
 use perf_event::{Builder, Group};
 use serde::{Deserialize, Serialize};
-use std::fmt;
-
-/// The microarchitectures hotloops has vendor events for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Microarch {
-    /// Intel Skylake-family cores (SKL, SKX, KBL, CFL, CML).
-    IntelSkylake,
-    /// Intel Ice Lake / Tiger Lake (Sunny/Willow Cove).
-    IntelIceLake,
-    /// Intel Golden Cove and later P-cores (Alder/Raptor Lake P, Sapphire/Emerald Rapids).
-    IntelGoldenCove,
-    /// Another Intel core: generic events only.
-    IntelOther,
-    /// AMD Zen 1/2 (family 17h).
-    Zen2,
-    /// AMD Zen 3/4 (family 19h).
-    Zen3,
-    /// AMD Zen 5 (family 1Ah).
-    Zen5,
-    /// Anything else.
-    Other,
-}
-
-impl fmt::Display for Microarch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Microarch::IntelSkylake => "intel-skylake",
-            Microarch::IntelIceLake => "intel-icelake",
-            Microarch::IntelGoldenCove => "intel-goldencove",
-            Microarch::IntelOther => "intel-other",
-            Microarch::Zen2 => "amd-zen1-2",
-            Microarch::Zen3 => "amd-zen3-4",
-            Microarch::Zen5 => "amd-zen5",
-            Microarch::Other => "other",
-        })
-    }
-}
-
-impl Microarch {
-    /// Classify from CPUID vendor, family and model.
-    pub fn detect(c: &Cpu) -> Microarch {
-        match (c.vendor.as_str(), c.family, c.model) {
-            ("GenuineIntel", 6, 0x4E | 0x5E | 0x55 | 0x8E | 0x9E | 0xA5 | 0xA6) => Microarch::IntelSkylake,
-            ("GenuineIntel", 6, 0x7D | 0x7E | 0x6A | 0x6C | 0x8C | 0x8D | 0xA7) => Microarch::IntelIceLake,
-            ("GenuineIntel", 6, 0x97 | 0x9A | 0x8F | 0xB7 | 0xBA | 0xBF | 0xCF | 0xAA | 0xAC | 0xAD | 0xAE) => {
-                Microarch::IntelGoldenCove
-            }
-            ("GenuineIntel", _, _) => Microarch::IntelOther,
-            ("AuthenticAMD", 0x17, _) => Microarch::Zen2,
-            ("AuthenticAMD", 0x19, _) => Microarch::Zen3,
-            ("AuthenticAMD", 0x1A, _) => Microarch::Zen5,
-            _ => Microarch::Other,
-        }
-    }
-}
 
 /// One event we may count.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -294,7 +239,7 @@ fn errno_name(err: &std::io::Error) -> &'static str {
 /// Count `groups` around `runs` runs of variant `v` on `case`. Each group is opened and read
 /// separately (a group is scheduled as a unit); an event that cannot be opened is recorded
 /// and left out of its group.
-pub fn measure(case: &mut dyn Case, v: usize, runs: u32, groups: &[EventGroup]) -> anyhow::Result<CounterReport> {
+pub fn measure(case: &mut dyn Case, v: &'static Variant, runs: u32, groups: &[EventGroup]) -> anyhow::Result<CounterReport> {
     let mut rep = CounterReport::default();
     let items = case.items().max(1) as f64 * runs as f64;
     // Warm up once so page faults of first touch are not counted.
@@ -432,7 +377,7 @@ mod tests {
 
     #[test]
     fn detect_this_host_does_not_panic() {
-        let m = Microarch::detect(&crate::report::provenance::cpu());
+        let m = Microarch::detect(&crate::host::cpu::cpu());
         assert!(!m.to_string().is_empty());
     }
 }

@@ -9,7 +9,7 @@
 //! interval; the report says which method built each interval.
 
 use super::stats::{bootstrap_median_ci, median, percentile_sorted};
-use crate::study::Case;
+use crate::study::{Case, Variant};
 use anyhow::{Result, bail};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -93,23 +93,23 @@ impl Paired {
     }
 }
 
-fn time_block(case: &mut dyn Case, v: usize, reps: u32, expect: u64) -> Result<Duration> {
+fn time_block(case: &mut dyn Case, v: &'static Variant, reps: u32, expect: u64) -> Result<Duration> {
     let t = Instant::now();
     for _ in 0..reps {
         let d = std::hint::black_box(case.run(v))?;
         if d != expect {
-            bail!("variant {v} of case {} returned digest {d:#x}, expected {expect:#x}: the variants disagree", case.name());
+            bail!("{} returned digest {d:#x}, expected {expect:#x}: the variants disagree", v.id);
         }
     }
     Ok(t.elapsed())
 }
 
 /// Run the trials of pair (a, b) on `case` in this process. `tick` is called once per trial.
-pub fn run_trials(case: &mut dyn Case, a: usize, b: usize, cfg: &PairConfig, tick: &mut dyn FnMut(f64)) -> Result<PairTrials> {
+pub fn run_trials(case: &mut dyn Case, a: &'static Variant, b: &'static Variant, cfg: &PairConfig, tick: &mut dyn FnMut(f64)) -> Result<PairTrials> {
     let expect = case.run(a)?;
     let got = case.run(b)?;
     if got != expect {
-        bail!("case {}: variant {b} returned {got:#x}, baseline {a} returned {expect:#x}: results differ", case.name());
+        bail!("{} returned {got:#x}, baseline {} returned {expect:#x}: results differ", b.id, a.id);
     }
     for _ in 0..cfg.warmup {
         time_block(case, a, 1, expect)?;

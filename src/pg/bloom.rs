@@ -538,7 +538,7 @@ pub struct BloomIndex {
 pub fn default_data_dir() -> PathBuf {
     match std::env::var_os("HOTLOOPS_DATA_DIR") {
         Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => crate::asm::crate_root().join("target").join("hotloops-data"),
+        _ => crate::host::crate_root().join("target").join("hotloops-data"),
     }
 }
 

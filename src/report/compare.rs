@@ -104,6 +104,6 @@ pub fn write(out: &Path, md: &str, svgs: &[(String, String)]) -> Result<Vec<Path
     for (s, svg) in svgs {
         files.push((out.join(format!("compare-{s}.svg")), svg.as_bytes().to_vec()));
     }
-    super::write_all_atomic(&files)?;
+    crate::host::write_all_atomic(&files)?;
     Ok(files.into_iter().map(|(p, _)| p).collect())
 }

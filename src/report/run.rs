@@ -5,7 +5,7 @@ use super::{CaseReport, Report, Row, RunConfig, SCHEMA, SCHEMA_VERSION, StudyRep
 use crate::measure::callgrind;
 use crate::measure::counters::{self, Microarch};
 use crate::measure::wallclock::{self, PairConfig, PairTrials};
-use crate::study::{self, Size, Study};
+use crate::study::{self, Size, Study, Variant};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -42,12 +42,13 @@ pub fn select(names: &[String]) -> Result<Vec<&'static dyn Study>> {
     names.iter().map(|n| study::study(n).map_err(anyhow::Error::from)).collect()
 }
 
-/// Trials of one pair in a child process (`hotloops paired`), for `--processes`.
-fn child_trials(study: &str, case_idx: usize, a: usize, b: usize, size: Size, cfg: &PairConfig) -> Result<PairTrials> {
+/// Trials of one pair in a child process (`hotloops paired`), for `--processes`: only ids
+/// cross the process boundary.
+fn child_trials(case: &str, a: &Variant, b: &Variant, size: Size, cfg: &PairConfig) -> Result<PairTrials> {
     let exe = std::env::current_exe()?;
     let o = std::process::Command::new(exe)
-        .args(["paired", study, "--case-index", &case_idx.to_string(), "--a", &a.to_string(), "--b", &b.to_string()])
-        .args(["--size", size_name(size), "--budget-ms", &cfg.budget.as_millis().to_string(), "--block-us", &cfg.block.as_micros().to_string()])
+        .args(["paired", a.id, b.id, "--case", case])
+        .args(["--size", size.name(), "--budget-ms", &cfg.budget.as_millis().to_string(), "--block-us", &cfg.block.as_micros().to_string()])
         .output()
         .context("spawning a measuring process")?;
     if !o.status.success() {
@@ -56,19 +57,10 @@ fn child_trials(study: &str, case_idx: usize, a: usize, b: usize, size: Size, cf
     serde_json::from_slice(&o.stdout).context("reading a measuring process's trials")
 }
 
-/// `test` / `quick` / `full`.
-pub fn size_name(s: Size) -> &'static str {
-    match s {
-        Size::Test => "test",
-        Size::Quick => "quick",
-        Size::Full => "full",
-    }
-}
-
 /// Run the report and write its files. Returns the report and the files written.
 pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     let studies = select(&opts.studies)?;
-    super::check_writable(&opts.out)?;
+    crate::host::check_writable(&opts.out)?;
     let started = Instant::now();
     let mut notes = Vec::new();
 
@@ -88,7 +80,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     }
 
     // Counters: say once if the host has no PMU; software counters go on.
-    let cpu = super::provenance::cpu();
+    let cpu = crate::host::cpu::cpu();
     let march = Microarch::detect(&cpu);
     if let Err(why) = counters::hardware_available() {
         if opts.require_counters {
@@ -102,7 +94,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     if pinned.is_none() {
         notes.push("the measuring thread could not be pinned to a core".into());
     }
-    let provenance = super::provenance::collect(pinned);
+    let provenance = crate::host::provenance::collect(pinned, study::features_enabled());
 
     let size = opts.size.unwrap_or(if opts.quick { Size::Quick } else { Size::Full });
     let mut cfg = if opts.quick { PairConfig::quick() } else { PairConfig::full() };
@@ -119,52 +111,49 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     let mut study_reports = Vec::new();
     for s in &studies {
         let info = s.info();
-        let base = info.index_of(info.baseline).expect("baseline registered");
-        bar.set_message(format!("{}: building workloads", info.name));
-        let mut cases = s.cases(size);
-        // Instructions are counted on the test-size case of the same index: (name, items).
-        let counted: Vec<(String, u64)> = if size == Size::Test {
-            cases.iter().map(|c| (c.name(), c.items())).collect()
-        } else if instructions {
-            s.cases(Size::Test).iter().map(|c| (c.name(), c.items())).collect()
-        } else {
-            Vec::new()
-        };
-        bar.inc_length(cases.len() as u64 * info.variants.len() as u64);
+        let base = info.baseline_variant();
+        bar.inc_length(info.cases.len() as u64 * info.variants.len() as u64);
         let mut case_reports = Vec::new();
-        for (ci, case) in cases.iter_mut().enumerate() {
-            let cname = case.name();
+        for spec in info.cases {
+            let cname = spec.id;
             let unit = info.unit;
-            // Wall clock: A/A first, then each variant against the baseline.
-            let measure_pair = |a: usize, b: usize, case: &mut Box<dyn study::Case>| -> Result<wallclock::Paired> {
-                bar.set_message(format!("{} {} vs {}", cname, info.variants[b].id, info.variants[a].id));
-                let per: Vec<PairTrials> = if processes == 1 {
-                    vec![wallclock::run_trials(case.as_mut(), a, b, &cfg, &mut |_| bar.tick())?]
-                } else {
-                    (0..processes).map(|_| child_trials(info.name, ci, a, b, size, &cfg)).collect::<Result<_>>()?
-                };
-                bar.inc(1);
-                Ok(wallclock::combine(info.variants[a].id, info.variants[b].id, &per, cfg.resamples, cfg.seed))
-            };
-            let aa = measure_pair(base, base, case)?;
-            let floor = wallclock::noise_floor(&aa);
-            rows.push(Row::plain(info.name, &cname, info.baseline, info.baseline, "wall-clock", aa.baseline_ns_per_item, &format!("ns/{unit}")));
-            let mut pairs = Vec::new();
-            for (v, var) in info.variants.iter().enumerate() {
-                if v == base {
+            bar.set_message(format!("{}/{cname}: building the workload", info.name));
+            let mut case = match s.build(spec, size) {
+                Ok(c) => c,
+                Err(e) if e.downcast_ref::<study::CaseUnavailable>().is_some() => {
+                    notes.push(format!("{}/{cname} left out: {e:#}", info.name));
+                    bar.inc(info.variants.len() as u64);
                     continue;
                 }
-                let p = measure_pair(base, v, case)?;
-                let mut r = Row::plain(info.name, &cname, var.id, info.baseline, "wall-clock", p.variant_ns_per_item, &format!("ns/{unit}"));
+                Err(e) => return Err(e.context(format!("building {}/{cname}", info.name))),
+            };
+            // Wall clock: A/A first, then each variant against the baseline.
+            let measure_pair = |a: &'static Variant, b: &'static Variant, case: &mut Box<dyn study::Case>| -> Result<wallclock::Paired> {
+                bar.set_message(format!("{cname} {} vs {}", b.id, a.id));
+                let per: Vec<PairTrials> = if processes == 1 {
+                    vec![wallclock::run_trials(case.as_mut(), a, b, &cfg, &mut |_| bar.tick()).with_context(|| format!("{}/{cname}", info.name))?]
+                } else {
+                    (0..processes).map(|_| child_trials(cname, a, b, size, &cfg)).collect::<Result<_>>()?
+                };
+                bar.inc(1);
+                Ok(wallclock::combine(a.id, b.id, &per, cfg.resamples, cfg.seed))
+            };
+            let aa = measure_pair(base, base, &mut case)?;
+            let floor = wallclock::noise_floor(&aa);
+            rows.push(Row::plain(info.name, cname, info.baseline, info.baseline, "wall-clock", aa.baseline_ns_per_item, &format!("ns/{unit}")));
+            let mut pairs = Vec::new();
+            for var in info.variants.iter().filter(|v| v.id != base.id) {
+                let p = measure_pair(base, var, &mut case)?;
+                let mut r = Row::plain(info.name, cname, var.id, info.baseline, "wall-clock", p.variant_ns_per_item, &format!("ns/{unit}"));
                 r.ratio = Some(p.median_ratio);
                 r.ci_low = Some(p.ci_low);
                 r.ci_high = Some(p.ci_high);
                 r.verdict = Some(wallclock::verdict(&p, floor));
-                r.seed_ratio = case.seed_ratio(v);
+                r.seed_ratio = case.seed_ratio(var);
                 rows.push(r);
                 pairs.push(p);
             }
-            let mut aarow = Row::plain(info.name, &cname, info.baseline, info.baseline, "wall-clock-aa", aa.variant_ns_per_item, &format!("ns/{unit}"));
+            let mut aarow = Row::plain(info.name, cname, info.baseline, info.baseline, "wall-clock-aa", aa.variant_ns_per_item, &format!("ns/{unit}"));
             aarow.ratio = Some(aa.median_ratio);
             aarow.ci_low = Some(aa.ci_low);
             aarow.ci_high = Some(aa.ci_high);
@@ -173,13 +162,11 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
 
             // Counters: every group, each variant.
             bar.set_message(format!("{cname}: counters"));
-            let runs = counter_runs(case.as_mut())?;
-            let mut reports = Vec::new();
-            for v in 0..info.variants.len() {
-                reports.push(counters::measure(case.as_mut(), v, runs, &groups)?);
-            }
-            for (v, rep) in reports.iter().enumerate() {
-                rows.extend(super::counter_rows(info.name, &cname, info.variants[v].id, info.baseline, unit, &rep.values, Some(&reports[base].values)));
+            let runs = counter_runs(case.as_mut(), base)?;
+            let base_rep = counters::measure(case.as_mut(), base, runs, &groups)?;
+            for v in info.variants {
+                let rep = if v.id == base.id { base_rep.clone() } else { counters::measure(case.as_mut(), v, runs, &groups)? };
+                rows.extend(super::counter_rows(info.name, cname, v.id, info.baseline, unit, &rep.values, Some(&base_rep.values)));
                 for n in super::unavailable_notes(&rep.unavailable) {
                     if !notes.contains(&n) {
                         notes.push(n);
@@ -188,32 +175,30 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             }
 
             // Study-specific figures.
-            for (v, var) in info.variants.iter().enumerate() {
-                for (metric, value, u) in case.extra_metrics(v)? {
-                    rows.push(Row::plain(info.name, &cname, var.id, info.baseline, &metric, value, &u));
+            for var in info.variants {
+                for (metric, value, u) in case.extra_metrics(var)? {
+                    rows.push(Row::plain(info.name, cname, var.id, info.baseline, &metric, value, &u));
                 }
             }
 
-            case_reports.push(CaseReport { name: cname.clone(), describe: case.describe(), items: case.items(), noise_floor: floor, aa, pairs });
+            case_reports.push(CaseReport { name: cname.to_string(), describe: case.describe(), items: case.items(), noise_floor: floor, aa, pairs });
         }
         // Instructions: exact, at test size (per-item counts do not depend on the scale), all
-        // (variant, case) jobs of the study at once, after its wall clock.
+        // (variant, case) jobs of the study at once, after its wall clock. Counts are matched
+        // to rows by the (variant, case) ids they carry.
         if instructions {
             bar.set_message(format!("{}: callgrind", info.name));
             let jobs: Vec<callgrind::Job> =
-                counted.iter().flat_map(|(c, items)| info.variants.iter().map(move |v| (v.id, c.as_str(), *items))).collect();
+                case_reports.iter().flat_map(|c| info.variants.iter().map(move |v| (v.id, c.name.as_str()))).collect();
             let counts = callgrind::count_many(&exe, &jobs, Size::Test)?;
-            for (ci, per_case) in counts.chunks(info.variants.len()).enumerate() {
-                let cname = &case_reports[ci].name;
-                for (v, c) in per_case.iter().enumerate() {
-                    for (metric, val, bval) in [
-                        ("instructions", c.inclusive_per_item(), per_case[base].inclusive_per_item()),
-                        ("own-instructions", c.own_per_item(), per_case[base].own_per_item()),
-                    ] {
-                        let mut r = Row::plain(info.name, cname, info.variants[v].id, info.baseline, metric, val, &format!("instr/{}", info.unit));
-                        r.ratio = Some(val / bval);
-                        rows.push(r);
-                    }
+            for c in &counts {
+                let Some(b) = counts.iter().find(|b| b.case == c.case && b.id == base.id) else { continue };
+                for (metric, val, bval) in
+                    [("instructions", c.inclusive_per_item(), b.inclusive_per_item()), ("own-instructions", c.own_per_item(), b.own_per_item())]
+                {
+                    let mut r = Row::plain(info.name, &c.case, &c.id, info.baseline, metric, val, &format!("instr/{}", info.unit));
+                    r.ratio = Some(val / bval);
+                    rows.push(r);
                 }
             }
         }
@@ -250,9 +235,9 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
 }
 
 /// Runs per counter measurement: enough for ~50 ms.
-fn counter_runs(case: &mut dyn study::Case) -> Result<u32> {
+fn counter_runs(case: &mut dyn study::Case, base: &'static Variant) -> Result<u32> {
     let t = Instant::now();
-    std::hint::black_box(case.run(0)?);
+    std::hint::black_box(case.run(base)?);
     let one = t.elapsed().as_nanos().max(1);
     Ok(((50_000_000 / one) as u32).clamp(1, 10_000))
 }
@@ -266,6 +251,6 @@ pub fn write_files(report: &Report, out: &Path) -> Result<Vec<PathBuf>> {
     for s in &report.studies {
         files.push((out.join(format!("{}.svg", s.name)), super::plot::study_svg(report, s)?.into_bytes()));
     }
-    super::write_all_atomic(&files)?;
+    crate::host::write_all_atomic(&files)?;
     Ok(files.into_iter().map(|(p, _)| p).collect())
 }

@@ -83,7 +83,8 @@ use crate::pg::mcxt::{self, AllocSet, MallocBackend, glibc, glibc::Mallopt, memo
 use crate::pg::nbtree::{BTree, IndexScanDesc, KeyType, ScanKey, leaf_items_per_page};
 use crate::pg::sink::TidDigest;
 use crate::pg::workload::{PGBENCH_ACCOUNTS_TUPLES_PER_PAGE, PGBENCH_ROWS_PER_SCALE, heap_tid, leaf_sizes};
-use crate::study::{Case, Size, Study, StudyInfo, Variant};
+use crate::study::{Case, CaseSpec, Kernel, Size, Study, StudyInfo, Variant};
+use std::collections::HashMap;
 use anyhow::{Context, Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -121,35 +122,67 @@ static INFO: StudyInfo = StudyInfo {
     seed_numbers: "~50% TPS regression at 100 partitions (pgbench scale 1, count(*) where bid = 0); with the \
                    static routine 2-15% below PG17 (simple, 1 client: 23,856 -> 20,332 TPS)",
     feature: "static-amroutine",
+    feature_on: cfg!(feature = "static-amroutine"),
     baseline: "alloc-churn/palloc-routine",
     patched: "alloc-churn/static-routine",
     unit: "query",
     variants: &[
-        Variant {
-            id: "alloc-churn/palloc-routine",
-            summary: "every routine look-up pallocs and fills a fresh 248-byte IndexAmRoutine (before bc6374cd76); glibc malloc",
-            helpers: &["hl_bthandler_palloc"],
-        },
-        Variant {
-            id: "alloc-churn/static-routine",
-            summary: "the handler returns a static routine (seed 004's fix; bc6374cd76); glibc malloc",
-            helpers: &["hl_bthandler_static"],
-        },
-        Variant {
-            id: "alloc-churn/palloc-mallopt-trim",
-            summary: "the baseline with mallopt(M_TRIM_THRESHOLD, 64 MiB), in a process of its own",
-            helpers: &["hl_bthandler_palloc"],
-        },
-        Variant {
-            id: "alloc-churn/palloc-mallopt-toppad",
-            summary: "the baseline with mallopt(M_TOP_PAD, 64 MiB), in a process of its own",
-            helpers: &["hl_bthandler_palloc"],
-        },
-        Variant {
-            id: "alloc-churn/palloc-mimalloc",
-            summary: "the baseline with every memory-context block from mimalloc",
-            helpers: &["hl_bthandler_palloc"],
-        },
+        Variant::new(
+            "alloc-churn/palloc-routine",
+            "every routine look-up pallocs and fills a fresh 248-byte IndexAmRoutine (before bc6374cd76); glibc malloc",
+            "hotloops_alloc_churn_palloc_routine",
+            &ChurnSpec { kernel: hotloops_alloc_churn_palloc_routine, routine: Routine::Palloc, backend: MallocBackend::Libc, mallopt: None },
+        )
+        .helpers(&["hl_bthandler_palloc"]),
+        Variant::new(
+            "alloc-churn/static-routine",
+            "the handler returns a static routine (seed 004's fix; bc6374cd76); glibc malloc",
+            "hotloops_alloc_churn_static_routine",
+            &ChurnSpec { kernel: hotloops_alloc_churn_static_routine, routine: Routine::Static, backend: MallocBackend::Libc, mallopt: None },
+        )
+        .helpers(&["hl_bthandler_static"]),
+        Variant::sharing(
+            "alloc-churn/palloc-mallopt-trim",
+            "the baseline with mallopt(M_TRIM_THRESHOLD, 64 MiB), in a process of its own",
+            "alloc-churn/palloc-routine",
+            "hotloops_alloc_churn_palloc_routine",
+            "mallopt(M_TRIM_THRESHOLD, 64 MiB) before the workload",
+            &ChurnSpec {
+                kernel: hotloops_alloc_churn_palloc_routine,
+                routine: Routine::Palloc,
+                backend: MallocBackend::Libc,
+                mallopt: Some(Mallopt { trim_threshold: Some(MALLOPT_BYTES), top_pad: None }),
+            },
+        )
+        .helpers(&["hl_bthandler_palloc"]),
+        Variant::sharing(
+            "alloc-churn/palloc-mallopt-toppad",
+            "the baseline with mallopt(M_TOP_PAD, 64 MiB), in a process of its own",
+            "alloc-churn/palloc-routine",
+            "hotloops_alloc_churn_palloc_routine",
+            "mallopt(M_TOP_PAD, 64 MiB) before the workload",
+            &ChurnSpec {
+                kernel: hotloops_alloc_churn_palloc_routine,
+                routine: Routine::Palloc,
+                backend: MallocBackend::Libc,
+                mallopt: Some(Mallopt { trim_threshold: None, top_pad: Some(MALLOPT_BYTES) }),
+            },
+        )
+        .helpers(&["hl_bthandler_palloc"]),
+        Variant::sharing(
+            "alloc-churn/palloc-mimalloc",
+            "the baseline with every memory-context block from mimalloc",
+            "alloc-churn/palloc-routine",
+            "hotloops_alloc_churn_palloc_routine",
+            "memory-context blocks from mimalloc instead of glibc malloc",
+            &ChurnSpec { kernel: hotloops_alloc_churn_palloc_routine, routine: Routine::Palloc, backend: MallocBackend::Mimalloc, mallopt: None },
+        )
+        .helpers(&["hl_bthandler_palloc"]),
+    ],
+    cases: &[
+        CaseSpec { id: "partitions-4", summary: "4 partitions: below the trim cliff (4 scan states under glibc's 128 KiB threshold)" },
+        CaseSpec { id: "partitions-5", summary: "5 partitions: where the model's cliff lies" },
+        CaseSpec { id: "partitions-100", summary: "100 partitions: the seed's regression" },
     ],
 };
 
@@ -162,9 +195,11 @@ pub enum Routine {
     Static,
 }
 
-/// What a variant changes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Spec {
+/// An alloc-churn row's spec: the query kernel and the process setup it runs under.
+#[derive(Clone, Copy, Debug)]
+pub struct ChurnSpec {
+    /// One query.
+    pub kernel: fn(&mut Backend) -> u64,
     /// Routine look-ups.
     pub routine: Routine,
     /// Where memory-context blocks come from.
@@ -173,29 +208,24 @@ pub struct Spec {
     pub mallopt: Option<Mallopt>,
 }
 
-/// The variants' specs, in `INFO.variants` order.
-pub const SPECS: [Spec; 5] = [
-    Spec { routine: Routine::Palloc, backend: MallocBackend::Libc, mallopt: None },
-    Spec { routine: Routine::Static, backend: MallocBackend::Libc, mallopt: None },
-    Spec { routine: Routine::Palloc, backend: MallocBackend::Libc, mallopt: Some(Mallopt { trim_threshold: Some(MALLOPT_BYTES), top_pad: None }) },
-    Spec { routine: Routine::Palloc, backend: MallocBackend::Libc, mallopt: Some(Mallopt { trim_threshold: None, top_pad: Some(MALLOPT_BYTES) }) },
-    Spec { routine: Routine::Palloc, backend: MallocBackend::Mimalloc, mallopt: None },
-];
+impl Kernel for ChurnSpec {
+    fn entry(&self) -> usize {
+        self.kernel as usize
+    }
+}
+
+/// The spec of row `v`.
+pub fn spec(v: &'static Variant) -> Result<&'static ChurnSpec> {
+    v.spec::<ChurnSpec>()
+}
 
 /// The study's description.
 pub fn info() -> &'static StudyInfo {
     &INFO
 }
 
-fn variant_index(id: &str) -> Result<usize> {
-    let full = if id.contains('/') { id.to_string() } else { format!("alloc-churn/{id}") };
-    INFO.index_of(&full).ok_or_else(|| {
-        anyhow!(crate::study::UnknownName {
-            kind: "alloc-churn variant",
-            given: id.to_string(),
-            valid: INFO.variants.iter().map(|v| v.id.to_string()).collect(),
-        })
-    })
+fn variant_row(id: &str) -> Result<&'static Variant> {
+    Ok(INFO.variant(id)?)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -265,7 +295,7 @@ enum Claim {
     /// Variants with glibc's default settings have run here.
     Shared,
     /// This variant's mallopt settings were applied here: for good.
-    Tuned(usize),
+    Tuned(&'static str),
 }
 
 static CLAIM: Mutex<Claim> = Mutex::new(Claim::Pristine);
@@ -282,15 +312,15 @@ pub enum Placement {
 /// Decide (and record) where variant `v` runs: a mallopt variant in-process only as the
 /// first alloc-churn variant of the process, which then belongs to it; any other variant
 /// in-process unless the process belongs to a mallopt variant.
-pub fn place(v: usize) -> Result<Placement> {
-    let spec = SPECS[v];
+pub fn place(v: &'static Variant) -> Result<Placement> {
+    let spec = spec(v)?;
     let mut c = CLAIM.lock().map_err(|_| anyhow!("alloc-churn placement lock poisoned"))?;
     Ok(match (*c, spec.mallopt) {
-        (Claim::Tuned(w), _) if w == v => Placement::InProcess,
+        (Claim::Tuned(w), _) if w == v.id => Placement::InProcess,
         (Claim::Tuned(_), _) => Placement::Worker,
         (Claim::Pristine, Some(m)) => {
-            glibc::apply(&m).with_context(|| format!("{}: applying its malloc settings", INFO.variants[v].id))?;
-            *c = Claim::Tuned(v);
+            glibc::apply(&m).with_context(|| format!("{}: applying its malloc settings", v.id))?;
+            *c = Claim::Tuned(v.id);
             Placement::InProcess
         }
         (Claim::Shared, Some(_)) => Placement::Worker,
@@ -301,8 +331,8 @@ pub fn place(v: usize) -> Result<Placement> {
     })
 }
 
-/// Has this process taken a mallopt variant's settings? (Some(variant index))
-pub fn tuned_for() -> Option<usize> {
+/// Has this process taken a mallopt variant's settings? (Some(variant id))
+pub fn tuned_for() -> Option<&'static str> {
     match *CLAIM.lock().ok()? {
         Claim::Tuned(v) => Some(v),
         _ => None,
@@ -315,7 +345,9 @@ pub fn tuned_for() -> Option<usize> {
 /// A backend process's state: `pg_am` with this variant's B-tree handler, the relcache's
 /// index entries, and the three memory contexts, all on the variant's malloc.
 pub struct Backend {
-    variant: usize,
+    variant: &'static Variant,
+    kernel: fn(&mut Backend) -> u64,
+    routine: Routine,
     workload: Arc<Workload>,
     pg_am: [PgAm; 7],
     /// `CacheMemoryContext` (standing in for each index's `rd_indexcxt`): the relcache's
@@ -335,17 +367,11 @@ pub struct Backend {
 impl Backend {
     /// A backend for variant `v` over `workload`, querying `bid = key`. Errors when this
     /// process cannot run `v` in-process ([`place`]).
-    pub fn new(v: usize, workload: Arc<Workload>, key: i64) -> Result<Backend> {
-        if v >= SPECS.len() {
-            bail!("alloc-churn has {} variants, not {}", SPECS.len(), v + 1);
-        }
+    pub fn new(v: &'static Variant, workload: Arc<Workload>, key: i64) -> Result<Backend> {
+        let spec = spec(v)?;
         if place(v)? != Placement::InProcess {
-            bail!(
-                "{} cannot run in this process: another variant's malloc settings are in force here (run it in a worker)",
-                INFO.variants[v].id
-            );
+            bail!("{} cannot run in this process: another variant's malloc settings are in force here (run it in a worker)", v.id);
         }
-        let spec = SPECS[v];
         let handler: AmHandler = match spec.routine {
             Routine::Palloc => hl_bthandler_palloc,
             Routine::Static => hl_bthandler_static,
@@ -378,6 +404,8 @@ impl Backend {
         message_cxt.reset();
         Ok(Backend {
             variant: v,
+            kernel: spec.kernel,
+            routine: spec.routine,
             scans: vec![std::ptr::null_mut(); workload.partitions.len()],
             workload,
             pg_am,
@@ -391,7 +419,7 @@ impl Backend {
     }
 
     /// The variant this backend runs.
-    pub fn variant(&self) -> usize {
+    pub fn variant(&self) -> &'static Variant {
         self.variant
     }
 
@@ -417,13 +445,7 @@ impl Backend {
 
     /// One query with this backend's variant kernel.
     pub fn query(&mut self) -> u64 {
-        match self.variant {
-            0 => hotloops_alloc_churn_palloc_routine(self),
-            1 => hotloops_alloc_churn_static_routine(self),
-            2 => hotloops_alloc_churn_palloc_mallopt_trim(self),
-            3 => hotloops_alloc_churn_palloc_mallopt_toppad(self),
-            _ => hotloops_alloc_churn_palloc_mimalloc(self),
-        }
+        (self.kernel)(self)
     }
 
     /// `queries` queries; their digests folded.
@@ -438,8 +460,8 @@ impl Backend {
 
 #[cold]
 #[inline(never)]
-fn wrong_backend(kernel: usize, built: usize) -> ! {
-    panic!("kernel of {} called with a backend built for {}", INFO.variants[kernel].id, INFO.variants[built].id)
+fn wrong_backend(palloc: bool, built: &'static Variant) -> ! {
+    panic!("the {} kernel called with a backend built for {}", if palloc { "palloc" } else { "static" }, built.id)
 }
 
 #[cold]
@@ -463,9 +485,9 @@ fn fold(h: u64, x: u64) -> u64 {
 /// One query over the backend's partitions (see the module doc). `PALLOC`: the look-ups
 /// return palloc'd routines, and the callers that pfree'd before bc6374cd76 pfree them.
 #[inline(always)]
-fn query<const PALLOC: bool>(b: &mut Backend, kernel: usize) -> u64 {
-    if b.variant != kernel {
-        wrong_backend(kernel, b.variant);
+fn query<const PALLOC: bool>(b: &mut Backend) -> u64 {
+    if (b.routine == Routine::Palloc) != PALLOC {
+        wrong_backend(PALLOC, b.variant);
     }
     // SAFETY: the contexts, relations and their indexes live as long as `b`; every pointer
     // palloc'd below is used and freed within this query, before the contexts are reset.
@@ -533,41 +555,19 @@ fn query<const PALLOC: bool>(b: &mut Backend, kernel: usize) -> u64 {
     }
 }
 
-/// `alloc-churn/palloc-routine`: one query, every look-up palloc'd and filled.
+/// `alloc-churn/palloc-routine`: one query, every look-up palloc'd and filled. The mallopt
+/// and mimalloc variants run this kernel too: they differ only in the process's malloc.
 #[unsafe(no_mangle)]
 #[inline(never)]
 pub fn hotloops_alloc_churn_palloc_routine(b: &mut Backend) -> u64 {
-    query::<true>(b, 0)
+    query::<true>(b)
 }
 
 /// `alloc-churn/static-routine`: one query, the static routine.
 #[unsafe(no_mangle)]
 #[inline(never)]
 pub fn hotloops_alloc_churn_static_routine(b: &mut Backend) -> u64 {
-    query::<false>(b, 1)
-}
-
-/// `alloc-churn/palloc-mallopt-trim`: the baseline's query in a process with
-/// `M_TRIM_THRESHOLD` = 64 MiB.
-#[unsafe(no_mangle)]
-#[inline(never)]
-pub fn hotloops_alloc_churn_palloc_mallopt_trim(b: &mut Backend) -> u64 {
-    query::<true>(b, 2)
-}
-
-/// `alloc-churn/palloc-mallopt-toppad`: the baseline's query in a process with `M_TOP_PAD`
-/// = 64 MiB.
-#[unsafe(no_mangle)]
-#[inline(never)]
-pub fn hotloops_alloc_churn_palloc_mallopt_toppad(b: &mut Backend) -> u64 {
-    query::<true>(b, 3)
-}
-
-/// `alloc-churn/palloc-mimalloc`: the baseline's query with context blocks from mimalloc.
-#[unsafe(no_mangle)]
-#[inline(never)]
-pub fn hotloops_alloc_churn_palloc_mimalloc(b: &mut Backend) -> u64 {
-    query::<true>(b, 4)
+    query::<false>(b)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -611,8 +611,8 @@ pub struct Worker {
 impl Worker {
     /// Start a worker for variant `v` over `accounts` rows in `partitions` partitions, `queries`
     /// queries per `run`.
-    pub fn spawn(v: usize, accounts: u64, partitions: usize, queries: u32, key: i64) -> Result<Worker> {
-        let id = INFO.variants[v].id;
+    pub fn spawn(v: &'static Variant, accounts: u64, partitions: usize, queries: u32, key: i64) -> Result<Worker> {
+        let id = v.id;
         let mut child = Command::new(worker_exe()?)
             .args([WORKER_SUBCOMMAND, "serve", "--variant", id])
             .args(["--accounts", &accounts.to_string(), "--partitions", &partitions.to_string()])
@@ -678,32 +678,30 @@ impl Drop for Worker {
 
 /// A report case: queries over `partitions` partitions, every variant on the same workload.
 pub struct ChurnCase {
-    name: String,
     accounts: u64,
     partitions: usize,
     queries: u32,
     key: i64,
     size: Size,
     workload: Arc<Workload>,
-    backends: Vec<Option<Backend>>,
-    workers: Vec<Option<Worker>>,
-    placements: Vec<Option<Placement>>,
+    backends: HashMap<&'static str, Backend>,
+    workers: HashMap<&'static str, Worker>,
+    placements: HashMap<&'static str, Placement>,
 }
 
 impl ChurnCase {
     /// A case of `queries` queries a run over `accounts` rows in `partitions` partitions.
     pub fn new(accounts: u64, partitions: usize, queries: u32, key: i64, size: Size) -> Result<ChurnCase> {
         Ok(ChurnCase {
-            name: format!("partitions-{partitions}"),
             accounts,
             partitions,
             queries,
             key,
             size,
             workload: Arc::new(Workload::pgbench(accounts, partitions)?),
-            backends: (0..SPECS.len()).map(|_| None).collect(),
-            workers: (0..SPECS.len()).map(|_| None).collect(),
-            placements: vec![None; SPECS.len()],
+            backends: HashMap::new(),
+            workers: HashMap::new(),
+            placements: HashMap::new(),
         })
     }
 
@@ -713,49 +711,40 @@ impl ChurnCase {
     }
 
     /// Median round trip of `v`'s worker (a `ping`), if it has one.
-    pub fn worker_round_trip(&self, v: usize) -> Option<Duration> {
-        self.workers[v].as_ref().map(|w| w.round_trip)
+    pub fn worker_round_trip(&self, v: &'static Variant) -> Option<Duration> {
+        self.workers.get(v.id).map(|w| w.round_trip)
     }
 
     /// Where variant `v` ran (None: not yet).
-    pub fn placement(&self, v: usize) -> Option<Placement> {
-        self.placements[v]
+    pub fn placement(&self, v: &'static Variant) -> Option<Placement> {
+        self.placements.get(v.id).copied()
     }
 
     /// Run variant `v` once (its queries): in this process if it is dedicated to `v`, else in
     /// `v`'s worker process.
-    pub fn try_run(&mut self, v: usize) -> Result<u64> {
-        if v >= SPECS.len() {
-            bail!("alloc-churn has {} variants, not {}", SPECS.len(), v + 1);
-        }
-        let p = *self.placements[v].get_or_insert(if crate::study::dedicated_variant() == Some(INFO.variants[v].id) {
-            Placement::InProcess
-        } else {
-            Placement::Worker
-        });
+    pub fn try_run(&mut self, v: &'static Variant) -> Result<u64> {
+        spec(v)?;
+        let here = crate::study::dedicated_variant() == Some(v.id);
+        let p = *self.placements.entry(v.id).or_insert(if here { Placement::InProcess } else { Placement::Worker });
         match p {
             Placement::InProcess => {
-                if self.backends[v].is_none() {
-                    self.backends[v] = Some(Backend::new(v, self.workload.clone(), self.key)?);
+                if !self.backends.contains_key(v.id) {
+                    self.backends.insert(v.id, Backend::new(v, self.workload.clone(), self.key)?);
                 }
-                let b = self.backends[v].as_mut().expect("built above");
+                let b = self.backends.get_mut(v.id).context("the backend was just built")?;
                 Ok(b.run_queries(self.queries))
             }
             Placement::Worker => {
-                if self.workers[v].is_none() {
-                    self.workers[v] = Some(Worker::spawn(v, self.accounts, self.partitions, self.queries, self.key)?);
+                if !self.workers.contains_key(v.id) {
+                    self.workers.insert(v.id, Worker::spawn(v, self.accounts, self.partitions, self.queries, self.key)?);
                 }
-                self.workers[v].as_mut().expect("spawned above").run()
+                self.workers.get_mut(v.id).context("the worker was just spawned")?.run()
             }
         }
     }
 }
 
 impl Case for ChurnCase {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
     fn describe(&self) -> String {
         let w = &self.workload;
         let state = size_of::<crate::pg::nbtree::BTScanOpaque>();
@@ -782,17 +771,17 @@ impl Case for ChurnCase {
         self.queries as u64
     }
 
-    fn run(&mut self, v: usize) -> anyhow::Result<u64> {
-        self.try_run(v).with_context(|| format!("alloc-churn case {}", self.name))
+    fn run(&mut self, v: &'static Variant) -> anyhow::Result<u64> {
+        self.try_run(v).with_context(|| format!("alloc-churn case partitions-{}", self.partitions))
     }
 
-    fn seed_ratio(&self, v: usize) -> Option<f64> {
+    fn seed_ratio(&self, v: &'static Variant) -> Option<f64> {
         // A ~50% TPS loss that the static routine removed: static takes about half the
         // baseline's time per query, at the seed's 100 partitions.
-        (self.partitions == SEED_PARTITIONS && INFO.variants[v].id == INFO.patched).then_some(0.5)
+        (self.partitions == SEED_PARTITIONS && v.id == INFO.patched).then_some(0.5)
     }
 
-    fn extra_metrics(&mut self, v: usize) -> anyhow::Result<Vec<(String, f64, String)>> {
+    fn extra_metrics(&mut self, v: &'static Variant) -> anyhow::Result<Vec<(String, f64, String)>> {
         let sweep = match cached_sweep(self.size) {
             Ok(s) => s,
             Err(e) => {
@@ -800,7 +789,7 @@ impl Case for ChurnCase {
                 return Ok(Vec::new());
             }
         };
-        let id = INFO.variants[v].id;
+        let id = v.id;
         let mut rows = Vec::new();
         if let Some(rt) = self.worker_round_trip(v) {
             rows.push(("worker-round-trip".into(), rt.as_secs_f64() * 1e6, "us/run".into()));
@@ -833,18 +822,18 @@ impl Study for AllocChurn {
         &INFO
     }
 
-    fn cases(&self, size: Size) -> Vec<Box<dyn Case>> {
+    fn build(&self, case: &'static CaseSpec, size: Size) -> Result<Box<dyn Case>> {
         // Rows do not change a bid = 0 query's work (one leaf per partition); fewer keep the
         // callgrind runs short. A run is about 1 ms of the variants without the cliff (~0.1 us
         // a partition), so the pipe round trip stays a small share.
+        let n: usize = case
+            .id
+            .strip_prefix("partitions-")
+            .and_then(|n| n.parse().ok())
+            .with_context(|| format!("alloc-churn has no case `{}`", case.id))?;
         let accounts = if size == Size::Test { 10_000 } else { PGBENCH_ROWS_PER_SCALE };
-        [4, 5, SEED_PARTITIONS]
-            .into_iter()
-            .map(|n| {
-                let queries = if size == Size::Test { 2 } else { (10_000 / n as u32).clamp(4, 5_000) };
-                Box::new(ChurnCase::new(accounts, n, queries, SEED_KEY, size).expect("built-in case sizes are valid")) as Box<dyn Case>
-            })
-            .collect()
+        let queries = if size == Size::Test { 2 } else { (10_000 / n as u32).clamp(4, 5_000) };
+        Ok(Box::new(ChurnCase::new(accounts, n, queries, SEED_KEY, size)?))
     }
 }
 
@@ -852,8 +841,7 @@ impl Study for AllocChurn {
 /// (`alloc-churn/static-routine` with `--features static-amroutine`, else
 /// `alloc-churn/palloc-routine`).
 pub fn pipeline(case: &mut ChurnCase) -> Result<u64> {
-    let v = INFO.index_of(INFO.pipeline_variant()).expect("pipeline variant is registered");
-    case.try_run(v)
+    case.try_run(INFO.pipeline_variant())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -942,7 +930,7 @@ pub struct PointConfig {
 }
 
 /// Measure variant `v` at `n` partitions in this process (which must be fresh: a worker).
-pub fn measure_point(v: usize, n: usize, cfg: &PointConfig) -> Result<SweepPoint> {
+pub fn measure_point(v: &'static Variant, n: usize, cfg: &PointConfig) -> Result<SweepPoint> {
     let trim_fresh = glibc::probe();
     let workload = Arc::new(Workload::pgbench(cfg.accounts, n)?);
     let mut b = Backend::new(v, workload, cfg.key)?;
@@ -968,7 +956,7 @@ pub fn measure_point(v: usize, n: usize, cfg: &PointConfig) -> Result<SweepPoint
         let d = b.query();
         *slot = s.elapsed().as_nanos() as u64;
         if d != digest {
-            bail!("{} at {n} partitions: query digests differ between runs ({d:#x} vs {digest:#x})", INFO.variants[v].id);
+            bail!("{} at {n} partitions: query digests differ between runs ({d:#x} vs {digest:#x})", v.id);
         }
     }
     let (p1, r1) = faults.read();
@@ -981,7 +969,7 @@ pub fn measure_point(v: usize, n: usize, cfg: &PointConfig) -> Result<SweepPoint
         _ => rusage,
     };
     Ok(SweepPoint {
-        variant: INFO.variants[v].id.to_string(),
+        variant: v.id.to_string(),
         partitions: n,
         queries: q,
         us_median: pct(0.5),
@@ -998,8 +986,8 @@ pub fn measure_point(v: usize, n: usize, cfg: &PointConfig) -> Result<SweepPoint
 }
 
 /// Measure one point in a fresh worker process.
-pub fn point_in_worker(v: usize, n: usize, cfg: &PointConfig) -> Result<SweepPoint> {
-    let id = INFO.variants[v].id;
+pub fn point_in_worker(v: &'static Variant, n: usize, cfg: &PointConfig) -> Result<SweepPoint> {
+    let id = v.id;
     let o = Command::new(worker_exe()?)
         .args([WORKER_SUBCOMMAND, "point", "--variant", id, "--partitions", &n.to_string()])
         .args(["--accounts", &cfg.accounts.to_string(), "--key", &cfg.key.to_string()])
@@ -1021,8 +1009,8 @@ pub fn point_in_worker(v: usize, n: usize, cfg: &PointConfig) -> Result<SweepPoi
 pub struct SweepConfig {
     /// Partition counts, ascending.
     pub grid: Vec<usize>,
-    /// Variant indices.
-    pub variants: Vec<usize>,
+    /// Variant ids.
+    pub variants: Vec<String>,
     /// Per point.
     pub point: PointConfig,
 }
@@ -1034,7 +1022,7 @@ impl SweepConfig {
         grid.extend([14, 16, 20, 24, 32, 40, 48, 64, 80, 100, 128, 160, 200]);
         SweepConfig {
             grid,
-            variants: (0..SPECS.len()).collect(),
+            variants: INFO.variants.iter().map(|v| v.id.to_string()).collect(),
             point: PointConfig { accounts: PGBENCH_ROWS_PER_SCALE, key: SEED_KEY, target_ms: 60, min_queries: 30, max_queries: 20_000 },
         }
     }
@@ -1045,7 +1033,7 @@ impl SweepConfig {
         grid.extend([10, 12, 16, 24, 32, 48, 64, 100, 128, 200]);
         SweepConfig {
             grid,
-            variants: (0..SPECS.len()).collect(),
+            variants: INFO.variants.iter().map(|v| v.id.to_string()).collect(),
             point: PointConfig { accounts: PGBENCH_ROWS_PER_SCALE, key: SEED_KEY, target_ms: 20, min_queries: 20, max_queries: 5_000 },
         }
     }
@@ -1100,11 +1088,9 @@ pub fn run_sweep(cfg: &SweepConfig, progress: &mut dyn FnMut(&SweepPoint)) -> Re
     if cfg.grid.is_empty() || cfg.variants.is_empty() {
         bail!("an empty sweep: give at least one partition count and one variant");
     }
-    if let Some(&v) = cfg.variants.iter().find(|&&v| v >= SPECS.len()) {
-        bail!("alloc-churn has {} variants, not {}", SPECS.len(), v + 1);
-    }
+    let rows: Vec<&'static Variant> = cfg.variants.iter().map(|id| variant_row(id)).collect::<Result<_>>()?;
     let mut points = Vec::new();
-    for &v in &cfg.variants {
+    for &v in &rows {
         for &n in &cfg.grid {
             let p = point_in_worker(v, n, &cfg.point)?;
             progress(&p);
@@ -1117,7 +1103,7 @@ pub fn run_sweep(cfg: &SweepConfig, progress: &mut dyn FnMut(&SweepPoint)) -> Re
             bail!("at {n} partitions {} returned digest {:#x} but {} returned {:#x}: the variants disagree", bad.variant, bad.digest, at[0].variant, at[0].digest);
         }
     }
-    let cpu = crate::report::provenance::cpu();
+    let cpu = crate::host::cpu::cpu();
     Ok(Sweep {
         config: cfg.clone(),
         libc: libc_version(),
@@ -1185,11 +1171,10 @@ pub const CLIFF_FACTOR: f64 = 10.0;
 /// [`CLIFF_FACTOR`] or more.
 pub fn cliffs(s: &Sweep) -> Vec<Cliff> {
     let mut out = Vec::new();
-    for &v in &s.config.variants {
-        let id = INFO.variants[v].id;
+    for id in &s.config.variants {
         let pts = s.series(id);
         let mut c = Cliff {
-            variant: id.into(),
+            variant: id.clone(),
             at: None,
             from: None,
             step: 0.0,
@@ -1256,8 +1241,8 @@ pub fn sweep_markdown(s: &Sweep) -> String {
         ));
     }
     m.push_str("\nMedian us per query (minor faults per query):\n\n| N |");
-    for &v in &s.config.variants {
-        m.push_str(&format!(" {} |", short(INFO.variants[v].id)));
+    for id in &s.config.variants {
+        m.push_str(&format!(" {} |", short(id)));
     }
     m.push_str("\n|---|");
     for _ in &s.config.variants {
@@ -1266,8 +1251,8 @@ pub fn sweep_markdown(s: &Sweep) -> String {
     m.push('\n');
     for &n in &s.config.grid {
         m.push_str(&format!("| {n} |"));
-        for &v in &s.config.variants {
-            match s.point(INFO.variants[v].id, n) {
+        for id in &s.config.variants {
+            match s.point(id, n) {
                 Some(p) => m.push_str(&format!(" {:.2} ({:.1}) |", p.us_median, p.minor_faults)),
                 None => m.push_str(" - |"),
             }
@@ -1322,8 +1307,8 @@ pub fn sweep_svg(s: &Sweep) -> Result<String> {
             .y_desc("median us per query")
             .draw()
             .map_err(|e| anyhow!("{e}"))?;
-        for (i, &v) in s.config.variants.iter().enumerate() {
-            let id = INFO.variants[v].id;
+        for (i, id) in s.config.variants.iter().enumerate() {
+            let id = id.as_str();
             let c = colors[i % colors.len()];
             let pts: Vec<(f64, f64)> = s.series(id).iter().map(|p| (p.partitions as f64, p.us_median)).collect();
             chart
@@ -1356,9 +1341,9 @@ pub fn sweep_svg(s: &Sweep) -> Result<String> {
             .y_desc("faults per query")
             .draw()
             .map_err(|e| anyhow!("{e}"))?;
-        for (i, &v) in s.config.variants.iter().enumerate() {
+        for (i, id) in s.config.variants.iter().enumerate() {
             let c = colors[i % colors.len()];
-            let pts: Vec<(f64, f64)> = s.series(INFO.variants[v].id).iter().map(|p| (p.partitions as f64, p.minor_faults)).collect();
+            let pts: Vec<(f64, f64)> = s.series(id).iter().map(|p| (p.partitions as f64, p.minor_faults)).collect();
             faults.draw_series(LineSeries::new(pts.clone(), c.stroke_width(2))).map_err(|e| anyhow!("{e}"))?;
             faults.draw_series(pts.iter().map(|&(x, y)| Circle::new((x, y), 3, c.filled()))).map_err(|e| anyhow!("{e}"))?;
         }
@@ -1370,14 +1355,14 @@ pub fn sweep_svg(s: &Sweep) -> Result<String> {
 /// Run the sweep and write `sweep.json`, `sweep.md` and `sweep.svg` into `out` (what
 /// `hotloops sweep alloc-churn` does). Returns the files written.
 pub fn write_sweep(out: &Path, cfg: &SweepConfig, progress: &mut dyn FnMut(&SweepPoint)) -> Result<Vec<PathBuf>> {
-    crate::report::check_writable(out)?;
+    crate::host::check_writable(out)?;
     let s = run_sweep(cfg, progress)?;
     let files = vec![
         (out.join("sweep.json"), serde_json::to_vec_pretty(&s)?),
         (out.join("sweep.md"), sweep_markdown(&s).into_bytes()),
         (out.join("sweep.svg"), sweep_svg(&s)?.into_bytes()),
     ];
-    crate::report::write_all_atomic(&files)?;
+    crate::host::write_all_atomic(&files)?;
     Ok(files.into_iter().map(|(p, _)| p).collect())
 }
 
@@ -1465,11 +1450,11 @@ pub fn worker_main(args: &[String]) -> Result<()> {
     let cli = WorkerCli::try_parse_from(std::iter::once(WORKER_SUBCOMMAND.to_string()).chain(args.iter().cloned())).map_err(|e| anyhow!("{e}"))?;
     match cli.cmd {
         WorkerCmd::Serve { variant, accounts, partitions, queries, key } => {
-            let v = variant_index(&variant)?;
+            let v = variant_row(&variant)?;
             let mut b = Backend::new(v, Arc::new(Workload::pgbench(accounts, partitions)?), key)?;
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
-            writeln!(out, "ready {}", INFO.variants[v].id)?;
+            writeln!(out, "ready {}", v.id)?;
             out.flush()?;
             for line in std::io::stdin().lock().lines() {
                 match line?.trim() {
@@ -1489,7 +1474,7 @@ pub fn worker_main(args: &[String]) -> Result<()> {
             Ok(())
         }
         WorkerCmd::Point { variant, partitions, accounts, key, target_ms, min_queries, max_queries } => {
-            let v = variant_index(&variant)?;
+            let v = variant_row(&variant)?;
             let p = measure_point(v, partitions, &PointConfig { accounts, key, target_ms, min_queries, max_queries })?;
             println!("{}", serde_json::to_string(&p)?);
             Ok(())
@@ -1527,15 +1512,15 @@ pub fn worker_main(args: &[String]) -> Result<()> {
         }
         WorkerCmd::Sequence { variants, partitions, dedicate } => {
             if let Some(d) = dedicate {
-                crate::study::dedicate_process(INFO.variants[variant_index(&d)?].id);
+                crate::study::dedicate_process(variant_row(&d)?.id);
             }
             let mut case = ChurnCase::new(10_000, partitions, 2, SEED_KEY, Size::Test)?;
             let mut runs = Vec::new();
             for name in &variants {
-                let v = variant_index(name)?;
+                let v = variant_row(name)?;
                 let d = case.try_run(v)?;
                 let p = case.placement(v).map(|p| format!("{p:?}")).unwrap_or_default();
-                runs.push((INFO.variants[v].id.to_string(), p, d));
+                runs.push((v.id.to_string(), p, d));
             }
             // Drop the workers first so the probe sees only this process.
             drop(case);

@@ -38,7 +38,7 @@ use crate::pg::page::Page;
 use crate::pg::sink::TidDigest;
 use crate::pg::workload::{PGBENCH_ROWS_PER_SCALE, pgbench_accounts_pkey, pgbench_ranges};
 use crate::pg::{ItemPointer, OffsetNumber};
-use crate::study::{Case, Size, Study, StudyInfo, Variant};
+use crate::study::{Case, CaseSpec, Kernel, Size, Study, StudyInfo, Variant};
 
 /// The registry entry.
 pub static STUDY: DirByValue = DirByValue;
@@ -54,20 +54,31 @@ static INFO: StudyInfo = StudyInfo {
     seed_numbers: ">5% TPS on pgbench range scans (up to 5.5% at 15,000 tuples), <1% on \
                    index-only scans; Zen 3",
     feature: "dir-by-value",
+    feature_on: cfg!(feature = "dir-by-value"),
     baseline: "dir-by-value/opaque",
     patched: "dir-by-value/by-value",
     unit: "tuple",
     variants: &[
-        Variant {
-            id: "dir-by-value/opaque",
-            summary: "per tuple: dir = scan->opaque->currPos.dir (two dependent loads)",
-            helpers: &["hl_dir_by_value_opaque_checkkeys", "hl_bt_check_compare"],
-        },
-        Variant {
-            id: "dir-by-value/by-value",
-            summary: "per tuple: dir = pstate->dir (one load from the caller's pointer)",
-            helpers: &["hl_dir_by_value_by_value_checkkeys", "hl_bt_check_compare"],
-        },
+        Variant::new(
+            "dir-by-value/opaque",
+            "per tuple: dir = scan->opaque->currPos.dir (two dependent loads)",
+            "hotloops_dir_by_value_opaque",
+            &ReadPage(hotloops_dir_by_value_opaque),
+        )
+        .helpers(&["hl_dir_by_value_opaque_checkkeys", "hl_bt_check_compare"]),
+        Variant::new(
+            "dir-by-value/by-value",
+            "per tuple: dir = pstate->dir (one load from the caller's pointer)",
+            "hotloops_dir_by_value_by_value",
+            &ReadPage(hotloops_dir_by_value_by_value),
+        )
+        .helpers(&["hl_dir_by_value_by_value_checkkeys", "hl_bt_check_compare"]),
+    ],
+    cases: &[
+        CaseSpec { id: "range-2000/0-keys", summary: "pgbench range scans of 2,000 tuples; the page-level check leaves 0 keys a tuple" },
+        CaseSpec { id: "range-2000/1-key", summary: "pgbench range scans of 2,000 tuples; 1 key evaluated on every tuple" },
+        CaseSpec { id: "range-15000/0-keys", summary: "pgbench range scans of 15,000 tuples (seed 001's case); 0 keys a tuple" },
+        CaseSpec { id: "range-15000/1-key", summary: "pgbench range scans of 15,000 tuples; 1 key evaluated on every tuple" },
     ],
 };
 
@@ -76,7 +87,7 @@ impl Study for DirByValue {
         &INFO
     }
 
-    fn cases(&self, size: Size) -> Vec<Box<dyn Case>> {
+    fn build(&self, case: &'static CaseSpec, size: Size) -> anyhow::Result<Box<dyn Case>> {
         // (accounts, range scans of 2,000, range scans of 15,000): about 0.4M tuples a case
         // at quick size; the index (1M accounts = 2,733 leaves, 22 MiB) exceeds L2 as a
         // pgbench database at scale 10 does.
@@ -85,15 +96,16 @@ impl Study for DirByValue {
             Size::Quick => (10 * PGBENCH_ROWS_PER_SCALE, 200, 27),
             Size::Full => (100 * PGBENCH_ROWS_PER_SCALE, 1_000, 133),
         };
+        let (len, count, min_keys) = match case.id {
+            "range-2000/0-keys" => (2_000u64, n2k, 0),
+            "range-2000/1-key" => (2_000, n2k, 1),
+            "range-15000/0-keys" => (15_000, n15k, 0),
+            "range-15000/1-key" => (15_000, n15k, 1),
+            other => anyhow::bail!("dir-by-value has no case `{other}`"),
+        };
         let rel = std::sync::Arc::new(pgbench_accounts_pkey(accounts));
-        let mut v: Vec<Box<dyn Case>> = Vec::new();
-        for (len, count) in [(2_000u64, n2k), (15_000, n15k)] {
-            for min_keys in [0, 1] {
-                let ranges = pgbench_ranges(accounts, len, count, 0x5EED_0001 ^ len);
-                v.push(Box::new(RangeCase::new(rel.clone(), accounts, len, ranges, min_keys)));
-            }
-        }
-        v
+        let ranges = pgbench_ranges(accounts, len, count, 0x5EED_0001 ^ len);
+        Ok(Box::new(RangeCase::new(rel, accounts, len, ranges, min_keys)))
     }
 }
 
@@ -288,8 +300,15 @@ pub unsafe fn hotloops_dir_by_value_by_value(scan: *mut IndexScanDesc, page: *co
     unsafe { readpage(scan, page, offnum, firstpage, min_keys, hl_dir_by_value_by_value_checkkeys) }
 }
 
-type ReadPage = unsafe fn(*mut IndexScanDesc, *const Page, OffsetNumber, bool, i32) -> bool;
-const KERNELS: [ReadPage; 2] = [hotloops_dir_by_value_opaque, hotloops_dir_by_value_by_value];
+/// A dir-by-value kernel: `_bt_readpage` over one leaf, `(scan, page, offnum, firstpage,
+/// min_keys)`.
+pub struct ReadPage(pub unsafe fn(*mut IndexScanDesc, *const Page, OffsetNumber, bool, i32) -> bool);
+
+impl Kernel for ReadPage {
+    fn entry(&self) -> usize {
+        self.0 as usize
+    }
+}
 
 /// A batch of pgbench range scans `aid BETWEEN lo AND hi` over one index.
 pub struct RangeCase {
@@ -338,8 +357,8 @@ impl RangeCase {
     }
 
     /// Run variant `v` over every range.
-    pub fn outcome(&mut self, v: usize) -> RangeOutcome {
-        let kernel = KERNELS[v];
+    pub fn outcome(&mut self, v: &'static Variant) -> anyhow::Result<RangeOutcome> {
+        let kernel = v.spec::<ReadPage>()?.0;
         let mut digest = TidDigest::new();
         let mut pages = 0u64;
         for i in 0..self.ranges.len() {
@@ -366,15 +385,11 @@ impl RangeCase {
                 firstpage = false;
             }
         }
-        RangeOutcome { digest, pages, last: (self.so.curr_pos.last_item, self.so.curr_pos.more_right) }
+        Ok(RangeOutcome { digest, pages, last: (self.so.curr_pos.last_item, self.so.curr_pos.more_right) })
     }
 }
 
 impl Case for RangeCase {
-    fn name(&self) -> String {
-        format!("range-{}/{}-key{}", self.len, self.min_keys, if self.min_keys == 1 { "" } else { "s" })
-    }
-
     fn describe(&self) -> String {
         format!(
             "pgbench_accounts_pkey over {} accounts ({} leaves); {} range scans `aid BETWEEN :aid \
@@ -391,8 +406,8 @@ impl Case for RangeCase {
         self.tuples
     }
 
-    fn run(&mut self, v: usize) -> anyhow::Result<u64> {
-        let o = self.outcome(v);
+    fn run(&mut self, v: &'static Variant) -> anyhow::Result<u64> {
+        let o = self.outcome(v)?;
         Ok(o.digest.value() ^ o.pages.rotate_left(17) ^ ((o.last.0 as u64) << 32) ^ o.last.1 as u64)
     }
 }
@@ -414,7 +429,11 @@ pub fn expected_range(rel: &BTree, lo: i64, hi: i64) -> Vec<ItemPointer> {
 }
 
 /// The pipeline: every range of `case` with the variant this build selects.
-pub fn pipeline(case: &mut RangeCase) -> RangeOutcome {
-    let v = INFO.index_of(INFO.pipeline_variant()).expect("pipeline variant is registered");
-    case.outcome(v)
+pub fn pipeline(case: &mut RangeCase) -> anyhow::Result<RangeOutcome> {
+    case.outcome(INFO.pipeline_variant())
+}
+
+/// The study's description and rows.
+pub fn info() -> &'static StudyInfo {
+    &INFO
 }

@@ -44,7 +44,7 @@ use crate::pg::nbtree::{
 };
 use crate::pg::sink::{TidDigest, TidSink};
 use crate::pg::workload::{TABLE3_ROWS, TABLE3_TUPLES_PER_PAGE, table3_col0_index};
-use crate::study::{Case, Size, Study, StudyInfo, Variant};
+use crate::study::{Case, CaseSpec, Kernel, Size, Study, StudyInfo, Variant};
 
 /// TIDs a batch holds before it is flushed to `tbm_add_tuples`.
 pub const BATCH_CAPACITY: usize = MAX_TIDS_PER_BTREE_PAGE;
@@ -58,6 +58,23 @@ pub static STUDY: LocalIndex = LocalIndex;
 /// Study `local-index`.
 pub struct LocalIndex;
 
+/// How a local-index kernel is called: through raw pointers, as C is, or over references.
+pub enum LocalKernel {
+    /// `(scan, batch, tbm)`: the cursor reached through `scan->opaque`.
+    Raw(unsafe fn(*mut IndexScanDesc, *mut ItemPointer, &mut dyn TidSink) -> i64),
+    /// `(so, rel, batch, tbm)` over `&mut`, bounds-checked.
+    Safe(fn(&mut BTScanOpaque, &BTree, &mut TidBatch, &mut dyn TidSink) -> i64),
+}
+
+impl Kernel for LocalKernel {
+    fn entry(&self) -> usize {
+        match self {
+            LocalKernel::Raw(f) => *f as usize,
+            LocalKernel::Safe(f) => *f as usize,
+        }
+    }
+}
+
 static INFO: StudyInfo = StudyInfo {
     name: "local-index",
     seed: "seed 000 (Haibo's review of TID batching v1; David Geier's reply)",
@@ -65,26 +82,34 @@ static INFO: StudyInfo = StudyInfo {
             iteration (-fno-strict-aliasing); a local index written back once is faster",
     seed_numbers: "+2.24% on the 10M-row bitmap index scan (one host, gcc)",
     feature: "local-index",
+    feature_on: cfg!(feature = "local-index"),
     baseline: "local-index/store-each",
     patched: "local-index/local",
     unit: "TID",
     variants: &[
-        Variant {
-            id: "local-index/store-each",
-            summary: "cursor through raw pointers: itemIndex/lastItem reloaded and itemIndex stored every TID (gcc on PostgreSQL)",
-            helpers: &[],
-        },
-        Variant {
-            id: "local-index/safe-ref",
-            summary: "same loop over &mut with bounds checks: itemIndex reloaded at the shared loop header and stored every TID (rustc 1.95)",
-            helpers: &[],
-        },
-        Variant {
-            id: "local-index/local",
-            summary: "cursor copied into locals, written back once per page (the patch)",
-            helpers: &[],
-        },
+        Variant::new(
+            "local-index/store-each",
+            "cursor through raw pointers: itemIndex/lastItem reloaded and itemIndex stored every TID (gcc on PostgreSQL)",
+            "hotloops_local_index_store_each",
+            &LocalKernel::Raw(hotloops_local_index_store_each),
+        ),
+        Variant::new(
+            "local-index/safe-ref",
+            "same loop over &mut with bounds checks: itemIndex reloaded at the shared loop header and stored every TID (rustc 1.95)",
+            "hotloops_local_index_safe_ref",
+            &LocalKernel::Safe(hotloops_local_index_safe_ref),
+        ),
+        Variant::new(
+            "local-index/local",
+            "cursor copied into locals, written back once per page (the patch)",
+            "hotloops_local_index_local",
+            &LocalKernel::Raw(hotloops_local_index_local),
+        ),
     ],
+    cases: &[CaseSpec {
+        id: "table3",
+        summary: "seed 000's idx_table3_col0: one bitmap scan of every TID in heap order (20k rows test, 1M quick, 10M full)",
+    }],
 };
 
 impl Study for LocalIndex {
@@ -92,22 +117,17 @@ impl Study for LocalIndex {
         &INFO
     }
 
-    fn cases(&self, size: Size) -> Vec<Box<dyn Case>> {
-        let rows = match size {
-            Size::Test => 20_000,
-            Size::Quick => 1_000_000,
-            Size::Full => TABLE3_ROWS,
-        };
-        vec![Box::new(ScanCase::new(format!("table3-{}", human(rows)), table3_col0_index(rows)))]
+    fn build(&self, _case: &'static CaseSpec, size: Size) -> anyhow::Result<Box<dyn Case>> {
+        Ok(Box::new(ScanCase::new(table3_col0_index(rows_at(size)))))
     }
 }
 
-/// `1000000` -> `1M`.
-pub fn human(n: u64) -> String {
-    match n {
-        n if n >= 1_000_000 && n % 1_000_000 == 0 => format!("{}M", n / 1_000_000),
-        n if n >= 1_000 && n % 1_000 == 0 => format!("{}k", n / 1_000),
-        n => n.to_string(),
+/// Rows of seed 000's table at `size`.
+pub fn rows_at(size: Size) -> u64 {
+    match size {
+        Size::Test => 20_000,
+        Size::Quick => 1_000_000,
+        Size::Full => TABLE3_ROWS,
     }
 }
 
@@ -239,7 +259,6 @@ pub unsafe fn hotloops_local_index_local(
 
 /// A bitmap index scan over one index: the scan state every variant starts from.
 pub struct ScanCase {
-    name: String,
     rel: Box<BTree>,
     so: Box<BTScanOpaque>,
     scan: Box<IndexScanDesc>,
@@ -265,11 +284,10 @@ pub struct Outcome {
 
 impl ScanCase {
     /// A case over `rel`.
-    pub fn new(name: String, rel: BTree) -> Self {
+    pub fn new(rel: BTree) -> Self {
         let rel = Box::new(rel);
         let (so, _) = BTScanOpaque::new_boxed(&[]);
         let mut case = ScanCase {
-            name,
             scan: IndexScanDesc::new(&rel, &[]),
             rel,
             so,
@@ -298,42 +316,36 @@ impl ScanCase {
     }
 
     /// Run variant `v` from the current position; `position` first for a whole scan.
-    pub fn run_from_position(&mut self, v: usize, sink: &mut dyn TidSink) -> i64 {
+    pub fn run_from_position(&mut self, v: &'static Variant, sink: &mut dyn TidSink) -> anyhow::Result<i64> {
         let scan: *mut IndexScanDesc = &mut *self.scan;
         let batch = self.batch.as_mut_ptr();
         // SAFETY: scan.opaque points at self.so, index_relation at self.rel, and the batch is
         // a separate allocation of BATCH_CAPACITY TIDs.
-        unsafe {
-            match v {
-                0 => hotloops_local_index_store_each(scan, batch, sink),
-                1 => hotloops_local_index_safe_ref(&mut *(*scan).opaque, &self.rel, &mut self.batch, sink),
-                2 => hotloops_local_index_local(scan, batch, sink),
-                _ => panic!("local-index has 3 variants, not {}", v + 1),
+        Ok(unsafe {
+            match v.spec::<LocalKernel>()? {
+                LocalKernel::Raw(f) => f(scan, batch, sink),
+                LocalKernel::Safe(f) => f(&mut *(*scan).opaque, &self.rel, &mut self.batch, sink),
             }
-        }
+        })
     }
 
     /// Run variant `v` over the whole scan and report what it did.
-    pub fn outcome(&mut self, v: usize) -> Outcome {
+    pub fn outcome(&mut self, v: &'static Variant) -> anyhow::Result<Outcome> {
         self.position();
         let mut sink = TidDigest::new();
-        let ntids = self.run_from_position(v, &mut sink);
+        let ntids = self.run_from_position(v, &mut sink)?;
         self.sink = sink;
-        Outcome {
+        Ok(Outcome {
             ntids,
             sink,
             item_index: self.so.curr_pos.item_index,
             last_item: self.so.curr_pos.last_item,
             curr_page: self.so.curr_pos.curr_page,
-        }
+        })
     }
 }
 
 impl Case for ScanCase {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
     fn describe(&self) -> String {
         let n = self.rel.len();
         format!(
@@ -351,8 +363,8 @@ impl Case for ScanCase {
         self.rel.len() as u64
     }
 
-    fn run(&mut self, v: usize) -> anyhow::Result<u64> {
-        let o = self.outcome(v);
+    fn run(&mut self, v: &'static Variant) -> anyhow::Result<u64> {
+        let o = self.outcome(v)?;
         Ok(o.sink.value() ^ (o.ntids as u64).rotate_left(7) ^ ((o.item_index as u64) << 40)
             ^ ((o.last_item as u64) << 20)
             ^ o.curr_page as u64)
@@ -361,7 +373,11 @@ impl Case for ScanCase {
 
 /// The pipeline: one whole bitmap scan of `case`, with the variant this build selects
 /// (`local-index/local` with `--features local-index`, else `local-index/store-each`).
-pub fn pipeline(case: &mut ScanCase) -> Outcome {
-    let v = INFO.index_of(INFO.pipeline_variant()).expect("pipeline variant is registered");
-    case.outcome(v)
+pub fn pipeline(case: &mut ScanCase) -> anyhow::Result<Outcome> {
+    case.outcome(INFO.pipeline_variant())
+}
+
+/// The study's description and rows.
+pub fn info() -> &'static StudyInfo {
+    &INFO
 }

@@ -16,18 +16,128 @@ pub mod local_index;
 pub mod read_stream;
 pub mod tid_batch;
 
+use std::any::Any;
 use std::fmt;
 use std::sync::OnceLock;
 
-/// One variant of a study's hot loop.
-#[derive(Debug)]
+/// What a variant's row hands its study's cases: the kernel to call (a function pointer) and
+/// the setup that distinguishes the variant. Each study has its own type; a case downcasts
+/// the row's spec to it ([`Variant::spec`]), so dispatch is the row's data, never a `match`
+/// on a position.
+pub trait Kernel: Any + Sync {
+    /// Address of the kernel entry this spec calls: the registry test resolves it to a symbol
+    /// in the binary and checks it against the row's `kernel`.
+    fn entry(&self) -> usize;
+}
+
+/// One variant of a study's hot loop: one row, the only place its facts are written.
 pub struct Variant {
-    /// Slash-namespaced id, `study/variant`.
+    /// Slash-namespaced id, `study/variant`: the name in the CLI, bench names, report rows,
+    /// child processes and files.
     pub id: &'static str,
     /// What this variant changes, in a line.
     pub summary: &'static str,
+    /// The kernel's stable, unmangled symbol (`hotloops_...`). Variants that differ only in
+    /// setup share one kernel, and one asm snapshot keyed by it.
+    pub kernel: &'static str,
     /// Out-of-line helper symbols (`hl_*`) that belong to the kernel, snapshotted after it.
     pub helpers: &'static [&'static str],
+    /// The setup that distinguishes a variant sharing a kernel ("" when the kernel does).
+    pub setup: &'static str,
+    /// The kernel and setup the study's cases run.
+    pub spec: &'static dyn Kernel,
+}
+
+impl fmt::Debug for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Variant").field("id", &self.id).field("kernel", &self.kernel).finish_non_exhaustive()
+    }
+}
+
+impl Variant {
+    /// A row whose kernel is its own: `kernel` must be [`symbol_of`] `id` (checked at compile
+    /// time when the row is a `static`).
+    pub const fn new(id: &'static str, summary: &'static str, kernel: &'static str, spec: &'static dyn Kernel) -> Variant {
+        assert!(is_symbol_of(id, kernel), "a variant's kernel symbol must be symbol_of(its id)");
+        Variant { id, summary, kernel, helpers: &[], setup: "", spec }
+    }
+
+    /// A row that runs another variant's kernel (`owner`'s) with a different setup.
+    pub const fn sharing(
+        id: &'static str,
+        summary: &'static str,
+        owner: &'static str,
+        kernel: &'static str,
+        setup: &'static str,
+        spec: &'static dyn Kernel,
+    ) -> Variant {
+        assert!(is_symbol_of(owner, kernel), "a shared kernel's symbol must be symbol_of(its owner's id)");
+        assert!(!setup.is_empty(), "a variant sharing a kernel must say what its setup changes");
+        Variant { id, summary, kernel, helpers: &[], setup, spec }
+    }
+
+    /// The same row with its out-of-line helpers.
+    pub const fn helpers(mut self, helpers: &'static [&'static str]) -> Variant {
+        self.helpers = helpers;
+        self
+    }
+
+    /// The study's spec type of this row; an error if the row belongs to another study.
+    pub fn spec<T: Kernel>(&self) -> anyhow::Result<&'static T> {
+        let any: &'static dyn Any = self.spec;
+        any.downcast_ref::<T>()
+            .ok_or_else(|| anyhow::anyhow!("{} is not a variant of this study (its spec is another study's type)", self.id))
+    }
+
+    /// The short name (`store-each` of `local-index/store-each`).
+    pub fn short(&self) -> &'static str {
+        self.id.split_once('/').map_or(self.id, |(_, s)| s)
+    }
+
+    /// The symbols of its asm snapshot: the kernel, then its helpers.
+    pub fn symbols(&self) -> Vec<&'static str> {
+        std::iter::once(self.kernel).chain(self.helpers.iter().copied()).collect()
+    }
+
+    /// Does this row own its kernel (the kernel is named after it)?
+    pub fn owns_kernel(&self) -> bool {
+        symbol_of(self.id) == self.kernel
+    }
+}
+
+/// `symbol == "hotloops_" + id` with `/` and `-` as `_`, in a `const fn` (compile-time checks).
+pub const fn is_symbol_of(id: &str, symbol: &str) -> bool {
+    const PREFIX: &[u8] = b"hotloops_";
+    let (id, sym) = (id.as_bytes(), symbol.as_bytes());
+    if sym.len() != PREFIX.len() + id.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < PREFIX.len() {
+        if sym[i] != PREFIX[i] {
+            return false;
+        }
+        i += 1;
+    }
+    let mut j = 0;
+    while j < id.len() {
+        let c = if id[j] == b'/' || id[j] == b'-' { b'_' } else { id[j] };
+        if sym[PREFIX.len() + j] != c {
+            return false;
+        }
+        j += 1;
+    }
+    true
+}
+
+/// One workload of a study's catalogue: listed without being built.
+#[derive(Debug)]
+pub struct CaseSpec {
+    /// Case id, unique within the study and the same at every size (`btree-many`,
+    /// `range-15000/0-keys`); the size and row count are attributes of the run.
+    pub id: &'static str,
+    /// What it is, in a line.
+    pub summary: &'static str,
 }
 
 /// What a study is about; shown by `hotloops list` and in every report.
@@ -43,6 +153,8 @@ pub struct StudyInfo {
     pub seed_numbers: &'static str,
     /// Cargo feature that switches the pipeline to `patched`.
     pub feature: &'static str,
+    /// Whether this build has the feature on (`cfg!(feature = ...)` at the study's row).
+    pub feature_on: bool,
     /// Variant id of the unpatched baseline.
     pub baseline: &'static str,
     /// Variant id the feature selects.
@@ -51,6 +163,8 @@ pub struct StudyInfo {
     pub unit: &'static str,
     /// All variants, baseline first.
     pub variants: &'static [Variant],
+    /// The case catalogue, in report order.
+    pub cases: &'static [CaseSpec],
 }
 
 /// How big a workload to build.
@@ -65,41 +179,62 @@ pub enum Size {
     Full,
 }
 
+impl Size {
+    /// `test` / `quick` / `full`: the CLI's and the files' name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Size::Test => "test",
+            Size::Quick => "quick",
+            Size::Full => "full",
+        }
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// One prepared workload of a study: every variant runs the same input.
 pub trait Case {
-    /// Case name, unique within the study (`heap-order-10M`, `range-15000/0-keys`).
-    fn name(&self) -> String;
-    /// What the workload is, with the numbers that explain it.
+    /// What the workload is at the size it was built, with the numbers that explain it.
     fn describe(&self) -> String;
     /// Items (TIDs, tuples) one `run` processes; the per-item normaliser.
     fn items(&self) -> u64;
-    /// Run variant `v` (index into `StudyInfo::variants`) once over the whole case and return
-    /// a digest of its output and final state; equal digests mean equal results. An error
-    /// (a data file that cannot be read, a cache state that cannot be set up, a bitmap that
-    /// raised its ERROR) has no number to give and ends the measurement with its message.
-    fn run(&mut self, v: usize) -> anyhow::Result<u64>;
+    /// Run variant `v` (a row of this case's study) once over the whole case and return a
+    /// digest of its output and final state; equal digests mean equal results. An error (a
+    /// row of another study, a data file that cannot be read, a cache state that cannot be
+    /// set up, a bitmap that raised its ERROR) has no number to give and ends the measurement
+    /// with its message.
+    fn run(&mut self, v: &'static Variant) -> anyhow::Result<u64>;
     /// The seed's own ratio (variant time / baseline time) for this case and variant, where
     /// the seed reported one, printed beside the measured ratio.
-    fn seed_ratio(&self, _v: usize) -> Option<f64> {
+    fn seed_ratio(&self, _v: &'static Variant) -> Option<f64> {
         None
     }
     /// Study-specific figures of variant `v` (peak memory, page faults, read calls...):
     /// (metric, value, unit). Called once per variant per report.
-    fn extra_metrics(&mut self, _v: usize) -> anyhow::Result<Vec<(String, f64, String)>> {
+    fn extra_metrics(&mut self, _v: &'static Variant) -> anyhow::Result<Vec<(String, f64, String)>> {
         Ok(Vec::new())
     }
 }
 
-/// A study: its description and its workloads.
+/// A study: its description, its rows and its case catalogue.
 pub trait Study: Sync {
-    /// Static description.
+    /// Static description, variant rows and case catalogue.
     fn info(&self) -> &'static StudyInfo;
-    /// The workloads at `size`.
-    fn cases(&self, size: Size) -> Vec<Box<dyn Case>>;
+    /// Build one case of the catalogue at `size`. Only that case is built.
+    fn build(&self, case: &'static CaseSpec, size: Size) -> anyhow::Result<Box<dyn Case>>;
 }
 
 /// Every study, in the order reports list them.
 pub static STUDIES: &[&dyn Study] = &[&local_index::STUDY, &dir_by_value::STUDY, &tid_batch::STUDY, &read_stream::STUDY, &alloc_churn::STUDY];
+
+/// The cargo features this build was compiled with, from the studies' rows.
+pub fn features_enabled() -> Vec<String> {
+    STUDIES.iter().map(|s| s.info()).filter(|i| i.feature_on).map(|i| i.feature.to_string()).collect()
+}
 
 static DEDICATED: OnceLock<String> = OnceLock::new();
 
@@ -122,9 +257,23 @@ pub fn symbol_of(id: &str) -> String {
     format!("hotloops_{}", id.replace(['/', '-'], "_"))
 }
 
-/// Snapshot path of a variant, relative to `asm-snapshots/`: `study/variant.s`.
-pub fn snapshot_path(id: &str) -> String {
-    format!("{id}.s")
+/// The row that owns `v`'s kernel: `v` itself, or the row whose id names the kernel it shares.
+pub fn kernel_owner(v: &'static Variant) -> &'static Variant {
+    STUDIES
+        .iter()
+        .flat_map(|s| s.info().variants.iter())
+        .find(|o| o.owns_kernel() && o.kernel == v.kernel)
+        .unwrap_or(v)
+}
+
+/// Every kernel once, by its owning row (what `asm-snapshots/` holds).
+pub fn kernels() -> Vec<&'static Variant> {
+    STUDIES.iter().flat_map(|s| s.info().variants.iter()).filter(|v| v.owns_kernel()).collect()
+}
+
+/// Snapshot path of `v`'s kernel, relative to `asm-snapshots/`: `study/<owner>.s`.
+pub fn snapshot_path(v: &'static Variant) -> String {
+    format!("{}.s", kernel_owner(v).id)
 }
 
 /// A name the user gave that matches nothing; its message lists the valid names.
@@ -164,11 +313,11 @@ pub fn study(name: &str) -> Result<&'static dyn Study, UnknownName> {
     })
 }
 
-/// Find a variant by id: its study and index.
-pub fn variant(id: &str) -> Result<(&'static dyn Study, usize), UnknownName> {
+/// Find a variant by id: its study and row.
+pub fn variant(id: &str) -> Result<(&'static dyn Study, &'static Variant), UnknownName> {
     for s in STUDIES {
-        if let Some(i) = s.info().variants.iter().position(|v| v.id == id) {
-            return Ok((*s, i));
+        if let Some(v) = s.info().variants.iter().find(|v| v.id == id) {
+            return Ok((*s, v));
         }
     }
     Err(UnknownName {
@@ -178,14 +327,53 @@ pub fn variant(id: &str) -> Result<(&'static dyn Study, usize), UnknownName> {
     })
 }
 
+/// A case this host cannot run (a file system that refuses `O_DIRECT`): the report leaves it
+/// out with this reason instead of failing.
+#[derive(Debug)]
+pub struct CaseUnavailable(pub String);
+
+impl fmt::Display for CaseUnavailable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CaseUnavailable {}
+
+/// Build case `id` of `study` at `size`; an unknown id lists the valid ones.
+pub fn build_case(study: &dyn Study, id: &str, size: Size) -> anyhow::Result<Box<dyn Case>> {
+    let spec = study.info().case(id)?;
+    study.build(spec, size)
+}
+
 impl StudyInfo {
-    /// Index of a variant id within this study.
-    pub fn index_of(&self, id: &str) -> Option<usize> {
-        self.variants.iter().position(|v| v.id == id)
+    /// A variant row by id (`study/name`) or short name (`name`); unknown names list the
+    /// study's ids.
+    pub fn variant(&self, name: &str) -> Result<&'static Variant, UnknownName> {
+        let full = if name.contains('/') { name.to_string() } else { format!("{}/{name}", self.name) };
+        self.variants.iter().find(|v| v.id == full).ok_or_else(|| UnknownName {
+            kind: "variant id",
+            given: name.to_string(),
+            valid: self.variants.iter().map(|v| v.id.to_string()).collect(),
+        })
     }
 
-    /// The variant the pipeline runs in this build (the feature on or off).
-    pub fn pipeline_variant(&self) -> &'static str {
-        if crate::features_enabled().contains(&self.feature) { self.patched } else { self.baseline }
+    /// A case of the catalogue by id; unknown ids list the valid ones.
+    pub fn case(&self, id: &str) -> Result<&'static CaseSpec, UnknownName> {
+        self.cases.iter().find(|c| c.id == id).ok_or_else(|| UnknownName {
+            kind: "case",
+            given: id.to_string(),
+            valid: self.cases.iter().map(|c| c.id.to_string()).collect(),
+        })
+    }
+
+    /// The baseline's row.
+    pub fn baseline_variant(&self) -> &'static Variant {
+        self.variant(self.baseline).unwrap_or(&self.variants[0])
+    }
+
+    /// The row the pipeline runs in this build (the feature on or off).
+    pub fn pipeline_variant(&self) -> &'static Variant {
+        self.variant(if self.feature_on { self.patched } else { self.baseline }).unwrap_or(&self.variants[0])
     }
 }

@@ -75,7 +75,7 @@ use crate::pg::read_stream::{
 use crate::pg::sink::TidSink;
 use crate::pg::tidbitmap::TidBitmap;
 use crate::pg::{BlockNumber, ItemPointer};
-use crate::study::{Case, Size, Study, StudyInfo, Variant};
+use crate::study::{Case, CaseSpec, Kernel, Size, Study, StudyInfo, Variant};
 use anyhow::{Context, Result};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -98,35 +98,49 @@ static INFO: StudyInfo = StudyInfo {
     seed_numbers: "about 3x runtime with io_uring (author), close to 7x (committer), indexes of up to \
                    10M rows; lower IO stats with io_method=worker (3 workers)",
     feature: "read-stream",
+    feature_on: cfg!(feature = "read-stream"),
     baseline: "read-stream/sync-per-page",
     // io_method's default is worker, so that is what the patch runs out of the box.
     patched: "read-stream/stream-worker",
     unit: "page",
     variants: &[
-        Variant {
-            id: "read-stream/sync-per-page",
-            summary: "ReadBufferExtended per block: one synchronous 8 KiB pread a page (before the patch)",
-            helpers: HELPERS,
-        },
-        Variant {
-            id: "read-stream/stream-sync",
-            summary: "read stream, io_method=sync: 128 KiB preadv when the scan reaches it, advice as read_stream.c gives it",
-            helpers: HELPERS,
-        },
-        Variant {
-            id: "read-stream/stream-worker",
-            summary: "read stream, io_method=worker: 3 I/O worker threads read ahead (PostgreSQL's default io_method)",
-            helpers: HELPERS,
-        },
-        Variant {
-            id: "read-stream/stream-io-uring",
-            summary: "read stream, io_method=io_uring: batched READV submissions, reads in flight up to the pin cap (8 x 128 KiB)",
-            helpers: HELPERS,
-        },
+        Variant::new(
+            "read-stream/sync-per-page",
+            "ReadBufferExtended per block: one synchronous 8 KiB pread a page (before the patch)",
+            "hotloops_read_stream_sync_per_page",
+            &StreamSpec { method: Method::SyncPerPage, kernel: StreamFn::PerPage(hotloops_read_stream_sync_per_page) },
+        )
+        .helpers(HELPERS),
+        Variant::new(
+            "read-stream/stream-sync",
+            "read stream, io_method=sync: 128 KiB preadv when the scan reaches it, advice as read_stream.c gives it",
+            "hotloops_read_stream_stream_sync",
+            &StreamSpec { method: Method::StreamSync, kernel: StreamFn::Sync(hotloops_read_stream_stream_sync) },
+        )
+        .helpers(HELPERS),
+        Variant::new(
+            "read-stream/stream-worker",
+            "read stream, io_method=worker: 3 I/O worker threads read ahead (PostgreSQL's default io_method)",
+            "hotloops_read_stream_stream_worker",
+            &StreamSpec { method: Method::StreamWorker, kernel: StreamFn::Worker(hotloops_read_stream_stream_worker) },
+        )
+        .helpers(HELPERS),
+        Variant::new(
+            "read-stream/stream-io-uring",
+            "read stream, io_method=io_uring: batched READV submissions, reads in flight up to the pin cap (8 x 128 KiB)",
+            "hotloops_read_stream_stream_io_uring",
+            &StreamSpec { method: Method::StreamIoUring, kernel: StreamFn::IoUring(hotloops_read_stream_stream_io_uring) },
+        )
+        .helpers(HELPERS),
+    ],
+    cases: &[
+        CaseSpec { id: "warm", summary: "buffered reads, the whole index file in the page cache" },
+        CaseSpec { id: "cold-buffered", summary: "buffered reads, the file evicted before each run (kernel read-ahead in play)" },
+        CaseSpec { id: "cold-direct", summary: "O_DIRECT reads, the file evicted before each run (left out where the file system refuses O_DIRECT)" },
     ],
 };
 
-/// A variant: how blocks are read.
+/// How blocks are read: PostgreSQL's `io_method`, or the synchronous read before the patch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
     /// `read-stream/sync-per-page`.
@@ -139,18 +153,57 @@ pub enum Method {
     StreamIoUring,
 }
 
+/// A read-stream kernel, by how it reads.
+pub enum StreamFn {
+    /// One `pread` a page into one buffer.
+    PerPage(fn(&BloomScan, &DataFile, &AlignedPages, &mut dyn TidSink, &mut IoStats) -> io::Result<i64>),
+    /// The stream, io_method=sync.
+    Sync(fn(&BloomScan, &DataFile, &StreamConfig, &mut AlignedPages, &mut dyn TidSink, &mut IoStats) -> io::Result<i64>),
+    /// The stream, io_method=worker.
+    Worker(fn(&BloomScan, &DataFile, &StreamConfig, &WorkerPool, &mut AlignedPages, &mut dyn TidSink, &mut IoStats) -> io::Result<i64>),
+    /// The stream, io_method=io_uring.
+    IoUring(fn(&BloomScan, &DataFile, &StreamConfig, &mut IoUringIo, &mut AlignedPages, &mut dyn TidSink, &mut IoStats) -> io::Result<i64>),
+}
+
+/// A read-stream row's spec: its io method and its kernel.
+pub struct StreamSpec {
+    /// The io method.
+    pub method: Method,
+    /// The kernel that reads that way.
+    pub kernel: StreamFn,
+}
+
+impl Kernel for StreamSpec {
+    fn entry(&self) -> usize {
+        match self.kernel {
+            StreamFn::PerPage(f) => f as usize,
+            StreamFn::Sync(f) => f as usize,
+            StreamFn::Worker(f) => f as usize,
+            StreamFn::IoUring(f) => f as usize,
+        }
+    }
+}
+
 impl Method {
-    /// All, in variant order.
+    /// Every io method.
     pub const ALL: [Method; 4] = [Method::SyncPerPage, Method::StreamSync, Method::StreamWorker, Method::StreamIoUring];
 
-    /// The variant with index `v`.
-    pub fn of(v: usize) -> Option<Method> {
-        Self::ALL.get(v).copied()
+    /// The row that reads this way.
+    pub fn row(self) -> Result<&'static Variant> {
+        INFO.variants
+            .iter()
+            .find(|v| v.spec::<StreamSpec>().is_ok_and(|s| s.method == self))
+            .with_context(|| format!("read-stream has no variant for {self:?}"))
     }
 
     /// Its variant id.
     pub fn id(self) -> &'static str {
-        INFO.variants[self as usize].id
+        self.row().map_or("read-stream/?", |v| v.id)
+    }
+
+    /// The io method of row `v`.
+    pub fn of(v: &'static Variant) -> Result<Method> {
+        Ok(v.spec::<StreamSpec>()?.method)
     }
 }
 
@@ -422,18 +475,18 @@ pub fn hotloops_read_stream_stream_io_uring(
 /// One bitmap scan with `method`, reading `file`. Errors name the file.
 pub fn blgetbitmap(scan: &BloomScan, file: &DataFile, method: Method, backend: &mut Backend, tbm: &mut dyn TidSink, stats: &mut IoStats) -> Result<i64> {
     let cfg = backend.cfg;
-    let n = match method {
-        Method::SyncPerPage => hotloops_read_stream_sync_per_page(scan, file, &backend.page, tbm, stats)?,
-        Method::StreamSync => hotloops_read_stream_stream_sync(scan, file, &cfg, &mut backend.buffers, tbm, stats)?,
-        Method::StreamWorker => {
+    let n = match method.row()?.spec::<StreamSpec>()?.kernel {
+        StreamFn::PerPage(f) => f(scan, file, &backend.page, tbm, stats)?,
+        StreamFn::Sync(f) => f(scan, file, &cfg, &mut backend.buffers, tbm, stats)?,
+        StreamFn::Worker(f) => {
             backend.workers().context("starting the I/O workers")?;
-            let pool = backend.workers.as_ref().expect("started above");
-            hotloops_read_stream_stream_worker(scan, file, &cfg, pool, &mut backend.buffers, tbm, stats)?
+            let pool = backend.workers.as_ref().context("the I/O workers did not start")?;
+            f(scan, file, &cfg, pool, &mut backend.buffers, tbm, stats)?
         }
-        Method::StreamIoUring => {
+        StreamFn::IoUring(f) => {
             backend.io_uring().map_err(anyhow::Error::msg).context("read-stream/stream-io-uring")?;
-            let ring = backend.uring.as_mut().and_then(|r| r.as_mut().ok()).expect("created above");
-            hotloops_read_stream_stream_io_uring(scan, file, &cfg, ring, &mut backend.buffers, tbm, stats)?
+            let ring = backend.uring.as_mut().and_then(|r| r.as_mut().ok()).context("the io_uring ring was not created")?;
+            f(scan, file, &cfg, ring, &mut backend.buffers, tbm, stats)?
         }
     };
     Ok(n)
@@ -521,24 +574,17 @@ impl DeviceStat {
     }
 }
 
+/// The study's description and rows.
+pub fn info() -> &'static StudyInfo {
+    &INFO
+}
+
 /// The study's sizes: rows of the index.
 pub fn rows_for(size: Size) -> u64 {
     match size {
         Size::Test => 50_000,
         Size::Quick => 1_000_000,
         Size::Full => TBLOOM_ROWS,
-    }
-}
-
-/// Print and exit: `Study::cases` cannot return an error, and a study whose index file cannot
-/// be prepared has no case to give.
-fn or_exit<T>(r: Result<T>) -> T {
-    match r {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: read-stream: {e:#}");
-            std::process::exit(1)
-        }
     }
 }
 
@@ -550,14 +596,14 @@ pub struct ReadStreamCase {
     origin: Origin,
     uring_refused: Option<String>,
     baseline_median: Option<Duration>,
-    /// Reads of the last `run` of each variant.
-    pub last: [Option<IoStats>; 4],
+    /// Reads of the last `run` of each variant, by id.
+    pub last: std::collections::HashMap<&'static str, IoStats>,
 }
 
 impl ReadStreamCase {
     /// A case over `index` with the page cache in `cache`'s state.
     pub fn new(index: BloomIndex, origin: Origin, cache: Cache, backend: Backend) -> Self {
-        ReadStreamCase { scan: BloomScan::new(index), cache, backend, origin, uring_refused: None, baseline_median: None, last: [None; 4] }
+        ReadStreamCase { scan: BloomScan::new(index), cache, backend, origin, uring_refused: None, baseline_median: None, last: Default::default() }
     }
 
     /// The scan.
@@ -567,8 +613,8 @@ impl ReadStreamCase {
 
     /// The method variant `v` runs here: io_uring falls back to stream-sync (said once) where
     /// the kernel refuses it.
-    fn method(&mut self, v: usize) -> Method {
-        let m = Method::of(v).unwrap_or_else(|| panic!("read-stream has {} variants, not {}", Method::ALL.len(), v + 1));
+    fn method(&mut self, v: &'static Variant) -> Result<Method> {
+        let m = Method::of(v)?;
         if m == Method::StreamIoUring {
             if let Err(why) = self.backend.io_uring() {
                 if self.uring_refused.is_none() {
@@ -578,16 +624,16 @@ impl ReadStreamCase {
                     );
                     self.uring_refused = Some(why);
                 }
-                return Method::StreamSync;
+                return Ok(Method::StreamSync);
             }
         }
-        m
+        Ok(m)
     }
 
     /// Scan once with variant `v` into a TIDBitmap at the default work_mem (4 MB), as
     /// `nodeBitmapIndexscan.c` creates it: outcome and the bitmap's digest.
-    pub fn scan_variant(&mut self, v: usize) -> Result<(ScanOutcome, u64)> {
-        let m = self.method(v);
+    pub fn scan_variant(&mut self, v: &'static Variant) -> Result<(ScanOutcome, u64)> {
+        let m = self.method(v)?;
         let mut tbm = TidBitmap::with_work_mem_kb(4096);
         let o = scan_once(&self.scan, m, self.cache, &mut self.backend, &mut tbm)?;
         Ok((o, tbm.digest()))
@@ -595,10 +641,6 @@ impl ReadStreamCase {
 }
 
 impl Case for ReadStreamCase {
-    fn name(&self) -> String {
-        self.cache.name().to_string()
-    }
-
     fn describe(&self) -> String {
         let ix = &self.scan.index;
         let cfg = &self.backend.cfg;
@@ -633,18 +675,18 @@ impl Case for ReadStreamCase {
         self.scan.index.data_pages() as u64
     }
 
-    fn run(&mut self, v: usize) -> Result<u64> {
+    fn run(&mut self, v: &'static Variant) -> Result<u64> {
         let (o, d) = self.scan_variant(v)?;
-        self.last[v] = Some(o.stats);
+        self.last.insert(v.id, o.stats);
         Ok(d ^ (o.ntids as u64).rotate_left(17))
     }
 
-    fn seed_ratio(&self, v: usize) -> Option<f64> {
+    fn seed_ratio(&self, v: &'static Variant) -> Option<f64> {
         // The author's 3x with io_uring on an uncached index (the committer saw ~7x).
-        (Method::of(v) == Some(Method::StreamIoUring) && self.cache != Cache::Warm).then_some(1.0 / 3.0)
+        (Method::of(v).ok() == Some(Method::StreamIoUring) && self.cache != Cache::Warm).then_some(1.0 / 3.0)
     }
 
-    fn extra_metrics(&mut self, v: usize) -> Result<Vec<(String, f64, String)>> {
+    fn extra_metrics(&mut self, v: &'static Variant) -> Result<Vec<(String, f64, String)>> {
         const RUNS: usize = 3;
         let mut outs = Vec::new();
         for _ in 0..RUNS {
@@ -653,7 +695,7 @@ impl Case for ReadStreamCase {
         }
         outs.sort_by_key(|o| o.elapsed);
         let med = outs[RUNS / 2];
-        if v == 0 {
+        if v.id == INFO.baseline {
             self.baseline_median = Some(med.elapsed);
         }
         let pages = self.items() as f64;
@@ -674,7 +716,7 @@ impl Case for ReadStreamCase {
             m.push(("device reads".to_string(), reads as f64, "reads (system-wide)".to_string()));
             m.push(("device read".to_string(), bytes as f64 / (1 << 20) as f64, "MiB (system-wide)".to_string()));
         }
-        if Method::of(v) == Some(Method::StreamIoUring) {
+        if Method::of(v).ok() == Some(Method::StreamIoUring) {
             m.push(("io_uring".to_string(), if self.uring_refused.is_some() { 0.0 } else { 1.0 }, "1 = used".to_string()));
         }
         Ok(m)
@@ -693,19 +735,15 @@ impl Study for ReadStreamStudy {
         &INFO
     }
 
-    fn cases(&self, size: Size) -> Vec<Box<dyn Case>> {
-        let (index, origin) = or_exit(index_for(size));
-        let mut cases: Vec<Box<dyn Case>> = Vec::new();
-        for cache in Cache::ALL {
-            if cache.direct() {
-                if let Err(e) = DataFile::open(&index.path, true) {
-                    eprintln!("read-stream: case cold-direct left out: {e}");
-                    continue;
-                }
+    fn build(&self, case: &'static CaseSpec, size: Size) -> Result<Box<dyn Case>> {
+        let cache = Cache::ALL.into_iter().find(|c| c.name() == case.id).with_context(|| format!("read-stream has no case `{}`", case.id))?;
+        let (index, origin) = index_for(size)?;
+        if cache.direct() {
+            if let Err(e) = DataFile::open(&index.path, true) {
+                return Err(crate::study::CaseUnavailable(format!("this file system refuses O_DIRECT for {}: {e}", index.path.display())).into());
             }
-            cases.push(Box::new(ReadStreamCase::new(index.clone(), origin.clone(), cache, Backend::default())));
         }
-        cases
+        Ok(Box::new(ReadStreamCase::new(index, origin, cache, Backend::default())))
     }
 }
 
@@ -713,7 +751,6 @@ impl Study for ReadStreamStudy {
 /// (`read-stream/stream-worker` with `--features read-stream`, else
 /// `read-stream/sync-per-page`). Returns the matches.
 pub fn pipeline(scan: &BloomScan, backend: &mut Backend, tbm: &mut dyn TidSink) -> Result<i64> {
-    let v = INFO.index_of(INFO.pipeline_variant()).expect("pipeline variant is registered");
-    let m = Method::of(v).expect("a read-stream variant");
+    let m = Method::of(INFO.pipeline_variant())?;
     Ok(scan_once(scan, m, Cache::ColdBuffered, backend, tbm)?.ntids)
 }

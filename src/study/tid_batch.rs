@@ -143,7 +143,7 @@ use crate::pg::tidbitmap::{
     DEFAULT_WORK_MEM_BYTES, TBM_MAX_TUPLES_PER_PAGE, TidBitmap, TidRunSink, TidWord, tbm_calculate_entries,
 };
 use crate::pg::workload::{TABLE3_ROWS, TABLE3_TUPLES_PER_PAGE, heap_tid, table3_col0_index};
-use crate::study::{Case, Size, Study, StudyInfo, Variant};
+use crate::study::{Case, CaseSpec, Kernel, Size, Study, StudyInfo, Variant};
 use std::mem::MaybeUninit;
 use std::ops::Range;
 use std::rc::Rc;
@@ -177,35 +177,70 @@ static INFO: StudyInfo = StudyInfo {
                    spgist-many 1.10x, few ~1.00x; a reviewer's +0.85% on ten sparse B-tree \
                    keys (33.195 -> 33.569 us)",
     feature: "batch-tids",
+    feature_on: cfg!(feature = "batch-tids"),
     baseline: "tid-batch/per-tid",
     patched: "tid-batch/batched",
     unit: "TID",
     variants: &[
-        Variant {
-            id: "tid-batch/per-tid",
-            summary: "one tbm_add_tuples call per TID, cursor in scan memory (master)",
-            helpers: &[
-                "hl_tid_batch_per_tid_btree",
-                "hl_tid_batch_per_tid_pages",
-                "hl_tid_batch_per_tid_bloom",
-            ],
-        },
-        Variant {
-            id: "tid-batch/batched",
-            summary: "TIDs copied into exact/recheck batches, flushed when full and once at the end (seed 000 v2)",
-            helpers: &[
-                "hl_tid_batch_batched_btree",
-                "hl_tid_batch_batched_pages",
-                "hl_tid_batch_batched_bloom",
-            ],
-        },
-        Variant {
-            id: "tid-batch/runs",
-            summary: "same-block runs coalesced into word masks by the AM loop, one page lookup per run",
-            helpers: &["hl_tid_batch_runs_btree", "hl_tid_batch_runs_pages", "hl_tid_batch_runs_bloom"],
-        },
+        Variant::new(
+            "tid-batch/per-tid",
+            "one tbm_add_tuples call per TID, cursor in scan memory (master)",
+            "hotloops_tid_batch_per_tid",
+            &TidKernel::Tuples(hotloops_tid_batch_per_tid),
+        )
+        .helpers(&["hl_tid_batch_per_tid_btree", "hl_tid_batch_per_tid_pages", "hl_tid_batch_per_tid_bloom"]),
+        Variant::new(
+            "tid-batch/batched",
+            "TIDs copied into exact/recheck batches, flushed when full and once at the end (seed 000 v2)",
+            "hotloops_tid_batch_batched",
+            &TidKernel::Tuples(hotloops_tid_batch_batched),
+        )
+        .helpers(&["hl_tid_batch_batched_btree", "hl_tid_batch_batched_pages", "hl_tid_batch_batched_bloom"]),
+        Variant::new(
+            "tid-batch/runs",
+            "same-block runs coalesced into word masks by the AM loop, one page lookup per run",
+            "hotloops_tid_batch_runs",
+            &TidKernel::Words(hotloops_tid_batch_runs),
+        )
+        .helpers(&["hl_tid_batch_runs_btree", "hl_tid_batch_runs_pages", "hl_tid_batch_runs_bloom"]),
     ],
+    cases: &CASES,
 };
+
+/// The case catalogue: each AM's many-TID scan, its ten-key scan, and the edges.
+static CASES: [CaseSpec; 14] = [
+    CaseSpec { id: "btree-many", summary: "`col0 < rows` on idx_table3_col0: every TID in heap order (seed: 1.48x)" },
+    CaseSpec { id: "btree-few", summary: "`col0 = ANY(ten widely spaced keys)`: ten primitive scans, one TID each" },
+    CaseSpec { id: "btree-lossy", summary: "btree-many at the work_mem where the seed's bitmap goes lossy" },
+    CaseSpec { id: "hash-many", summary: "hash: bucket order, 305 TIDs a bucket page, recheck" },
+    CaseSpec { id: "hash-few", summary: "hash: ten keys, ten one-TID hashgetbitmap calls, recheck" },
+    CaseSpec { id: "gin-many", summary: "GIN: one posting tree in TID order" },
+    CaseSpec { id: "gin-few", summary: "GIN: one 10-TID posting list" },
+    CaseSpec { id: "gin-mixed", summary: "GIN: gin-many with a third of the TIDs recheck, interleaved" },
+    CaseSpec { id: "gist-many", summary: "GiST: points in Z-order, 256 a leaf" },
+    CaseSpec { id: "gist-few", summary: "GiST: ten points, each on its own leaf" },
+    CaseSpec { id: "spgist-many", summary: "SP-GiST: quad-tree leaves in quadrant order" },
+    CaseSpec { id: "spgist-few", summary: "SP-GiST: ten points, each on its own leaf" },
+    CaseSpec { id: "bloom-many", summary: "bloom: full scan, signature matches 1 row in 8, recheck" },
+    CaseSpec { id: "bloom-few", summary: "bloom: full scan matching ten rows, recheck" },
+];
+
+/// How a tid-batch kernel hands TIDs over: `tbm_add_tuples` batches, or coalesced words.
+pub enum TidKernel {
+    /// Through [`TidSink::add_tuples`].
+    Tuples(unsafe fn(*mut Scan, &mut dyn TidSink) -> i64),
+    /// Through [`TidRunSink::add_words`].
+    Words(unsafe fn(*mut Scan, &mut dyn TidRunSink) -> i64),
+}
+
+impl Kernel for TidKernel {
+    fn entry(&self) -> usize {
+        match self {
+            TidKernel::Tuples(f) => *f as usize,
+            TidKernel::Words(f) => *f as usize,
+        }
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // What the AMs hand over.
@@ -1325,7 +1360,8 @@ impl Scan {
     }
 
     /// Run variant `v` once into `tbm`; the number of TIDs handed over.
-    pub fn run(&mut self, v: usize, tbm: &mut dyn TidRunSink) -> i64 {
+    pub fn run(&mut self, v: &'static Variant, tbm: &mut dyn TidRunSink) -> anyhow::Result<i64> {
+        let kernel = v.spec::<TidKernel>()?;
         self.reset();
         // The executor runs the node in the per-query context; the B-tree scan pallocs there.
         let cxt = if let Scan::Btree(b) = self { b.cxt.as_ptr() } else { std::ptr::null_mut() };
@@ -1333,15 +1369,13 @@ impl Scan {
         let s: *mut Scan = self;
         // SAFETY: `s` is this live, freshly reset scan.
         let n = unsafe {
-            match v {
-                0 => hotloops_tid_batch_per_tid(s, tbm),
-                1 => hotloops_tid_batch_batched(s, tbm),
-                2 => hotloops_tid_batch_runs(s, tbm),
-                _ => panic!("tid-batch has 3 variants, not {}", v + 1),
+            match kernel {
+                TidKernel::Tuples(f) => f(s, tbm),
+                TidKernel::Words(f) => f(s, tbm),
             }
         };
         memory_context_switch_to(old);
-        n
+        Ok(n)
     }
 }
 
@@ -1598,7 +1632,7 @@ pub fn bloom_tuples(rows: u64, is_match: impl Fn(u64) -> bool) -> Vec<BloomTuple
 
 /// One case: an AM's scan, its work_mem, and what the seed measured for it.
 pub struct TidCase {
-    name: String,
+    id: &'static str,
     what: String,
     scan: Scan,
     work_mem: usize,
@@ -1632,7 +1666,7 @@ impl TidCase {
     /// A case over `scan`; `stream` is the TIDs the scan hands over, in order (for the
     /// locality figures).
     pub fn new(
-        name: &str,
+        id: &'static str,
         what: String,
         scan: Scan,
         work_mem: usize,
@@ -1644,14 +1678,19 @@ impl TidCase {
             Scan::Paged(p) => (p.index.calls(), p.index.pages()),
             Scan::Bloom(b) => (1, b.pages()),
         };
-        TidCase { name: name.into(), what, scan, work_mem, locality: Locality::of(stream), calls, index_pages, seed_batched }
+        TidCase { id, what, scan, work_mem, locality: Locality::of(stream), calls, index_pages, seed_batched }
     }
 
     /// Build the bitmap with variant `v`.
-    pub fn bitmap(&mut self, v: usize) -> (TidBitmap, i64) {
+    pub fn bitmap(&mut self, v: &'static Variant) -> anyhow::Result<(TidBitmap, i64)> {
         let mut tbm = TidBitmap::new(self.work_mem);
-        let n = self.scan.run(v, &mut tbm);
-        (tbm, n)
+        let n = self.scan.run(v, &mut tbm)?;
+        Ok((tbm, n))
+    }
+
+    /// The case's id.
+    pub fn id(&self) -> &'static str {
+        self.id
     }
 
     /// The locality of the case's TID stream.
@@ -1666,10 +1705,6 @@ impl TidCase {
 }
 
 impl Case for TidCase {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
     fn describe(&self) -> String {
         let l = &self.locality;
         format!(
@@ -1693,22 +1728,22 @@ impl Case for TidCase {
         self.locality.tids
     }
 
-    fn run(&mut self, v: usize) -> anyhow::Result<u64> {
-        let (tbm, n) = self.bitmap(v);
+    fn run(&mut self, v: &'static Variant) -> anyhow::Result<u64> {
+        let (tbm, n) = self.bitmap(v)?;
         if let Some(e) = tbm.error() {
-            anyhow::bail!("tid-batch case {}: the bitmap raised ERROR: {e}", self.name);
+            anyhow::bail!("tid-batch case {}: the bitmap raised ERROR: {e}", self.id);
         }
         Ok(tbm.digest() ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
     }
 
-    fn seed_ratio(&self, v: usize) -> Option<f64> {
-        if v == 1 { self.seed_batched } else { None }
+    fn seed_ratio(&self, v: &'static Variant) -> Option<f64> {
+        if v.id == INFO.patched { self.seed_batched } else { None }
     }
 
-    fn extra_metrics(&mut self, v: usize) -> anyhow::Result<Vec<(String, f64, String)>> {
+    fn extra_metrics(&mut self, v: &'static Variant) -> anyhow::Result<Vec<(String, f64, String)>> {
         let mut tbm = TidBitmap::new(self.work_mem);
         let mut c = Counting { tbm: &mut tbm, calls: 0 };
-        let n = self.scan.run(v, &mut c);
+        let n = self.scan.run(v, &mut c)?;
         let calls = c.calls;
         let (exact, lossy) = tbm.heap_blocks();
         let l = self.locality;
@@ -1745,15 +1780,14 @@ fn seed_batched(name: &str) -> Option<f64> {
     })
 }
 
-/// Every case at `rows` rows.
-pub fn cases_at_rows(rows: u64) -> Vec<TidCase> {
+/// Case `spec` of the catalogue at `rows` rows: only its own index and TID stream are built.
+pub fn case_at_rows(spec: &'static CaseSpec, rows: u64) -> anyhow::Result<TidCase> {
+    let id = spec.id;
     let keys = few_keys(rows);
-    let all: Vec<u64> = (0..rows).collect();
+    let all = || -> Vec<u64> { (0..rows).collect() };
     let wm = DEFAULT_WORK_MEM_BYTES;
-    let rel = Rc::new(table3_col0_index(rows));
-    let mut v = Vec::new();
-    let mut add = |name: &str, what: String, scan: Scan, work_mem: usize, stream: Vec<ItemPointer>| {
-        v.push(TidCase::new(name, what, scan, work_mem, stream, seed_batched(name)));
+    let new = |what: String, scan: Scan, work_mem: usize, stream: Vec<ItemPointer>| {
+        Ok(TidCase::new(id, what, scan, work_mem, stream, seed_batched(id)))
     };
     let per_call = |items: Vec<ScanItem>| {
         let pages: Vec<Vec<ScanItem>> = items.iter().map(|&i| vec![i]).collect();
@@ -1761,123 +1795,126 @@ pub fn cases_at_rows(rows: u64) -> Vec<TidCase> {
         PagedIndex::new(&pages, (0..n).map(|c| c..c + 1).collect())
     };
     let one_a_page = |items: Vec<ScanItem>| PagedIndex::chunked(&items, 1);
-
-    let leaves = rel.leaves.len();
-    add(
-        "btree-many",
-        format!("btree-many: `col0 < {rows}` on idx_table3_col0 ({leaves} leaves): heap order"),
-        Scan::Btree(BtreeScan::new(rel.clone(), vec![])),
-        wm,
-        tids(&all),
-    );
-    add(
-        "btree-few",
-        "btree-few: `col0 = ANY(ten widely spaced keys)`: ten primitive scans in one btgetbitmap call, one TID each (seed's BIS 1.00x; a reviewer's +0.85% on the query)".into(),
-        Scan::Btree(BtreeScan::new(rel.clone(), keys.iter().map(|&k| k as i64).collect())),
-        wm,
-        tids(&keys),
-    );
-    add(
-        "btree-lossy",
-        format!("btree-lossy: btree-many at work_mem 2 MB x {rows} / 10M (where the seed's bitmap goes lossy)"),
-        Scan::Btree(BtreeScan::new(rel.clone(), vec![])),
-        lossy_work_mem(rows).max(1024),
-        tids(&all),
-    );
-
-    let hash = hash_order(rows);
-    add(
-        "hash-many",
-        format!("hash-many: bucket order, {HASH_TUPLES_PER_PAGE} TIDs a bucket page, recheck"),
-        Scan::Paged(PagedScan::new(PagedIndex::chunked(&items(&hash, |_| true), HASH_TUPLES_PER_PAGE))),
-        wm,
-        tids(&hash),
-    );
-    add(
-        "hash-few",
-        "hash-few: ten keys, ten hashgetbitmap calls of one TID (no amsearcharray), recheck".into(),
-        Scan::Paged(PagedScan::new(per_call(items(&keys, |_| true)))),
-        wm,
-        tids(&keys),
-    );
-
-    add(
-        "gin-many",
-        format!("gin-many: one posting tree in TID order, {GIN_LEAF_TIDS} TIDs a leaf"),
-        Scan::Paged(PagedScan::new(PagedIndex::chunked(&items(&all, |_| false), GIN_LEAF_TIDS))),
-        wm,
-        tids(&all),
-    );
-    add(
-        "gin-few",
-        "gin-few: one 10-TID posting list".into(),
-        Scan::Paged(PagedScan::new(PagedIndex::chunked(&items(&keys, |_| false), GIN_LEAF_TIDS))),
-        wm,
-        tids(&keys),
-    );
-    add(
-        "gin-mixed",
-        format!("gin-mixed: gin-many with a third of the TIDs recheck, interleaved ({GIN_LEAF_TIDS} TIDs a leaf)"),
-        Scan::Paged(PagedScan::new(PagedIndex::chunked(
-            &items(&all, |g| mix64(g ^ 0x61e).is_multiple_of(3)),
-            GIN_LEAF_TIDS,
-        ))),
-        wm,
-        tids(&all),
-    );
-
+    let btree = || Rc::new(table3_col0_index(rows));
     let w = grid_width(rows);
-    let gist = gist_order(0..rows, rows);
-    add(
-        "gist-many",
-        format!("gist-many: points (col0 % {w}, col0 / {w}) in Z-order, {GIST_LEAF_POINTS} a leaf"),
-        Scan::Paged(PagedScan::new(PagedIndex::chunked(&items(&gist, |_| false), GIST_LEAF_POINTS))),
-        wm,
-        tids(&gist),
-    );
-    let gist_few = gist_order(keys.iter().copied(), rows);
-    add(
-        "gist-few",
-        "gist-few: ten points, each on its own leaf".into(),
-        Scan::Paged(PagedScan::new(one_a_page(items(&gist_few, |_| false)))),
-        wm,
-        tids(&gist_few),
-    );
-    let spg = spgist_order(0..rows, rows);
     let tile = (SPGIST_TILE * SPGIST_TILE) as usize;
-    add(
-        "spgist-many",
-        format!("spgist-many: the same points, {SPGIST_TILE}x{SPGIST_TILE} quad-tree leaves in quadrant order, heap order within a leaf"),
-        Scan::Paged(PagedScan::new(PagedIndex::chunked(&items(&spg, |_| false), tile))),
-        wm,
-        tids(&spg),
-    );
-    let spg_few = spgist_order(keys.iter().copied(), rows);
-    add(
-        "spgist-few",
-        "spgist-few: ten points, each on its own leaf".into(),
-        Scan::Paged(PagedScan::new(one_a_page(items(&spg_few, |_| false)))),
-        wm,
-        tids(&spg_few),
-    );
+    match id {
+        "btree-many" => {
+            let rel = btree();
+            let leaves = rel.leaves.len();
+            new(
+                format!("btree-many: `col0 < {rows}` on idx_table3_col0 ({leaves} leaves): heap order"),
+                Scan::Btree(BtreeScan::new(rel, vec![])),
+                wm,
+                tids(&all()),
+            )
+        }
+        "btree-few" => new(
+            "btree-few: `col0 = ANY(ten widely spaced keys)`: ten primitive scans in one btgetbitmap call, one TID each (seed's BIS 1.00x; a reviewer's +0.85% on the query)".into(),
+            Scan::Btree(BtreeScan::new(btree(), keys.iter().map(|&k| k as i64).collect())),
+            wm,
+            tids(&keys),
+        ),
+        "btree-lossy" => new(
+            format!("btree-lossy: btree-many at work_mem 2 MB x {rows} / 10M (where the seed's bitmap goes lossy)"),
+            Scan::Btree(BtreeScan::new(btree(), vec![])),
+            lossy_work_mem(rows).max(1024),
+            tids(&all()),
+        ),
+        "hash-many" => {
+            let hash = hash_order(rows);
+            new(
+                format!("hash-many: bucket order, {HASH_TUPLES_PER_PAGE} TIDs a bucket page, recheck"),
+                Scan::Paged(PagedScan::new(PagedIndex::chunked(&items(&hash, |_| true), HASH_TUPLES_PER_PAGE))),
+                wm,
+                tids(&hash),
+            )
+        }
+        "hash-few" => new(
+            "hash-few: ten keys, ten hashgetbitmap calls of one TID (no amsearcharray), recheck".into(),
+            Scan::Paged(PagedScan::new(per_call(items(&keys, |_| true)))),
+            wm,
+            tids(&keys),
+        ),
+        "gin-many" => new(
+            format!("gin-many: one posting tree in TID order, {GIN_LEAF_TIDS} TIDs a leaf"),
+            Scan::Paged(PagedScan::new(PagedIndex::chunked(&items(&all(), |_| false), GIN_LEAF_TIDS))),
+            wm,
+            tids(&all()),
+        ),
+        "gin-few" => new(
+            "gin-few: one 10-TID posting list".into(),
+            Scan::Paged(PagedScan::new(PagedIndex::chunked(&items(&keys, |_| false), GIN_LEAF_TIDS))),
+            wm,
+            tids(&keys),
+        ),
+        "gin-mixed" => new(
+            format!("gin-mixed: gin-many with a third of the TIDs recheck, interleaved ({GIN_LEAF_TIDS} TIDs a leaf)"),
+            Scan::Paged(PagedScan::new(PagedIndex::chunked(&items(&all(), |g| mix64(g ^ 0x61e).is_multiple_of(3)), GIN_LEAF_TIDS))),
+            wm,
+            tids(&all()),
+        ),
+        "gist-many" => {
+            let gist = gist_order(0..rows, rows);
+            new(
+                format!("gist-many: points (col0 % {w}, col0 / {w}) in Z-order, {GIST_LEAF_POINTS} a leaf"),
+                Scan::Paged(PagedScan::new(PagedIndex::chunked(&items(&gist, |_| false), GIST_LEAF_POINTS))),
+                wm,
+                tids(&gist),
+            )
+        }
+        "gist-few" => {
+            let gist_few = gist_order(keys.iter().copied(), rows);
+            new(
+                "gist-few: ten points, each on its own leaf".into(),
+                Scan::Paged(PagedScan::new(one_a_page(items(&gist_few, |_| false)))),
+                wm,
+                tids(&gist_few),
+            )
+        }
+        "spgist-many" => {
+            let spg = spgist_order(0..rows, rows);
+            new(
+                format!("spgist-many: the same points, {SPGIST_TILE}x{SPGIST_TILE} quad-tree leaves in quadrant order, heap order within a leaf"),
+                Scan::Paged(PagedScan::new(PagedIndex::chunked(&items(&spg, |_| false), tile))),
+                wm,
+                tids(&spg),
+            )
+        }
+        "spgist-few" => {
+            let spg_few = spgist_order(keys.iter().copied(), rows);
+            new(
+                "spgist-few: ten points, each on its own leaf".into(),
+                Scan::Paged(PagedScan::new(one_a_page(items(&spg_few, |_| false)))),
+                wm,
+                tids(&spg_few),
+            )
+        }
+        "bloom-many" => {
+            let bloom_many: Vec<u64> = (0..rows).filter(|&g| bloom_many_match(g)).collect();
+            new(
+                format!("bloom-many: full scan of {rows} bloom tuples ({BLOOM_TUPLES_PER_PAGE} a page), signature matches 1 row in 8, recheck"),
+                Scan::Bloom(BloomScan::new(bloom_tuples(rows, bloom_many_match), BLOOM_QUERY)),
+                wm,
+                tids(&bloom_many),
+            )
+        }
+        "bloom-few" => {
+            let few_set: std::collections::BTreeSet<u64> = keys.iter().copied().collect();
+            new(
+                format!("bloom-few: full scan of {rows} bloom tuples matching ten rows, recheck"),
+                Scan::Bloom(BloomScan::new(bloom_tuples(rows, |g| few_set.contains(&g)), BLOOM_QUERY)),
+                wm,
+                tids(&keys),
+            )
+        }
+        other => anyhow::bail!("tid-batch has no case `{other}`"),
+    }
+}
 
-    let bloom_many: Vec<u64> = (0..rows).filter(|&g| bloom_many_match(g)).collect();
-    add(
-        "bloom-many",
-        format!("bloom-many: full scan of {rows} bloom tuples ({BLOOM_TUPLES_PER_PAGE} a page), signature matches 1 row in 8, recheck"),
-        Scan::Bloom(BloomScan::new(bloom_tuples(rows, bloom_many_match), BLOOM_QUERY)),
-        wm,
-        tids(&bloom_many),
-    );
-    let few_set: std::collections::BTreeSet<u64> = keys.iter().copied().collect();
-    add(
-        "bloom-few",
-        format!("bloom-few: full scan of {rows} bloom tuples matching ten rows, recheck"),
-        Scan::Bloom(BloomScan::new(bloom_tuples(rows, |g| few_set.contains(&g)), BLOOM_QUERY)),
-        wm,
-        tids(&keys),
-    );
-    v
+/// Every case of the catalogue at `rows` rows (tests: the equivalence run over all of them).
+pub fn cases_at_rows(rows: u64) -> anyhow::Result<Vec<TidCase>> {
+    CASES.iter().map(|c| case_at_rows(c, rows)).collect()
 }
 
 impl Study for TidBatch {
@@ -1885,16 +1922,20 @@ impl Study for TidBatch {
         &INFO
     }
 
-    fn cases(&self, size: Size) -> Vec<Box<dyn Case>> {
-        cases_at_rows(rows_at(size)).into_iter().map(|c| Box::new(c) as Box<dyn Case>).collect()
+    fn build(&self, case: &'static CaseSpec, size: Size) -> anyhow::Result<Box<dyn Case>> {
+        Ok(Box::new(case_at_rows(case, rows_at(size))?))
     }
 }
 
 /// The pipeline: build `case`'s bitmap with the variant this build selects
 /// (`tid-batch/batched` with `--features batch-tids`, else `tid-batch/per-tid`).
-pub fn pipeline(case: &mut TidCase) -> TidBitmap {
-    let v = INFO.index_of(INFO.pipeline_variant()).expect("pipeline variant is registered");
-    case.bitmap(v).0
+pub fn pipeline(case: &mut TidCase) -> anyhow::Result<TidBitmap> {
+    Ok(case.bitmap(INFO.pipeline_variant())?.0)
+}
+
+/// The study's description and rows.
+pub fn info() -> &'static StudyInfo {
+    &INFO
 }
 
 #[cfg(test)]
@@ -2026,9 +2067,8 @@ mod tests {
     #[test]
     fn btree_few_is_ten_primitive_scans_of_one_tid() {
         let rows = 20_000;
-        let cases = cases_at_rows(rows);
-        let mut c = cases.into_iter().find(|c| c.name == "btree-few").unwrap();
-        let (_, n) = c.bitmap(0);
+        let mut c = case_at_rows(INFO.case("btree-few").unwrap(), rows).unwrap();
+        let (_, n) = c.bitmap(&INFO.variants[0]).unwrap();
         assert_eq!(n, 10);
         let Scan::Btree(b) = &c.scan else { unreachable!() };
         let (nsearches, numscans) = b.nsearches();
@@ -2039,8 +2079,8 @@ mod tests {
         let st = b.memory_context().stats();
         assert_eq!(st.free_chunks[1], levels);
         let mem = st.mem_allocated;
-        c.bitmap(1);
-        c.bitmap(2);
+        c.bitmap(&INFO.variants[1]).unwrap();
+        c.bitmap(&INFO.variants[2]).unwrap();
         let Scan::Btree(b) = &c.scan else { unreachable!() };
         assert_eq!(b.memory_context().stats().mem_allocated, mem);
         assert_eq!(b.nsearches(), (30, 30));
@@ -2065,10 +2105,10 @@ mod tests {
             tids(&present),
             None,
         );
-        let (b0, n0) = c.bitmap(0);
+        let (b0, n0) = c.bitmap(&INFO.variants[0]).unwrap();
         assert_eq!(n0 as usize, present.len());
         for v in 1..3 {
-            let (b, n) = c.bitmap(v);
+            let (b, n) = c.bitmap(&INFO.variants[v]).unwrap();
             assert_eq!(n, n0);
             assert_eq!(b.iterate(), b0.iterate());
         }
@@ -2078,12 +2118,12 @@ mod tests {
 
     #[test]
     fn every_scan_returns_its_pins() {
-        for mut c in cases_at_rows(20_000) {
+        for mut c in cases_at_rows(20_000).unwrap() {
             for v in 0..3 {
-                c.bitmap(v);
+                c.bitmap(&INFO.variants[v]).unwrap();
                 if let Scan::Btree(b) = &c.scan {
-                    assert_eq!(b.bufmgr().held(), (0, 0, 0, 0), "{} v{v}", c.name);
-                    assert!(b.bufmgr().shared_blks_hit > 0, "{} v{v}", c.name);
+                    assert_eq!(b.bufmgr().held(), (0, 0, 0, 0), "{} v{v}", c.id);
+                    assert!(b.bufmgr().shared_blks_hit > 0, "{} v{v}", c.id);
                 }
             }
         }
@@ -2091,18 +2131,18 @@ mod tests {
 
     #[test]
     fn every_case_agrees_across_variants() {
-        for mut c in cases_at_rows(20_000) {
-            let (b0, n0) = c.bitmap(0);
-            assert_eq!(n0 as u64, c.locality().tids, "{}", c.name);
+        for mut c in cases_at_rows(20_000).unwrap() {
+            let (b0, n0) = c.bitmap(&INFO.variants[0]).unwrap();
+            assert_eq!(n0 as u64, c.locality().tids, "{}", c.id);
             b0.check_invariants().unwrap();
             for v in 1..3 {
-                let (b, n) = c.bitmap(v);
-                assert_eq!(n, n0, "{} v{v}", c.name);
-                assert_eq!(b.iterate(), b0.iterate(), "{} v{v}", c.name);
-                assert_eq!(b.digest(), b0.digest(), "{} v{v}", c.name);
+                let (b, n) = c.bitmap(&INFO.variants[v]).unwrap();
+                assert_eq!(n, n0, "{} v{v}", c.id);
+                assert_eq!(b.iterate(), b0.iterate(), "{} v{v}", c.id);
+                assert_eq!(b.digest(), b0.digest(), "{} v{v}", c.id);
                 assert!(b.error().is_none());
             }
-            assert_eq!(c.run(0).unwrap(), c.run(2).unwrap());
+            assert_eq!(c.run(&INFO.variants[0]).unwrap(), c.run(&INFO.variants[2]).unwrap());
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Where a number came from: CPU (from CPUID), kernel, compiler, crate commit and features,
 //! pinned core, date. Written beside every number in `analysis/` and report files.
 
+use super::cpu::{Microarch, cpu, rustc_version_pinned};
 use serde::{Deserialize, Serialize};
 use std::process::Command;
 
@@ -39,67 +40,6 @@ pub struct Provenance {
     pub hotloops: String,
 }
 
-/// The compiler that built this binary.
-pub fn rustc_version_pinned() -> &'static str {
-    env!("HOTLOOPS_RUSTC_VERSION")
-}
-
-/// CPUID facts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cpu {
-    /// Vendor string.
-    pub vendor: String,
-    /// Display family.
-    pub family: u32,
-    /// Display model.
-    pub model: u32,
-    /// Brand string.
-    pub name: String,
-    /// Hypervisor bit (CPUID.1:ECX[31]).
-    pub hypervisor: bool,
-}
-
-/// Read CPUID.
-#[cfg(target_arch = "x86_64")]
-pub fn cpu() -> Cpu {
-    use std::arch::x86_64::__cpuid;
-    let (l0, l1) = (__cpuid(0), __cpuid(1));
-    let mut vendor = Vec::with_capacity(12);
-    for r in [l0.ebx, l0.edx, l0.ecx] {
-        vendor.extend_from_slice(&r.to_le_bytes());
-    }
-    let base_family = (l1.eax >> 8) & 0xf;
-    let ext_family = (l1.eax >> 20) & 0xff;
-    let base_model = (l1.eax >> 4) & 0xf;
-    let ext_model = (l1.eax >> 16) & 0xf;
-    let family = if base_family == 0xf { base_family + ext_family } else { base_family };
-    let model = if base_family == 0x6 || base_family == 0xf { (ext_model << 4) | base_model } else { base_model };
-    let max_ext = __cpuid(0x8000_0000).eax;
-    let mut name = Vec::new();
-    if max_ext >= 0x8000_0004 {
-        for leaf in 0x8000_0002u32..=0x8000_0004 {
-            let r = __cpuid(leaf);
-            for x in [r.eax, r.ebx, r.ecx, r.edx] {
-                name.extend_from_slice(&x.to_le_bytes());
-            }
-        }
-    }
-    let name = String::from_utf8_lossy(&name).trim_matches(char::from(0)).trim().to_string();
-    Cpu {
-        vendor: String::from_utf8_lossy(&vendor).into_owned(),
-        family,
-        model,
-        name,
-        hypervisor: (l1.ecx >> 31) & 1 == 1,
-    }
-}
-
-/// Not x86_64: no CPUID.
-#[cfg(not(target_arch = "x86_64"))]
-pub fn cpu() -> Cpu {
-    Cpu { vendor: "unknown".into(), family: 0, model: 0, name: std::env::consts::ARCH.into(), hypervisor: false }
-}
-
 fn uname() -> (String, String) {
     // SAFETY: uname fills a zeroed utsname we own.
     unsafe {
@@ -133,14 +73,15 @@ pub fn utc_now() -> String {
     format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
-/// Collect provenance now.
-pub fn collect(pinned_core: Option<usize>) -> Provenance {
+/// Collect provenance now; `features` are the cargo features of this build (the registry
+/// knows them).
+pub fn collect(pinned_core: Option<usize>, features: Vec<String>) -> Provenance {
     let c = cpu();
     let (kernel, host) = uname();
     let commit = git(&["rev-parse", "HEAD"]).unwrap_or_else(|| "unknown".into());
     let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).map(|s| !s.is_empty()).unwrap_or(false);
     Provenance {
-        microarch: crate::measure::counters::Microarch::detect(&c).to_string(),
+        microarch: Microarch::detect(&c).to_string(),
         cpu_vendor: c.vendor,
         cpu_family: c.family,
         cpu_model: c.model,
@@ -151,7 +92,7 @@ pub fn collect(pinned_core: Option<usize>) -> Provenance {
         rustc: rustc_version_pinned().to_string(),
         commit,
         dirty,
-        features: crate::features_enabled().iter().map(|s| s.to_string()).collect(),
+        features,
         pinned_core,
         date: utc_now(),
         hotloops: env!("CARGO_PKG_VERSION").to_string(),
@@ -161,15 +102,6 @@ pub fn collect(pinned_core: Option<usize>) -> Provenance {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn cpuid_reads_something_real() {
-        let c = cpu();
-        assert!(!c.vendor.is_empty());
-        if cfg!(target_arch = "x86_64") {
-            assert!(c.family >= 6, "{c:?}");
-        }
-    }
 
     #[test]
     fn date_is_rfc3339() {
