@@ -9,42 +9,39 @@ hotloops_alloc_churn_palloc_routine:
 	push r12
 	push rbx
 	sub rsp, 152
-	mov rsi, qword ptr [rdi + 304]
-	test rsi, rsi
-	jne .L0
 	mov qword ptr [rsp + 8], rdi
-	mov rbx, qword ptr [rdi + 288]
+	mov rbx, qword ptr [rdi + 296]
 	mov r14, qword ptr [rbx]
 	test r14, r14
-	je .L1
+	je .L0
 	mov r15, qword ptr [rip + mi_free@GOTPCREL]
 	mov r12, qword ptr [rip + free@GOTPCREL]
-	jmp .L2
-.L3:
+	jmp .L1
+.L2:
 	lea rax, [rdi + 40]
 	mov qword ptr [rdi + 24], rax
 	xorps xmm0, xmm0
 	movups xmmword ptr [rdi + 8], xmm0
-.L4:
+.L3:
 	test r14, r14
-	je .L1
-.L2:
+	je .L0
+.L1:
 	mov rdi, r14
 	mov r14, qword ptr [r14 + 16]
 	cmp rdi, qword ptr [rbx + 128]
-	je .L3
+	je .L2
 	mov rax, rdi
 	sub rax, qword ptr [rdi + 32]
 	add qword ptr [rbx + 136], rax
 	inc qword ptr [rbx + 176]
 	cmp byte ptr [rbx + 144], 0
-	je .L5
+	je .L4
 	call r15
-	jmp .L4
-.L5:
+	jmp .L3
+.L4:
 	call r12
-	jmp .L4
-.L1:
+	jmp .L3
+.L0:
 	movabs r15, -3750763034362895579
 	mov rax, qword ptr [rbx + 96]
 	mov rcx, qword ptr [rbx + 128]
@@ -58,7 +55,7 @@ hotloops_alloc_churn_palloc_routine:
 	mov qword ptr [rbx + 88], 0
 	mov qword ptr [rbx + 112], rax
 	mov r14, qword ptr [rsp + 8]
-	mov rbx, qword ptr [r14 + 288]
+	mov rbx, qword ptr [r14 + 296]
 	lea rdi, [rip + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@TLSLD]
 	call __tls_get_addr@PLT
 	mov rdi, r14
@@ -69,67 +66,67 @@ hotloops_alloc_churn_palloc_routine:
 	mov rax, qword ptr [r14 + 16]
 	test rax, rax
 	mov qword ptr [rsp + 112], rcx
-	je .L6
+	je .L5
 	mov rcx, qword ptr [rdi + 8]
 	mov qword ptr [rsp + 64], rcx
 	shl rax, 3
 	lea rax, [rax + 2*rax]
 	mov qword ptr [rsp + 56], rax
-	lea rax, [rdi + 56]
+	lea rax, [rdi + 64]
 	mov qword ptr [rsp + 24], rax
-	lea rax, [rdi + 88]
+	lea rax, [rdi + 96]
 	mov qword ptr [rsp + 32], rax
-	lea rax, [rdi + 120]
+	lea rax, [rdi + 128]
 	mov qword ptr [rsp + 136], rax
-	lea rax, [rdi + 152]
+	lea rax, [rdi + 160]
 	mov qword ptr [rsp + 128], rax
-	lea rax, [rdi + 184]
+	lea rax, [rdi + 192]
 	mov qword ptr [rsp + 120], rax
-	lea rax, [rdi + 216]
+	lea rax, [rdi + 224]
 	mov qword ptr [rsp + 104], rax
-	lea rax, [rdi + 248]
+	lea rax, [rdi + 256]
 	mov qword ptr [rsp + 96], rax
 	xor ebp, ebp
 	mov r13, qword ptr [rip + hotloops::pg::mcxt::pfree@GOTPCREL]
 	mov rbx, r15
-.L7:
+.L6:
 	mov rax, qword ptr [rsp + 64]
 	mov eax, dword ptr [rax + rbp + 20]
 	mov r14, qword ptr [rsp + 24]
-	cmp dword ptr [rdi + 80], eax
+	cmp dword ptr [rdi + 88], eax
 	mov dword ptr [rsp + 16], eax
-	je .L8
+	je .L7
 	mov r14, qword ptr [rsp + 32]
-	cmp dword ptr [rdi + 112], eax
-	je .L8
+	cmp dword ptr [rdi + 120], eax
+	je .L7
 	mov r14, qword ptr [rsp + 136]
-	cmp dword ptr [rdi + 144], eax
-	je .L8
+	cmp dword ptr [rdi + 152], eax
+	je .L7
 	mov r14, qword ptr [rsp + 128]
-	cmp dword ptr [rdi + 176], eax
-	je .L8
+	cmp dword ptr [rdi + 184], eax
+	je .L7
 	mov r14, qword ptr [rsp + 120]
-	cmp dword ptr [rdi + 208], eax
-	je .L8
+	cmp dword ptr [rdi + 216], eax
+	je .L7
 	mov r14, qword ptr [rsp + 104]
-	cmp dword ptr [rdi + 240], eax
-	je .L8
+	cmp dword ptr [rdi + 248], eax
+	je .L7
 	mov r14, qword ptr [rsp + 96]
-	cmp dword ptr [rdi + 272], eax
-	jne .L9
-.L8:
+	cmp dword ptr [rdi + 280], eax
+	jne .L8
+.L7:
 	cmp byte ptr [r14 + 28], 105
-	jne .L10
+	jne .L9
 	mov rax, qword ptr [r14 + 16]
 	test rax, rax
-	je .L11
+	je .L10
 	call rax
 	mov r15, rax
 	mov eax, 3
 	test r15, r15
-	je .L12
+	je .L11
 	cmp dword ptr [r15], 430
-	jne .L12
+	jne .L11
 	movzx eax, byte ptr [r15 + 10]
 	mov qword ptr [rsp + 48], rax
 	movzx eax, byte ptr [r15 + 15]
@@ -140,40 +137,40 @@ hotloops_alloc_churn_palloc_routine:
 	mov r13, qword ptr [rsp + 24]
 	mov rax, qword ptr [rsp + 8]
 	mov ecx, dword ptr [rsp + 16]
-	cmp dword ptr [rax + 80], ecx
-	je .L13
+	cmp dword ptr [rax + 88], ecx
+	je .L12
 	mov r13, qword ptr [rsp + 32]
-	cmp dword ptr [rax + 112], ecx
-	je .L13
+	cmp dword ptr [rax + 120], ecx
+	je .L12
 	mov r13, qword ptr [rsp + 136]
-	cmp dword ptr [rax + 144], ecx
-	je .L13
+	cmp dword ptr [rax + 152], ecx
+	je .L12
 	mov r13, qword ptr [rsp + 128]
-	cmp dword ptr [rax + 176], ecx
-	je .L13
+	cmp dword ptr [rax + 184], ecx
+	je .L12
 	mov r13, qword ptr [rsp + 120]
-	cmp dword ptr [rax + 208], ecx
-	je .L13
+	cmp dword ptr [rax + 216], ecx
+	je .L12
 	mov r13, qword ptr [rsp + 104]
-	cmp dword ptr [rax + 240], ecx
-	je .L13
+	cmp dword ptr [rax + 248], ecx
+	je .L12
 	mov r13, qword ptr [rsp + 96]
-	cmp dword ptr [rax + 272], ecx
-	jne .L14
-.L13:
+	cmp dword ptr [rax + 280], ecx
+	jne .L13
+.L12:
 	cmp byte ptr [r13 + 28], 105
-	jne .L15
+	jne .L14
 	mov rax, qword ptr [r13 + 16]
 	test rax, rax
-	je .L16
+	je .L15
 	call rax
 	mov r12, rax
 	mov eax, 3
 	test r12, r12
-	je .L17
+	je .L16
 	cmp dword ptr [r12], 430
 	mov rdi, qword ptr [rsp + 8]
-	jne .L17
+	jne .L16
 	shl r14d, 8
 	mov rax, qword ptr [rsp + 48]
 	mov rcx, qword ptr [rsp + 40]
@@ -193,24 +190,24 @@ hotloops_alloc_churn_palloc_routine:
 	add rbp, 24
 	cmp qword ptr [rsp + 56], rbp
 	mov r13, qword ptr [rip + hotloops::pg::mcxt::pfree@GOTPCREL]
-	jne .L7
+	jne .L6
 	mov rcx, rdi
 	mov rdi, qword ptr [rdi + 8]
 	mov rax, qword ptr [rcx + 16]
-	lea r13, [rcx + 296]
-	mov rcx, qword ptr [rcx + 296]
+	lea r13, [rcx + 304]
+	mov rcx, qword ptr [rcx + 304]
 	mov rdx, qword ptr [rsp + 112]
 	mov qword ptr [rdx], rcx
 	test rax, rax
-	je .L18
+	je .L17
 	shl rax, 3
 	lea r14, [rax + 2*rax]
 	xor r15d, r15d
-.L19:
+.L18:
 	mov rax, qword ptr [rdi]
 	mov rax, qword ptr [rax + 152]
 	test rax, rax
-	je .L20
+	je .L19
 	lea r12, [rdi + 24]
 	mov esi, 1
 	xor edx, edx
@@ -221,7 +218,7 @@ hotloops_alloc_churn_palloc_routine:
 	add r15, 8
 	mov rdi, r12
 	add r14, -24
-	jne .L19
+	jne .L18
 	mov rcx, qword ptr [rsp + 8]
 	mov rax, qword ptr [rcx + 8]
 	mov qword ptr [rsp + 48], rax
@@ -235,7 +232,7 @@ hotloops_alloc_churn_palloc_routine:
 	mov qword ptr [rcx + 336], rdx
 	mov qword ptr [rcx + 344], 0
 	test rax, rax
-	je .L21
+	je .L20
 	mov qword ptr [rsp + 56], r13
 	shl rax, 3
 	lea rax, [rax + 2*rax]
@@ -246,15 +243,15 @@ hotloops_alloc_churn_palloc_routine:
 	xor r14d, r14d
 	xor edx, edx
 	xor ebp, ebp
-.L22:
+.L21:
 	mov rax, qword ptr [rsp + 48]
 	mov rcx, qword ptr [rax + r14]
 	mov rax, qword ptr [rcx + 160]
 	test rax, rax
-	je .L23
+	je .L22
 	mov r12, qword ptr [rcx + 176]
 	test r12, r12
-	je .L23
+	je .L22
 	mov rcx, qword ptr [rsp + 8]
 	mov rcx, qword ptr [rcx + 32]
 	mov r13, qword ptr [rcx + 8*rbp]
@@ -276,12 +273,12 @@ hotloops_alloc_churn_palloc_routine:
 	imul r15, rax
 	add r14, 24
 	cmp qword ptr [rsp + 40], r14
-	jne .L22
+	jne .L21
 	mov rcx, qword ptr [rsp + 8]
 	mov rax, qword ptr [rcx + 16]
 	xor rbx, rdx
 	test rax, rax
-	je .L24
+	je .L23
 	mov rdx, qword ptr [rcx + 8]
 	mov qword ptr [rsp + 48], rdx
 	shl rax, 3
@@ -289,8 +286,8 @@ hotloops_alloc_churn_palloc_routine:
 	mov qword ptr [rsp + 40], rax
 	xor ebp, ebp
 	xor r14d, r14d
-	jmp .L25
-.L26:
+	jmp .L24
+.L25:
 	shl r13, 32
 	add r13, qword ptr [rsp + 24]
 	xor r15, r13
@@ -303,13 +300,13 @@ hotloops_alloc_churn_palloc_routine:
 	inc r14
 	cmp qword ptr [rsp + 40], rbp
 	mov rcx, qword ptr [rsp + 8]
-	je .L24
-.L25:
+	je .L23
+.L24:
 	mov rax, qword ptr [rsp + 48]
 	mov rax, qword ptr [rax + rbp]
 	mov rax, qword ptr [rax + 184]
 	test rax, rax
-	je .L27
+	je .L26
 	mov rcx, qword ptr [rcx + 32]
 	mov r12, qword ptr [rcx + 8*r14]
 	mov rcx, qword ptr [r12 + 56]
@@ -320,19 +317,19 @@ hotloops_alloc_churn_palloc_routine:
 	call rax
 	mov rdi, qword ptr [r12 + 32]
 	test rdi, rdi
-	je .L26
+	je .L25
 	call qword ptr [rip + hotloops::pg::mcxt::pfree@GOTPCREL]
-	jmp .L26
-.L6:
-	lea r13, [rdi + 296]
-	mov rax, qword ptr [rdi + 296]
+	jmp .L25
+.L5:
+	lea r13, [rdi + 304]
+	mov rax, qword ptr [rdi + 304]
 	mov qword ptr [rcx], rax
 	mov rbx, r15
-	jmp .L28
-.L18:
+	jmp .L27
+.L17:
 	mov rdi, qword ptr [rsp + 8]
 	movabs r15, -3750763034362895579
-.L28:
+.L27:
 	lea rax, [rdi + 328]
 	mov qword ptr [rsp + 16], rax
 	mov qword ptr [rdi + 328], 0
@@ -340,48 +337,48 @@ hotloops_alloc_churn_palloc_routine:
 	mov qword ptr [rsp + 32], rax
 	mov qword ptr [rdi + 336], r15
 	mov qword ptr [rdi + 344], 0
-.L21:
+.L20:
 	xor r15d, r15d
 	mov r14, qword ptr [r13]
 	mov r12, qword ptr [r14]
 	test r12, r12
-	jne .L29
-	jmp .L30
-.L24:
+	jne .L28
+	jmp .L29
+.L23:
 	mov r13, qword ptr [rsp + 56]
 	mov r14, qword ptr [r13]
 	mov r12, qword ptr [r14]
 	test r12, r12
-	je .L30
-.L29:
+	je .L29
+.L28:
 	mov r13, qword ptr [rip + mi_free@GOTPCREL]
 	mov rbp, qword ptr [rip + free@GOTPCREL]
-	jmp .L31
-.L32:
+	jmp .L30
+.L31:
 	lea rax, [rdi + 40]
 	mov qword ptr [rdi + 24], rax
 	xorps xmm0, xmm0
 	movups xmmword ptr [rdi + 8], xmm0
-.L33:
+.L32:
 	test r12, r12
-	je .L30
-.L31:
+	je .L29
+.L30:
 	mov rdi, r12
 	mov r12, qword ptr [r12 + 16]
 	cmp rdi, qword ptr [r14 + 128]
-	je .L32
+	je .L31
 	mov rax, rdi
 	sub rax, qword ptr [rdi + 32]
 	add qword ptr [r14 + 136], rax
 	inc qword ptr [r14 + 176]
 	cmp byte ptr [r14 + 144], 0
-	je .L34
+	je .L33
 	call r13
-	jmp .L33
-.L34:
+	jmp .L32
+.L33:
 	call rbp
-	jmp .L33
-.L30:
+	jmp .L32
+.L29:
 	mov rax, qword ptr [r14 + 96]
 	mov rcx, qword ptr [r14 + 128]
 	mov qword ptr [r14], rcx
@@ -416,33 +413,30 @@ hotloops_alloc_churn_palloc_routine:
 	pop r15
 	pop rbp
 	ret
-.L23:
+.L22:
 	lea rdi, [rip + .Lanon]
 	mov esi, 20
 	call hotloops::study::alloc_churn::missing_callback
-.L20:
+.L19:
 	lea rdi, [rip + .Lanon]
 	mov esi, 11
 	call hotloops::study::alloc_churn::missing_callback
-.L27:
+.L26:
 	lea rdi, [rip + .Lanon]
 	mov esi, 9
 	call hotloops::study::alloc_churn::missing_callback
-.L0:
-	xor edi, edi
-	call hotloops::study::alloc_churn::wrong_backend
-.L15:
+.L14:
 	mov eax, 1
-	jmp .L17
-.L11:
+	jmp .L16
+.L10:
 	mov eax, 2
-	jmp .L12
+	jmp .L11
+.L15:
+	mov eax, 2
 .L16:
-	mov eax, 2
-.L17:
 	mov r12, qword ptr [r13]
 	mov rcx, qword ptr [r13 + 8]
-.L35:
+.L34:
 	mov dword ptr [rsp + 72], eax
 	mov eax, dword ptr [rsp + 16]
 	mov dword ptr [rsp + 76], eax
@@ -450,12 +444,12 @@ hotloops_alloc_churn_palloc_routine:
 	mov qword ptr [rsp + 88], rcx
 	lea rdi, [rsp + 72]
 	call hotloops::study::alloc_churn::lookup_failed
-.L10:
+.L9:
 	mov eax, 1
-.L12:
+.L11:
 	mov r15, qword ptr [r14]
 	mov rcx, qword ptr [r14 + 8]
-.L36:
+.L35:
 	mov dword ptr [rsp + 72], eax
 	mov eax, dword ptr [rsp + 16]
 	mov dword ptr [rsp + 76], eax
@@ -463,12 +457,12 @@ hotloops_alloc_churn_palloc_routine:
 	mov qword ptr [rsp + 88], rcx
 	lea rdi, [rsp + 72]
 	call hotloops::study::alloc_churn::lookup_failed
-.L9:
-	xor eax, eax
-	jmp .L36
-.L14:
+.L8:
 	xor eax, eax
 	jmp .L35
+.L13:
+	xor eax, eax
+	jmp .L34
 
 hl_bthandler_palloc:
 	push rax

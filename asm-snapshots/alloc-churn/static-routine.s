@@ -9,42 +9,39 @@ hotloops_alloc_churn_static_routine:
 	push r12
 	push rbx
 	sub rsp, 136
-	mov rsi, qword ptr [rdi + 304]
-	cmp rsi, 1
-	jne .L0
 	mov qword ptr [rsp], rdi
-	mov rbx, qword ptr [rdi + 288]
+	mov rbx, qword ptr [rdi + 296]
 	mov r14, qword ptr [rbx]
 	test r14, r14
-	je .L1
+	je .L0
 	mov r15, qword ptr [rip + mi_free@GOTPCREL]
 	mov r12, qword ptr [rip + free@GOTPCREL]
-	jmp .L2
-.L3:
+	jmp .L1
+.L2:
 	lea rax, [rdi + 40]
 	mov qword ptr [rdi + 24], rax
 	xorps xmm0, xmm0
 	movups xmmword ptr [rdi + 8], xmm0
-.L4:
+.L3:
 	test r14, r14
-	je .L1
-.L2:
+	je .L0
+.L1:
 	mov rdi, r14
 	mov r14, qword ptr [r14 + 16]
 	cmp rdi, qword ptr [rbx + 128]
-	je .L3
+	je .L2
 	mov rax, rdi
 	sub rax, qword ptr [rdi + 32]
 	add qword ptr [rbx + 136], rax
 	inc qword ptr [rbx + 176]
 	cmp byte ptr [rbx + 144], 0
-	je .L5
+	je .L4
 	call r15
-	jmp .L4
-.L5:
+	jmp .L3
+.L4:
 	call r12
-	jmp .L4
-.L1:
+	jmp .L3
+.L0:
 	movabs r15, -3750763034362895579
 	mov rax, qword ptr [rbx + 96]
 	mov rcx, qword ptr [rbx + 128]
@@ -58,7 +55,7 @@ hotloops_alloc_churn_static_routine:
 	mov qword ptr [rbx + 88], 0
 	mov qword ptr [rbx + 112], rax
 	mov r14, qword ptr [rsp]
-	mov rbx, qword ptr [r14 + 288]
+	mov rbx, qword ptr [r14 + 296]
 	lea rdi, [rip + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@TLSLD]
 	call __tls_get_addr@PLT
 	mov rdi, r14
@@ -69,111 +66,111 @@ hotloops_alloc_churn_static_routine:
 	mov rax, qword ptr [r14 + 16]
 	test rax, rax
 	mov qword ptr [rsp + 104], rcx
-	je .L6
+	je .L5
 	mov rcx, qword ptr [rdi + 8]
 	mov qword ptr [rsp + 40], rcx
 	shl rax, 3
 	lea rax, [rax + 2*rax]
 	mov qword ptr [rsp + 32], rax
-	lea r13, [rdi + 56]
-	lea rax, [rdi + 88]
+	lea rbp, [rdi + 64]
+	lea rax, [rdi + 96]
 	mov qword ptr [rsp + 16], rax
-	lea rax, [rdi + 120]
+	lea rax, [rdi + 128]
 	mov qword ptr [rsp + 24], rax
-	lea rax, [rdi + 152]
+	lea rax, [rdi + 160]
 	mov qword ptr [rsp + 120], rax
-	lea rax, [rdi + 184]
+	lea rax, [rdi + 192]
 	mov qword ptr [rsp + 112], rax
-	lea rax, [rdi + 216]
+	lea rax, [rdi + 224]
 	mov qword ptr [rsp + 96], rax
-	lea rax, [rdi + 248]
+	lea rax, [rdi + 256]
 	mov qword ptr [rsp + 88], rax
-	xor ebp, ebp
+	xor r13d, r13d
 	mov rbx, r15
-	mov qword ptr [rsp + 56], r13
-.L7:
+	mov qword ptr [rsp + 56], rbp
+.L6:
 	mov rax, qword ptr [rsp + 40]
-	mov edx, dword ptr [rax + rbp + 20]
-	mov r14, r13
-	cmp dword ptr [rdi + 80], edx
-	je .L8
+	mov edx, dword ptr [rax + r13 + 20]
+	mov r14, rbp
+	cmp dword ptr [rdi + 88], edx
+	je .L7
 	mov r14, qword ptr [rsp + 16]
-	cmp dword ptr [rdi + 112], edx
-	je .L8
+	cmp dword ptr [rdi + 120], edx
+	je .L7
 	mov r14, qword ptr [rsp + 24]
-	cmp dword ptr [rdi + 144], edx
-	je .L8
+	cmp dword ptr [rdi + 152], edx
+	je .L7
 	mov r14, qword ptr [rsp + 120]
-	cmp dword ptr [rdi + 176], edx
-	je .L8
+	cmp dword ptr [rdi + 184], edx
+	je .L7
 	mov r14, qword ptr [rsp + 112]
-	cmp dword ptr [rdi + 208], edx
-	je .L8
+	cmp dword ptr [rdi + 216], edx
+	je .L7
 	mov r14, qword ptr [rsp + 96]
-	cmp dword ptr [rdi + 240], edx
-	je .L8
+	cmp dword ptr [rdi + 248], edx
+	je .L7
 	mov r14, qword ptr [rsp + 88]
-	cmp dword ptr [rdi + 272], edx
-	jne .L9
-.L8:
+	cmp dword ptr [rdi + 280], edx
+	jne .L8
+.L7:
 	cmp byte ptr [r14 + 28], 105
-	jne .L10
+	jne .L9
 	mov dword ptr [rsp + 8], edx
 	mov rax, qword ptr [r14 + 16]
 	test rax, rax
-	je .L11
+	je .L10
 	mov r15, r8
 	call rax
 	mov esi, 3
 	test rax, rax
-	je .L12
+	je .L11
 	cmp dword ptr [rax], 430
 	mov rcx, qword ptr [rsp]
 	mov edx, dword ptr [rsp + 8]
-	jne .L13
+	jne .L12
 	movzx esi, byte ptr [rax + 10]
 	movzx r12d, byte ptr [rax + 15]
 	movzx r14d, word ptr [rax + 6]
-	cmp dword ptr [rcx + 80], edx
-	je .L14
-	mov r13, qword ptr [rsp + 16]
-	cmp dword ptr [rcx + 112], edx
-	je .L14
-	mov r13, qword ptr [rsp + 24]
-	cmp dword ptr [rcx + 144], edx
-	je .L14
-	mov r13, qword ptr [rsp + 120]
-	cmp dword ptr [rcx + 176], edx
-	je .L14
-	mov r13, qword ptr [rsp + 112]
-	cmp dword ptr [rcx + 208], edx
-	je .L14
-	mov r13, qword ptr [rsp + 96]
-	cmp dword ptr [rcx + 240], edx
-	je .L14
-	mov r13, qword ptr [rsp + 88]
-	cmp dword ptr [rcx + 272], edx
+	cmp dword ptr [rcx + 88], edx
+	je .L13
+	mov rbp, qword ptr [rsp + 16]
+	cmp dword ptr [rcx + 120], edx
+	je .L13
+	mov rbp, qword ptr [rsp + 24]
+	cmp dword ptr [rcx + 152], edx
+	je .L13
+	mov rbp, qword ptr [rsp + 120]
+	cmp dword ptr [rcx + 184], edx
+	je .L13
+	mov rbp, qword ptr [rsp + 112]
+	cmp dword ptr [rcx + 216], edx
+	je .L13
+	mov rbp, qword ptr [rsp + 96]
+	cmp dword ptr [rcx + 248], edx
+	je .L13
+	mov rbp, qword ptr [rsp + 88]
+	cmp dword ptr [rcx + 280], edx
+	jne .L14
+.L13:
+	cmp byte ptr [rbp + 28], 105
 	jne .L15
-.L14:
-	cmp byte ptr [r13 + 28], 105
-	jne .L16
 	mov qword ptr [rsp + 48], rax
-	mov rax, qword ptr [r13 + 16]
+	mov rax, qword ptr [rbp + 16]
 	test rax, rax
-	je .L17
-	mov r15, rbp
-	mov rbp, rsi
+	je .L16
+	mov r15, r13
+	mov r13, rsi
 	call rax
 	mov r8, rax
 	mov eax, 3
 	test r8, r8
-	je .L18
+	je .L17
 	cmp dword ptr [r8], 430
 	mov rdi, qword ptr [rsp]
-	jne .L18
+	jne .L17
 	shl r14d, 8
 	lea rax, [2*r12]
-	add rax, rbp
+	add rax, r13
 	or rax, r14
 	xor rax, rbx
 	movabs rsi, 1099511628211
@@ -186,28 +183,28 @@ hotloops_alloc_churn_static_routine:
 	or rbx, rcx
 	xor rbx, rax
 	imul rbx, rsi
-	mov rbp, r15
-	add rbp, 24
-	cmp qword ptr [rsp + 32], rbp
-	mov r13, qword ptr [rsp + 56]
-	jne .L7
+	mov r13, r15
+	add r13, 24
+	cmp qword ptr [rsp + 32], r13
+	mov rbp, qword ptr [rsp + 56]
+	jne .L6
 	mov rcx, rdi
 	mov rdi, qword ptr [rdi + 8]
 	mov rax, qword ptr [rcx + 16]
-	lea r13, [rcx + 296]
-	mov rcx, qword ptr [rcx + 296]
+	lea r13, [rcx + 304]
+	mov rcx, qword ptr [rcx + 304]
 	mov rdx, qword ptr [rsp + 104]
 	mov qword ptr [rdx], rcx
 	test rax, rax
-	je .L19
+	je .L18
 	shl rax, 3
 	lea r14, [rax + 2*rax]
 	xor r15d, r15d
-.L20:
+.L19:
 	mov rax, qword ptr [rdi]
 	mov rax, qword ptr [rax + 152]
 	test rax, rax
-	je .L21
+	je .L20
 	lea r12, [rdi + 24]
 	mov esi, 1
 	xor edx, edx
@@ -218,7 +215,7 @@ hotloops_alloc_churn_static_routine:
 	add r15, 8
 	mov rdi, r12
 	add r14, -24
-	jne .L20
+	jne .L19
 	mov rcx, qword ptr [rsp]
 	mov rax, qword ptr [rcx + 8]
 	mov qword ptr [rsp + 16], rax
@@ -232,7 +229,7 @@ hotloops_alloc_churn_static_routine:
 	mov qword ptr [rcx + 336], rdx
 	mov qword ptr [rcx + 344], 0
 	test rax, rax
-	je .L22
+	je .L21
 	mov qword ptr [rsp + 24], r13
 	shl rax, 3
 	lea rax, [rax + 2*rax]
@@ -243,15 +240,15 @@ hotloops_alloc_churn_static_routine:
 	xor r14d, r14d
 	xor edx, edx
 	xor ebp, ebp
-.L23:
+.L22:
 	mov rax, qword ptr [rsp + 16]
 	mov rcx, qword ptr [rax + r14]
 	mov rax, qword ptr [rcx + 160]
 	test rax, rax
-	je .L24
+	je .L23
 	mov r12, qword ptr [rcx + 176]
 	test r12, r12
-	je .L24
+	je .L23
 	mov rcx, qword ptr [rsp]
 	mov rcx, qword ptr [rcx + 32]
 	mov r13, qword ptr [rcx + 8*rbp]
@@ -273,12 +270,12 @@ hotloops_alloc_churn_static_routine:
 	imul r15, rax
 	add r14, 24
 	cmp qword ptr [rsp + 32], r14
-	jne .L23
+	jne .L22
 	mov rcx, qword ptr [rsp]
 	mov rax, qword ptr [rcx + 16]
 	xor rbx, rdx
 	test rax, rax
-	je .L25
+	je .L24
 	mov rdx, qword ptr [rcx + 8]
 	mov qword ptr [rsp + 16], rdx
 	shl rax, 3
@@ -286,8 +283,8 @@ hotloops_alloc_churn_static_routine:
 	mov qword ptr [rsp + 32], rax
 	xor ebp, ebp
 	xor r14d, r14d
-	jmp .L26
-.L27:
+	jmp .L25
+.L26:
 	shl r13, 32
 	add r13, qword ptr [rsp + 8]
 	xor r15, r13
@@ -300,13 +297,13 @@ hotloops_alloc_churn_static_routine:
 	inc r14
 	cmp qword ptr [rsp + 32], rbp
 	mov rcx, qword ptr [rsp]
-	je .L25
-.L26:
+	je .L24
+.L25:
 	mov rax, qword ptr [rsp + 16]
 	mov rax, qword ptr [rax + rbp]
 	mov rax, qword ptr [rax + 184]
 	test rax, rax
-	je .L28
+	je .L27
 	mov rcx, qword ptr [rcx + 32]
 	mov r12, qword ptr [rcx + 8*r14]
 	mov rcx, qword ptr [r12 + 56]
@@ -317,19 +314,19 @@ hotloops_alloc_churn_static_routine:
 	call rax
 	mov rdi, qword ptr [r12 + 32]
 	test rdi, rdi
-	je .L27
+	je .L26
 	call qword ptr [rip + hotloops::pg::mcxt::pfree@GOTPCREL]
-	jmp .L27
-.L6:
-	lea r13, [rdi + 296]
-	mov rax, qword ptr [rdi + 296]
+	jmp .L26
+.L5:
+	lea r13, [rdi + 304]
+	mov rax, qword ptr [rdi + 304]
 	mov qword ptr [rcx], rax
 	mov rbx, r15
-	jmp .L29
-.L19:
+	jmp .L28
+.L18:
 	mov rdi, qword ptr [rsp]
 	movabs r15, -3750763034362895579
-.L29:
+.L28:
 	lea rax, [rdi + 328]
 	mov qword ptr [rsp + 40], rax
 	mov qword ptr [rdi + 328], 0
@@ -337,48 +334,48 @@ hotloops_alloc_churn_static_routine:
 	mov qword ptr [rsp + 48], rax
 	mov qword ptr [rdi + 336], r15
 	mov qword ptr [rdi + 344], 0
-.L22:
+.L21:
 	xor r15d, r15d
 	mov r14, qword ptr [r13]
 	mov r12, qword ptr [r14]
 	test r12, r12
-	jne .L30
-	jmp .L31
-.L25:
+	jne .L29
+	jmp .L30
+.L24:
 	mov r13, qword ptr [rsp + 24]
 	mov r14, qword ptr [r13]
 	mov r12, qword ptr [r14]
 	test r12, r12
-	je .L31
-.L30:
+	je .L30
+.L29:
 	mov r13, qword ptr [rip + mi_free@GOTPCREL]
 	mov rbp, qword ptr [rip + free@GOTPCREL]
-	jmp .L32
-.L33:
+	jmp .L31
+.L32:
 	lea rax, [rdi + 40]
 	mov qword ptr [rdi + 24], rax
 	xorps xmm0, xmm0
 	movups xmmword ptr [rdi + 8], xmm0
-.L34:
+.L33:
 	test r12, r12
-	je .L31
-.L32:
+	je .L30
+.L31:
 	mov rdi, r12
 	mov r12, qword ptr [r12 + 16]
 	cmp rdi, qword ptr [r14 + 128]
-	je .L33
+	je .L32
 	mov rax, rdi
 	sub rax, qword ptr [rdi + 32]
 	add qword ptr [r14 + 136], rax
 	inc qword ptr [r14 + 176]
 	cmp byte ptr [r14 + 144], 0
-	je .L35
+	je .L34
 	call r13
-	jmp .L34
-.L35:
+	jmp .L33
+.L34:
 	call rbp
-	jmp .L34
-.L31:
+	jmp .L33
+.L30:
 	mov rax, qword ptr [r14 + 96]
 	mov rcx, qword ptr [r14 + 128]
 	mov qword ptr [r14], rcx
@@ -413,37 +410,34 @@ hotloops_alloc_churn_static_routine:
 	pop r15
 	pop rbp
 	ret
-.L24:
+.L23:
 	lea rdi, [rip + .Lanon]
 	mov esi, 20
 	call hotloops::study::alloc_churn::missing_callback
-.L21:
+.L20:
 	lea rdi, [rip + .Lanon]
 	mov esi, 11
 	call hotloops::study::alloc_churn::missing_callback
-.L28:
+.L27:
 	lea rdi, [rip + .Lanon]
 	mov esi, 9
 	call hotloops::study::alloc_churn::missing_callback
-.L0:
-	mov edi, 1
-	call hotloops::study::alloc_churn::wrong_backend
-.L16:
+.L15:
 	mov eax, 1
-	jmp .L18
-.L12:
-	mov edx, dword ptr [rsp + 8]
-	jmp .L13
+	jmp .L17
 .L11:
+	mov edx, dword ptr [rsp + 8]
+	jmp .L12
+.L10:
 	mov esi, 2
 	mov edx, dword ptr [rsp + 8]
-	jmp .L13
-.L17:
+	jmp .L12
+.L16:
 	mov eax, 2
-.L18:
-	mov r15, qword ptr [r13]
-	mov rcx, qword ptr [r13 + 8]
-.L36:
+.L17:
+	mov r15, qword ptr [rbp]
+	mov rcx, qword ptr [rbp + 8]
+.L35:
 	mov dword ptr [rsp + 64], eax
 	mov eax, dword ptr [rsp + 8]
 	mov dword ptr [rsp + 68], eax
@@ -451,25 +445,25 @@ hotloops_alloc_churn_static_routine:
 	mov qword ptr [rsp + 80], rcx
 	lea rdi, [rsp + 64]
 	call hotloops::study::alloc_churn::lookup_failed
-.L10:
+.L9:
 	mov esi, 1
-.L13:
+.L12:
 	mov rax, qword ptr [r14]
 	mov rcx, qword ptr [r14 + 8]
-.L37:
+.L36:
 	mov dword ptr [rsp + 64], esi
 	mov dword ptr [rsp + 68], edx
 	mov qword ptr [rsp + 72], rax
 	mov qword ptr [rsp + 80], rcx
 	lea rdi, [rsp + 64]
 	call hotloops::study::alloc_churn::lookup_failed
-.L9:
+.L8:
 	xor esi, esi
 	mov rax, qword ptr [rsp + 48]
-	jmp .L37
-.L15:
-	xor eax, eax
 	jmp .L36
+.L14:
+	xor eax, eax
+	jmp .L35
 
 hl_bthandler_static:
 	mov rax, qword ptr [rip + hotloops::pg::amapi::BTREE_AM_ROUTINE@GOTPCREL]

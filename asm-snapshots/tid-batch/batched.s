@@ -90,19 +90,19 @@ hl_tid_batch_batched_btree:
 	jmp .L0
 .L1:
 	mov rdi, r12
-	call hotloops::study::tid_batch::bt_start_prim_scan
+	call hotloops::pg::nbtscan::bt_start_prim_scan
 	test al, al
 	je .L2
 .L0:
 	mov rdi, r12
-	call hotloops::study::tid_batch::bt_first
+	call hotloops::pg::nbtscan::bt_first
 	jmp .L3
 .L4:
 	mov rbp, qword ptr [rsp + 16]
 	mov dword ptr [rbp + 132], r12d
 	mov r12, qword ptr [rsp + 24]
 	mov rdi, r12
-	call hotloops::study::tid_batch::bt_steppage_buf
+	call hotloops::pg::nbtscan::bt_steppage_buf
 .L3:
 	test al, al
 	je .L1
@@ -166,7 +166,7 @@ hl_tid_batch_batched_pages:
 	mov r14, rcx
 	mov qword ptr [rsp + 24], rdx
 	mov rbp, rdi
-	call hotloops::study::tid_batch::am_first
+	call hotloops::pg::pagedam::am_first
 	test al, al
 	je .L0
 	mov rax, qword ptr [r14 + 24]
@@ -180,7 +180,7 @@ hl_tid_batch_batched_pages:
 	mov rbp, qword ptr [rsp + 32]
 	mov dword ptr [rbp], r15d
 	mov rdi, rbp
-	call hotloops::study::tid_batch::am_steppage
+	call hotloops::pg::pagedam::am_steppage
 	test al, al
 	je .L3
 .L1:
@@ -312,7 +312,7 @@ hl_tid_batch_batched_bloom:
 	mov rsi, qword ptr [r15 + 16]
 	mov rdx, rbx
 	lea rcx, [rsp + 32]
-	call hotloops::study::tid_batch::bl_read_page
+	call hotloops::pg::bloom::bl_read_page
 	mov r13, qword ptr [rsp + 32]
 	test r13, r13
 	je .L2

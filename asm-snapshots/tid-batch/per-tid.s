@@ -84,12 +84,12 @@ hl_tid_batch_per_tid_btree:
 	jmp .L0
 .L1:
 	mov rdi, r14
-	call hotloops::study::tid_batch::bt_start_prim_scan
+	call hotloops::pg::nbtscan::bt_start_prim_scan
 	test al, al
 	je .L2
 .L0:
 	mov rdi, r14
-	call hotloops::study::tid_batch::bt_first
+	call hotloops::pg::nbtscan::bt_first
 	test al, al
 	je .L1
 	inc r15
@@ -112,7 +112,7 @@ hl_tid_batch_per_tid_btree:
 	cmp eax, dword ptr [r12 + 128]
 	jle .L4
 	mov rdi, r14
-	call hotloops::study::tid_batch::bt_next
+	call hotloops::pg::nbtscan::bt_next
 	test al, al
 	je .L1
 	mov eax, dword ptr [r12 + 132]
@@ -137,7 +137,7 @@ hl_tid_batch_per_tid_pages:
 	mov r15, rcx
 	mov rbx, rdx
 	mov r14, rdi
-	call hotloops::study::tid_batch::am_first
+	call hotloops::pg::pagedam::am_first
 	test al, al
 	je .L0
 	mov r12, qword ptr [r15 + 24]
@@ -159,7 +159,7 @@ hl_tid_batch_per_tid_pages:
 	cmp eax, dword ptr [r14 + 4]
 	jle .L2
 	mov rdi, r14
-	call hotloops::study::tid_batch::am_steppage
+	call hotloops::pg::pagedam::am_steppage
 	test al, al
 	jne .L2
 	jmp .L3
@@ -213,7 +213,7 @@ hl_tid_batch_per_tid_bloom:
 	mov rsi, qword ptr [r14 + 16]
 	mov rdx, r13
 	lea rcx, [rsp + 16]
-	call hotloops::study::tid_batch::bl_read_page
+	call hotloops::pg::bloom::bl_read_page
 	mov rbx, qword ptr [rsp + 16]
 	test rbx, rbx
 	je .L2

@@ -100,12 +100,12 @@ hl_tid_batch_runs_btree:
 	jmp .L0
 .L1:
 	mov rdi, r12
-	call hotloops::study::tid_batch::bt_start_prim_scan
+	call hotloops::pg::nbtscan::bt_start_prim_scan
 	test al, al
 	je .L2
 .L0:
 	mov rdi, r12
-	call hotloops::study::tid_batch::bt_first
+	call hotloops::pg::nbtscan::bt_first
 	jmp .L3
 .L4:
 	mov dword ptr [rsp], r8d
@@ -123,7 +123,7 @@ hl_tid_batch_runs_btree:
 	mov r12, qword ptr [rsp + 88]
 .L5:
 	mov rdi, r12
-	call hotloops::study::tid_batch::bt_steppage_buf
+	call hotloops::pg::nbtscan::bt_steppage_buf
 .L3:
 	test al, al
 	je .L1
@@ -291,7 +291,7 @@ hl_tid_batch_runs_btree:
 	mov rsi, qword ptr [rsp + 56]
 	mov rdx, rbp
 	xor ecx, ecx
-	call hotloops::study::tid_batch::add_one_cold
+	call hotloops::study::tid_batch::runs::add_one_cold
 	xor esi, esi
 	mov edx, 64
 	mov edi, r12d
@@ -356,7 +356,7 @@ hl_tid_batch_runs_pages:
 	mov r14, rcx
 	mov qword ptr [rsp + 16], rdx
 	mov r12, rdi
-	call hotloops::study::tid_batch::am_first
+	call hotloops::pg::pagedam::am_first
 	xor esi, esi
 	test al, al
 	je .L0
@@ -381,7 +381,7 @@ hl_tid_batch_runs_pages:
 	mov rbp, rsi
 .L3:
 	mov rdi, r12
-	call hotloops::study::tid_batch::am_steppage
+	call hotloops::pg::pagedam::am_steppage
 	test al, al
 	mov edx, 64
 	mov rsi, rbp
@@ -549,7 +549,7 @@ hl_tid_batch_runs_pages:
 	mov rdi, qword ptr [rsp + 16]
 	mov rsi, qword ptr [rsp + 64]
 	mov rdx, rbp
-	call hotloops::study::tid_batch::add_one_cold
+	call hotloops::study::tid_batch::runs::add_one_cold
 	xor r14d, r14d
 	xor edi, edi
 	mov r11d, r13d
@@ -651,7 +651,7 @@ hl_tid_batch_runs_bloom:
 	mov rsi, qword ptr [r12 + 16]
 	mov rdx, r13
 	lea rcx, [rsp + 96]
-	call hotloops::study::tid_batch::bl_read_page
+	call hotloops::pg::bloom::bl_read_page
 	mov r15, qword ptr [rsp + 96]
 	test r15, r15
 	je .L2
@@ -792,7 +792,7 @@ hl_tid_batch_runs_bloom:
 	mov rsi, qword ptr [rsp + 80]
 	mov rdx, rbx
 	mov ecx, 1
-	call hotloops::study::tid_batch::add_one_cold
+	call hotloops::study::tid_batch::runs::add_one_cold
 	mov qword ptr [rsp + 16], 0
 	mov rax, qword ptr [rsp + 56]
 	mov ebp, eax

@@ -640,6 +640,82 @@ impl BloomIndex {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// In memory: the same 16-byte tuples, 510 a page, for scans that read no file (tid-batch's
+// bloom cases): blgetbitmap's page loop and signature test over pages held in memory.
+
+/// Signature words of contrib/bloom's default 80-bit signature (`BloomSignatureWord` = u16).
+pub const BLOOM_SIGN_WORDS: usize = 5;
+
+/// `BloomTuple`: the heap TID and the signature, 16 bytes, packed without line pointers.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BloomTuple {
+    /// `heapPtr`.
+    pub heap_ptr: ItemPointer,
+    /// `sign[]`.
+    pub sign: [u16; BLOOM_SIGN_WORDS],
+}
+const _: () = assert!(size_of::<BloomTuple>() == 16);
+
+/// Bloom tuples a page: (8192 - 24 - 8 (BloomPageOpaqueData)) / 16 = 510.
+pub const BLOOM_TUPLES_PER_PAGE: usize = (BLCKSZ - SIZE_OF_PAGE_HEADER - 8) / size_of::<BloomTuple>();
+const _: () = assert!(BLOOM_TUPLES_PER_PAGE == 510);
+
+/// A bloom index and the scan's signature (`so->sign`).
+pub struct BloomScan {
+    pub tuples: Vec<BloomTuple>,
+    pub sign: [u16; BLOOM_SIGN_WORDS],
+}
+
+impl BloomScan {
+    /// A scan of `tuples` (packed 510 a page) for `sign`.
+    pub fn new(tuples: Vec<BloomTuple>, sign: [u16; BLOOM_SIGN_WORDS]) -> Box<BloomScan> {
+        Box::new(BloomScan { tuples, sign })
+    }
+
+    /// Index data pages.
+    pub fn pages(&self) -> usize {
+        self.tuples.len().div_ceil(BLOOM_TUPLES_PER_PAGE)
+    }
+
+    /// The TIDs the signature test matches, in scan order.
+    pub fn matches(&self) -> Vec<ItemPointer> {
+        self.tuples.iter().filter(|t| (0..BLOOM_SIGN_WORDS).all(|i| t.sign[i] & self.sign[i] == self.sign[i])).map(|t| t.heap_ptr).collect()
+    }
+}
+
+/// `read_stream_next_buffer` + share lock: page `blkno`'s tuples. Out of line, once a page.
+///
+/// # Safety
+/// `bs` must point to a live [`BloomScan`] and `blkno` be below its page count.
+#[inline(never)]
+pub(crate) unsafe fn bl_read_page(bs: *const BloomScan, blkno: usize, n: &mut usize) -> *const BloomTuple {
+    unsafe {
+        let t = &(*bs).tuples;
+        let a = blkno * BLOOM_TUPLES_PER_PAGE;
+        *n = (t.len() - a).min(BLOOM_TUPLES_PER_PAGE);
+        t.as_ptr().add(a)
+    }
+}
+
+/// blgetbitmap's test: every bit of the scan signature is in the tuple's.
+///
+/// # Safety
+/// Both pointers must be valid.
+#[inline(always)]
+pub(crate) unsafe fn bl_matches(t: *const BloomTuple, sign: *const [u16; BLOOM_SIGN_WORDS]) -> bool {
+    unsafe {
+        for i in 0..BLOOM_SIGN_WORDS {
+            let s = (*sign)[i];
+            if (*t).sign[i] & s != s {
+                return false;
+            }
+        }
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,9 @@
 
 use super::itemptr::ItemPointer;
 use super::nbtree::{BTree, KeyType, leaf_items_per_page};
+use super::bloom::{BLOOM_SIGN_WORDS, BloomTuple};
 use super::page::{BLCKSZ, SIZE_OF_ITEM_ID, SIZE_OF_PAGE_HEADER, maxalign};
+use super::pagedam::ScanItem;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -122,3 +124,190 @@ mod tests {
         assert_ne!(a, pgbench_ranges(10_000, 2_000, 50, 8));
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// tid-batch's workloads: the TID streams of each AM's scan over seed 000's table3.
+
+/// How local a TID stream is for the bitmap.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Locality {
+    /// TIDs.
+    pub tids: u64,
+    /// Maximal runs of consecutive TIDs on one heap block.
+    pub runs: u64,
+    /// Distinct heap blocks.
+    pub blocks: u64,
+}
+
+impl Locality {
+    /// Of a TID stream in scan order.
+    pub fn of(tids: impl IntoIterator<Item = ItemPointer>) -> Locality {
+        let mut runs = 0u64;
+        let mut n = 0u64;
+        let mut last = None;
+        let mut blocks = Vec::new();
+        for t in tids {
+            n += 1;
+            if last != Some(t.block()) {
+                runs += 1;
+                last = Some(t.block());
+            }
+            blocks.push(t.block());
+        }
+        blocks.sort_unstable();
+        blocks.dedup();
+        Locality { tids: n, runs, blocks: blocks.len() as u64 }
+    }
+
+    /// TIDs a heap-block run.
+    pub fn tids_per_run(&self) -> f64 {
+        self.tids as f64 / self.runs.max(1) as f64
+    }
+}
+
+/// A 64-bit mix (splitmix64's finaliser): the workloads' deterministic "random" choices.
+pub fn mix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+
+/// Ten widely spaced keys: the middles of ten equal slices of the table.
+pub fn few_keys(rows: u64) -> Vec<u64> {
+    (0..10).map(|i| i * rows / 10 + rows / 20).collect()
+}
+
+/// work_mem equivalent to the seed's 2 MB lossy setting at `rows` (2 MiB x rows / 10M).
+pub fn lossy_work_mem(rows: u64) -> usize {
+    ((2u64 << 20) * rows / TABLE3_ROWS) as usize
+}
+
+/// Hash index tuples a bucket page at the default fillfactor 75: 12 + 4 -> MAXALIGN 16 B
+/// tuples, 4 B line pointers, (8192 - 24 - 16) x 0.75 / 20 = 305.
+pub const HASH_TUPLES_PER_PAGE: usize = (BLCKSZ - SIZE_OF_PAGE_HEADER - 16) * 75 / 100 / (16 + SIZE_OF_ITEM_ID);
+const _: () = assert!(HASH_TUPLES_PER_PAGE == 305);
+
+/// Decoded TIDs of one GIN posting-tree leaf (an estimate): 8152 B of data in 31 segments of
+/// 256 B, each an 8-byte header and ~247 one-byte varbyte deltas (two bytes at a block change).
+pub const GIN_LEAF_TIDS: usize = 31 * 248;
+
+/// GiST leaf: 256 points (24 B tuples + 4 B line pointers, 291 fit; the sorted build fills
+/// 90%): a 16 x 16 Z-order tile.
+pub const GIST_LEAF_POINTS: usize = 256;
+
+/// SP-GiST quad-tree leaf modelled as an 8 x 8 tile.
+pub const SPGIST_TILE: u64 = 8;
+
+/// Interleave x (even bits) and y (odd bits).
+pub fn morton(x: u32, y: u32) -> u64 {
+    fn spread(v: u32) -> u64 {
+        let mut v = v as u64;
+        v = (v | (v << 16)) & 0x0000_ffff_0000_ffff;
+        v = (v | (v << 8)) & 0x00ff_00ff_00ff_00ff;
+        v = (v | (v << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+        v = (v | (v << 2)) & 0x3333_3333_3333_3333;
+        v = (v | (v << 1)) & 0x5555_5555_5555_5555;
+        v
+    }
+    spread(x) | spread(y) << 1
+}
+
+/// Quad-tree order of tile (tx, ty): at each level quadrant 1 (x high, y high), 2 (x high,
+/// y low), 3 (low, low), 4 (low, high), as spgquadtreeproc.c numbers them.
+pub fn quad_order(tx: u32, ty: u32) -> u64 {
+    let mut k = 0u64;
+    for bit in (0..32).rev() {
+        let (xb, yb) = ((tx >> bit) & 1, (ty >> bit) & 1);
+        let q = match (xb, yb) {
+            (1, 1) => 0,
+            (1, 0) => 1,
+            (0, 0) => 2,
+            _ => 3,
+        };
+        k = k << 2 | q;
+    }
+    k
+}
+
+/// Grid width for `rows` points: a power of two near sqrt(rows).
+pub fn grid_width(rows: u64) -> u64 {
+    ((rows as f64).sqrt() as u64).next_power_of_two()
+}
+
+pub fn tids(gs: &[u64]) -> Vec<ItemPointer> {
+    gs.iter().map(|&g| heap_tid(g, TABLE3_TUPLES_PER_PAGE)).collect()
+}
+
+pub fn items(gs: &[u64], recheck: impl Fn(u64) -> bool) -> Vec<ScanItem> {
+    gs.iter().map(|&g| ScanItem::new(heap_tid(g, TABLE3_TUPLES_PER_PAGE), recheck(g))).collect()
+}
+
+/// hash-many order: rows sorted by (bucket, hash); `hash` a 32-bit mix standing in for hashint8.
+pub fn hash_order(rows: u64) -> Vec<u64> {
+    let nbuckets = (rows / HASH_TUPLES_PER_PAGE as u64).max(1).next_power_of_two();
+    let h = |g: u64| (mix64(g ^ 0x4a5b) >> 32) as u32;
+    let mut gs: Vec<u64> = (0..rows).collect();
+    gs.sort_by_key(|&g| ((h(g) as u64 & (nbuckets - 1)) << 32) | h(g) as u64);
+    gs
+}
+
+/// gist order: points (g % W, g / W) in Z-order.
+pub fn gist_order(gs: impl IntoIterator<Item = u64>, rows: u64) -> Vec<u64> {
+    let w = grid_width(rows);
+    let mut v: Vec<u64> = gs.into_iter().collect();
+    v.sort_by_key(|&g| morton((g % w) as u32, (g / w) as u32));
+    v
+}
+
+/// spgist order: 8x8 tiles in quadrant order, each tile row-major (insertion order).
+pub fn spgist_order(gs: impl IntoIterator<Item = u64>, rows: u64) -> Vec<u64> {
+    let w = grid_width(rows);
+    let mut v: Vec<u64> = gs.into_iter().collect();
+    v.sort_by_key(|&g| {
+        let (x, y) = (g % w, g / w);
+        (quad_order((x / SPGIST_TILE) as u32, (y / SPGIST_TILE) as u32), g)
+    });
+    v
+}
+
+/// Does row `g` match bloom-many's query (1 row in 8)?
+pub fn bloom_many_match(g: u64) -> bool {
+    mix64(g ^ 0xb100_u64).is_multiple_of(8)
+}
+
+/// The scan signature of the bloom cases (`col0 = c`: two bits), in words.
+pub const BLOOM_QUERY: [u16; BLOOM_SIGN_WORDS] = [0, 1 << 1, 0, 0, 1 << 6];
+
+/// Bloom tuples of table3 in heap order: matching rows carry the query's two bits plus two
+/// more; the others four bits that never include both query bits.
+pub fn bloom_tuples(rows: u64, is_match: impl Fn(u64) -> bool) -> Vec<BloomTuple> {
+    (0..rows)
+        .map(|g| {
+            let mut sign = [0u16; BLOOM_SIGN_WORDS];
+            let mut set = |bit: u64| sign[(bit / 16) as usize] |= 1 << (bit % 16);
+            let r = mix64(g ^ 0xb10e);
+            if is_match(g) {
+                set(17);
+                set(70);
+                set(r % 80);
+                set((r >> 8) % 80);
+            } else {
+                for k in 0..4 {
+                    let mut bit = (r >> (8 * k)) % 80;
+                    if bit == 17 || bit == 70 {
+                        bit = (bit + 1 + k) % 80;
+                    }
+                    set(bit);
+                }
+                // Never both query bits (so never a match).
+                if sign[1] & (1 << 1) != 0 && sign[4] & (1 << 6) != 0 {
+                    sign[4] &= !(1 << 6);
+                }
+            }
+            BloomTuple { heap_ptr: heap_tid(g, TABLE3_TUPLES_PER_PAGE), sign }
+        })
+        .collect()
+}
+

@@ -8,9 +8,11 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// A host's label in the comparison: CPU, microarchitecture and host name.
+/// A report's column label in the comparison: CPU, microarchitecture, host name and the
+/// workload size it ran at (case ids are the same at every size, so a quick and a full report
+/// line up row by row; the label says which is which).
 pub fn host_label(r: &Report) -> String {
-    format!("{} [{}] @{}", r.provenance.cpu_name, r.provenance.microarch, r.provenance.host)
+    format!("{} [{}] @{}, {} size", r.provenance.cpu_name, r.provenance.microarch, r.provenance.host, r.config.size)
 }
 
 /// Counters worth a column, in this order, where a host has them.

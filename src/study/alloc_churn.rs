@@ -345,9 +345,9 @@ pub fn tuned_for() -> Option<&'static str> {
 /// A backend process's state: `pg_am` with this variant's B-tree handler, the relcache's
 /// index entries, and the three memory contexts, all on the variant's malloc.
 pub struct Backend {
-    variant: &'static Variant,
-    kernel: fn(&mut Backend) -> u64,
-    routine: Routine,
+    /// The spec of the row this backend was built for: [`Backend::query`] calls its kernel,
+    /// so a kernel never meets a backend built for another routine.
+    spec: &'static ChurnSpec,
     workload: Arc<Workload>,
     pg_am: [PgAm; 7],
     /// `CacheMemoryContext` (standing in for each index's `rd_indexcxt`): the relcache's
@@ -403,9 +403,7 @@ impl Backend {
         memory_context_switch_to(old);
         message_cxt.reset();
         Ok(Backend {
-            variant: v,
-            kernel: spec.kernel,
-            routine: spec.routine,
+            spec,
             scans: vec![std::ptr::null_mut(); workload.partitions.len()],
             workload,
             pg_am,
@@ -418,9 +416,9 @@ impl Backend {
         })
     }
 
-    /// The variant this backend runs.
-    pub fn variant(&self) -> &'static Variant {
-        self.variant
+    /// The spec of the variant this backend runs.
+    pub fn spec(&self) -> &'static ChurnSpec {
+        self.spec
     }
 
     /// Partitions.
@@ -445,7 +443,7 @@ impl Backend {
 
     /// One query with this backend's variant kernel.
     pub fn query(&mut self) -> u64 {
-        (self.kernel)(self)
+        (self.spec.kernel)(self)
     }
 
     /// `queries` queries; their digests folded.
@@ -456,12 +454,6 @@ impl Backend {
         }
         d
     }
-}
-
-#[cold]
-#[inline(never)]
-fn wrong_backend(palloc: bool, built: &'static Variant) -> ! {
-    panic!("the {} kernel called with a backend built for {}", if palloc { "palloc" } else { "static" }, built.id)
 }
 
 #[cold]
@@ -486,9 +478,6 @@ fn fold(h: u64, x: u64) -> u64 {
 /// return palloc'd routines, and the callers that pfree'd before bc6374cd76 pfree them.
 #[inline(always)]
 fn query<const PALLOC: bool>(b: &mut Backend) -> u64 {
-    if (b.routine == Routine::Palloc) != PALLOC {
-        wrong_backend(PALLOC, b.variant);
-    }
     // SAFETY: the contexts, relations and their indexes live as long as `b`; every pointer
     // palloc'd below is used and freed within this query, before the contexts are reset.
     unsafe {

@@ -1,0 +1,358 @@
+//! The B-tree bitmap scan tid-batch's kernels run in, shared by every variant: the scan
+//! state (`IndexScanDesc`, `BTScanOpaqueData`, array keys, shared buffers, memory context),
+//! `_bt_first` for `col0 = ANY(array)` and `col0 < n`, `_bt_steppage` through the buffer
+//! manager, `_bt_next`, and `BTScanPosInvalidate` (nbtsearch.c, nbtutils.c). A line changed
+//! here moves every tid-batch B-tree variant.
+
+use crate::pg::ItemPointer;
+use crate::pg::itemptr::INVALID_BLOCK_NUMBER;
+use crate::pg::bufmgr::{BufMgr, Buffer, DEFAULT_NBUFFERS, INVALID_BUFFER, RelFileLocator, buffer_get_page, release_buffer};
+use crate::pg::fmgr::{F_BTINT4CMP, F_BTINT8CMP, F_INT4EQ, F_INT8EQ, FmgrInfo, btint4cmp, btint8cmp, int4eq, int8eq};
+use crate::pg::mcxt::{AllocSet, MallocBackend};
+use crate::pg::nbtreadpage::{BTScanKeys, NbtScan, bt_more_right, bt_preprocess_keys, bt_readpage, bt_start_array_keys};
+use crate::pg::pgstat::{PgStatTableStatus, pgstat_count_index_scan};
+use crate::pg::nbtree::{BTScanOpaque, BTScanPos, BTree, IndexScanDesc, KeyType, P_NONE, ScanDirection, bt_first_all, bt_readpage_all};
+use crate::pg::nbtsearch::{BTMetaCache, BTScanInsertData, CompactAttribute, IndexRel, ScanKeyData, bt_binsrch, bt_freestack, bt_getbuf, bt_relbuf, bt_search, bt_unlockbuf, not_modelled};
+use crate::pg::page::Page;
+use std::rc::Rc;
+
+// ---------------------------------------------------------------------------------------------
+// B-tree: btgetbitmap over the nbtree model.
+
+/// `pg_default`'s tablespace, the `postgres` database, and relfilenumbers for table3 and its
+/// index (any distinct values: they only feed the buffer tags).
+const TABLE3_LOCATOR: RelFileLocator = RelFileLocator { spc_oid: 1663, db_oid: 5, rel_number: 16_384 };
+pub const INDEX_LOCATOR: RelFileLocator = RelFileLocator { spc_oid: 1663, db_oid: 5, rel_number: 16_390 };
+
+/// `IndexScanInstrumentation`: what EXPLAIN ANALYZE prints as "Index Searches".
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IndexScanInstrumentation {
+    /// `nsearches`: primitive scans (descents) so far.
+    pub nsearches: u64,
+}
+
+/// A B-tree bitmap scan: the scan descriptor, its `BTScanOpaqueData`, the array keys, and
+/// what the backend brings to it: shared buffers holding the index pages the scan reads,
+/// the relcache's view of the index and its ORDER proc, the query's memory context.
+pub struct BtreeScan {
+    pub desc: IndexScanDesc,
+    pub so: Box<BTScanOpaque>,
+    pub rel: Rc<BTree>,
+    /// `col0 = ANY(keys)` as written (unsorted, maybe with duplicates); empty: `col0 < rows`
+    /// (every leaf).
+    pub keys: Vec<i64>,
+    /// The preprocessed `= ANY` key: sorted, deduplicated array (None for `col0 < rows`).
+    pub skeys: Option<Box<BTScanKeys>>,
+    /// `scan` as nbtreadpage.c's functions see it (points into this box).
+    pub nbt: NbtScan,
+    /// `scan->xs_heaptid`, written by `_bt_returnitem`.
+    pub xs_heaptid: ItemPointer,
+    /// `scan->instrument`.
+    pub instrument: Option<Box<IndexScanInstrumentation>>,
+    /// `rel->pgstat_info`'s target.
+    pub pgstat: Box<PgStatTableStatus>,
+    /// The per-query context (`ExecutorState`) current while the scan runs: `_bt_search`'s
+    /// `BTStack` entries come from it.
+    pub cxt: AllocSet,
+    /// Shared buffers (and this backend's pins and locks).
+    pub bufmgr: Box<BufMgr>,
+    /// The index relation as the descent sees it.
+    pub irel: IndexRel,
+    /// `index_getprocinfo(rel, 1, BTORDER_PROC)`: btint8cmp / btint4cmp.
+    pub orderproc: FmgrInfo,
+}
+
+impl BtreeScan {
+    /// A scan of `rel`, all rows (`keys` empty) or `= ANY(keys)`. Shared buffers (16,384, or
+    /// more when the scan reads more index pages than that) hold the pages the scan reads (for
+    /// keyed scans the root-to-leaf path of each key; else every page), the rest is filled
+    /// with table3's heap blocks so the mapping table is as full as on a warm server.
+    pub fn new(rel: Rc<BTree>, keys: Vec<i64>) -> Box<BtreeScan> {
+        let (so, _) = BTScanOpaque::new_boxed(&[]);
+        let mut blocks: Vec<u32> = if keys.is_empty() {
+            (1..rel.nblocks() as u32).collect()
+        } else {
+            keys.iter().flat_map(|&k| rel.descent_path(k)).collect()
+        };
+        blocks.sort_unstable();
+        blocks.dedup();
+        let mut bufmgr = BufMgr::new(DEFAULT_NBUFFERS.max(blocks.len()));
+        for &b in &blocks {
+            let page: *const Page = rel.block_page(b).expect("a block of the index");
+            bufmgr.map(INDEX_LOCATOR.tag(b), page).expect("the pool is sized to hold the scan's pages");
+        }
+        for b in 0..(bufmgr.nbuffers() - bufmgr.nmapped()) as u32 {
+            bufmgr.map(TABLE3_LOCATOR.tag(b), std::ptr::null()).expect("free buffers remain");
+        }
+        let (attlen, orderproc, eqproc) = match rel.key {
+            KeyType::Int8 => (8, FmgrInfo::builtin(btint8cmp, F_BTINT8CMP), FmgrInfo::builtin(int8eq, F_INT8EQ)),
+            KeyType::Int4 => (4, FmgrInfo::builtin(btint4cmp, F_BTINT4CMP), FmgrInfo::builtin(int4eq, F_INT4EQ)),
+        };
+        let mut pgstat = Box::<PgStatTableStatus>::default();
+        let irel = IndexRel {
+            pgstat_info: &mut *pgstat,
+            locator: INDEX_LOCATOR,
+            natts: 1,
+            nkeyatts: 1,
+            att: CompactAttribute { attcacheoff: 0, attlen, attbyval: true },
+            metad: (rel.root != 0).then_some(BTMetaCache { fastroot: rel.root, fastlevel: rel.root_level }),
+        };
+        // _bt_preprocess_array_keys sorts and deduplicates the array at the first _bt_first
+        // of each btrescan; done once here, outside the measured runs.
+        let skeys = (!keys.is_empty())
+            .then(|| BTScanKeys::new(&keys.iter().map(|&k| k as usize).collect::<Vec<_>>(), eqproc, orderproc));
+        let mut bs = Box::new(BtreeScan {
+            desc: IndexScanDesc { number_of_keys: 1, key_data: std::ptr::null(), ..*IndexScanDesc::new(&rel, &[]) },
+            so,
+            rel,
+            keys,
+            skeys,
+            nbt: NbtScan { so: std::ptr::null_mut(), keys: std::ptr::null_mut(), rel: std::ptr::null() },
+            xs_heaptid: ItemPointer::default(),
+            instrument: Some(Box::default()),
+            pgstat,
+            cxt: AllocSet::with_default_sizes("ExecutorState", MallocBackend::Libc),
+            bufmgr,
+            irel,
+            orderproc,
+        });
+        bs.desc.opaque = &mut *bs.so;
+        let keys_ptr = bs.skeys.as_deref_mut().map_or(std::ptr::null_mut(), |k| k as *mut BTScanKeys);
+        bs.nbt = NbtScan { so: &mut *bs.so, keys: keys_ptr, rel: &bs.irel };
+        if let Some(k) = bs.skeys.as_deref_mut() {
+            // One array key; so->arrayKeys and so->orderProcs live with the keys.
+            bs.so.num_array_keys = 1;
+            bs.so.array_keys = k.array_keys.as_mut_ptr().cast();
+            bs.so.order_procs = k.order_procs.as_mut_ptr().cast();
+        }
+        bs
+    }
+
+    /// `btrescan`: drop a pin a previous scan left (none after a complete scan), invalidate,
+    /// and reset the array-key state (`numberOfKeys = 0` makes the first `_bt_first` rerun
+    /// preprocessing; here that only republishes the keys sorted at setup).
+    pub fn reset(&mut self) {
+        self.so.need_prim_scan = false;
+        self.so.scan_behind = false;
+        self.so.opposite_dir_check = false;
+        self.so.number_of_keys = 0;
+        if self.so.curr_pos.buf != INVALID_BUFFER {
+            // SAFETY: the pin is this scan's.
+            unsafe { release_buffer(&mut *self.bufmgr, self.so.curr_pos.buf) };
+        }
+        invalidate(&mut self.so.curr_pos);
+    }
+
+    /// The scan's shared buffers.
+    pub fn bufmgr(&self) -> &BufMgr {
+        &self.bufmgr
+    }
+
+    /// The `= ANY` array after preprocessing (sorted, deduplicated); empty for `col0 < rows`.
+    pub fn array_elems(&self) -> Vec<i64> {
+        self.skeys.as_ref().map_or(Vec::new(), |k| k.elems().iter().map(|&d| d as i64).collect())
+    }
+
+    /// Primitive scans (descents) and `pgstat` index scans counted so far.
+    pub fn nsearches(&self) -> (u64, i64) {
+        (self.instrument.as_ref().map_or(0, |i| i.nsearches), self.pgstat.counts.numscans)
+    }
+
+    /// The scan's memory context.
+    pub fn memory_context(&self) -> &AllocSet {
+        &self.cxt
+    }
+}
+
+/// `BTScanPosInvalidate`: the header fields only. (Assigning a fresh `BTScanPos` would also
+/// write its 13.6 KB item array, which PostgreSQL never does.)
+pub(crate) fn invalidate(pos: &mut BTScanPos) {
+    pos.buf = 0;
+    pos.curr_page = INVALID_BLOCK_NUMBER;
+    pos.next_page = INVALID_BLOCK_NUMBER;
+    pos.first_item = 0;
+    pos.last_item = -1;
+    pos.item_index = 0;
+}
+
+/// `_bt_first` for `col0 = ANY(array)`, one primitive scan: `_bt_preprocess_keys` (keys
+/// already output), the array to its first element on the scan's first call
+/// (`_bt_start_array_keys`), `pgstat_count_index_scan` and the "Index Searches" count, the
+/// insertion scan key from the current element with the ORDER proc's `FmgrInfo` copied
+/// (`ScanKeyEntryInitializeWithInfo`), `_bt_search` from the root through shared buffers to the
+/// leaf (its `BTStack` freed by `_bt_freestack`), `_bt_binsrch` the leaf, then
+/// `_bt_readfirstpage` -> [`bt_readpage`]: `_bt_checkkeys` from that offset saves the matching
+/// items and, on the first tuple past them, advances the array and ends the page, scheduling
+/// the next primitive scan (`needPrimScan`) when the next element is beyond the page's high
+/// key. A bitmap scan keeps the leaf's pin and drops its lock (`_bt_drop_lock_and_maybe_pin`:
+/// no heap relation, so `dropPin` is false); the pin goes at the step that ends the primitive
+/// scan. With no match, `_bt_readfirstpage` unlocks and `_bt_steppage` unpins at once.
+///
+/// One departure: where PostgreSQL would carry the primitive scan onto the right sibling (the
+/// next element equals the page's high key, i.e. the sibling's first key), it schedules a new
+/// primitive scan instead, which descends to that sibling: `bt_steppage_buf` reads whole pages
+/// for btree-many and is shared by every variant. Same TIDs, one more descent; never taken by
+/// btree-few's widely spaced keys.
+pub(crate) fn bt_first_eq(bs: &mut BtreeScan) -> bool {
+    let scan = bs.nbt;
+    // SAFETY: desc.opaque is bs.so; nbt points into bs; skeys is set for a keyed scan.
+    let so = unsafe { &mut *bs.desc.opaque };
+    invalidate(&mut so.curr_pos);
+    let bm: *mut BufMgr = &mut *bs.bufmgr;
+    // SAFETY: bm holds every page on each element's path (BtreeScan::new); the caller made
+    // the scan's memory context current.
+    unsafe {
+        bt_preprocess_keys(&scan);
+        if so.num_array_keys != 0 && !so.need_prim_scan {
+            bt_start_array_keys(&scan, ScanDirection::Forward);
+        }
+        pgstat_count_index_scan(bs.irel.pgstat_info);
+        if let Some(instr) = bs.instrument.as_deref_mut() {
+            instr.nsearches += 1;
+        }
+        let skey = &(*scan.keys).key_data[0];
+        let inskey = BTScanInsertData {
+            heapkeyspace: true,
+            allequalimage: true,
+            anynullkeys: false,
+            nextkey: false,
+            backward: false,
+            scantid: std::ptr::null(),
+            keysz: 1,
+            scankeys: [ScanKeyData {
+                sk_flags: 0,
+                sk_attno: 1,
+                sk_strategy: 0,
+                sk_subtype: 0,
+                sk_collation: skey.sk_collation,
+                sk_func: bs.orderproc,
+                sk_argument: skey.sk_argument,
+            }],
+        };
+        let mut buf = INVALID_BUFFER;
+        let stack = bt_search(bm, &bs.irel, &inskey, &mut buf);
+        bt_freestack(stack);
+        if buf == INVALID_BUFFER {
+            // An empty index: _bt_checkkeys never ran, so no primitive scan is scheduled.
+            return false;
+        }
+        so.curr_pos.buf = buf;
+        let page = buffer_get_page(bm, buf);
+        let offnum = bt_binsrch(&bs.irel, &inskey, page);
+
+        // _bt_readfirstpage.
+        so.num_killed = 0;
+        so.mark_item_index = -1;
+        if so.need_prim_scan {
+            so.curr_pos.more_left = true;
+            so.curr_pos.more_right = true;
+            so.need_prim_scan = false;
+        } else {
+            so.curr_pos.more_left = false;
+            so.curr_pos.more_right = true;
+        }
+        let elem_before = (*scan.keys).array_keys[0].cur_elem;
+        let found = bt_readpage(bm, &scan, offnum, true);
+        if bt_more_right(&scan) != P_NONE {
+            // The departure above: only an advanced array continues on the sibling here (a
+            // key whose duplicates span leaves would need the sibling read with the old one).
+            if (*scan.keys).array_keys[0].cur_elem == elem_before {
+                not_modelled("equal keys spanning leaves (a keyed step to the right sibling)");
+            }
+            so.need_prim_scan = true;
+        }
+        // moreRight is now false, which bt_steppage_buf reads from nextPage = P_NONE.
+        so.curr_pos.next_page = P_NONE;
+        bt_unlockbuf(bm, buf);
+        if found {
+            return true;
+        }
+        // _bt_steppage: BTScanPosUnpinIfPinned, then _bt_readnextpage finds moreRight false.
+        release_buffer(bm, buf);
+        so.curr_pos.buf = INVALID_BUFFER;
+        false
+    }
+}
+
+/// `_bt_steppage` -> `_bt_readnextpage` for tid-batch's forward bitmap scans, through shared
+/// buffers: unpin the page just read (`BTScanPosUnpinIfPinned`), then for each right sibling
+/// `_bt_getbuf` (ReadBuffer + share lock), `_bt_readpage` (here [`bt_readpage_all`]), and on
+/// success drop the lock and keep the pin; an empty page is released (`_bt_relbuf`) and
+/// skipped. False at the end. The same for every variant; out of line, like
+/// `crate::pg::nbtree::bt_steppage` (which the other studies keep, without a buffer manager).
+/// btree-many's first leaf comes from `bt_first_all` without a pin, so there is none to drop.
+///
+/// # Safety
+/// `bs` must point to a live [`BtreeScan`].
+#[inline(never)]
+pub(crate) unsafe fn bt_steppage_buf(bs: *mut BtreeScan) -> bool {
+    unsafe {
+        let bs = &mut *bs;
+        let so = &mut *bs.desc.opaque;
+        let bm: *mut BufMgr = &mut *bs.bufmgr;
+        let rel: &BTree = &bs.rel;
+        let old: Buffer = so.curr_pos.buf;
+        if old != INVALID_BUFFER {
+            release_buffer(bm, old);
+            so.curr_pos.buf = INVALID_BUFFER;
+        }
+        loop {
+            let next = so.curr_pos.next_page;
+            if next == 0 || next == INVALID_BLOCK_NUMBER {
+                return false;
+            }
+            let buf = bt_getbuf(bm, &bs.irel, next);
+            if bt_readpage_all(so, rel, next) {
+                so.curr_pos.buf = buf;
+                bt_unlockbuf(bm, buf);
+                return true;
+            }
+            bt_relbuf(bm, buf);
+        }
+    }
+}
+
+/// `_bt_first` (+ `_bt_returnitem`): position the next primitive scan. Out of line.
+///
+/// # Safety
+/// `bs` must point to a live [`BtreeScan`].
+#[inline(never)]
+pub(crate) unsafe fn bt_first(bs: *mut BtreeScan) -> bool {
+    unsafe {
+        let bs = &mut *bs;
+        let so = &mut *bs.desc.opaque;
+        let found = if bs.keys.is_empty() { bt_first_all(so, &bs.rel) } else { bt_first_eq(bs) };
+        if found {
+            bs.xs_heaptid = so.curr_pos.items[so.curr_pos.item_index as usize].heap_tid;
+        }
+        found
+    }
+}
+
+/// `_bt_next` once the page is exhausted: step right (`_bt_steppage`), `_bt_returnitem`.
+///
+/// # Safety
+/// As [`bt_first`].
+#[inline(never)]
+pub(crate) unsafe fn bt_next(bs: *mut BtreeScan) -> bool {
+    unsafe {
+        if !bt_steppage_buf(bs) {
+            return false;
+        }
+        let bs = &mut *bs;
+        let so = &*bs.desc.opaque;
+        bs.xs_heaptid = so.curr_pos.items[so.curr_pos.item_index as usize].heap_tid;
+        true
+    }
+}
+
+/// `so->numArrayKeys && _bt_start_prim_scan(scan)`: did `_bt_checkkeys` schedule another
+/// primitive scan (`needPrimScan`)? The array's position then gives `_bt_first` its key.
+///
+/// # Safety
+/// As [`bt_first`].
+#[inline(never)]
+pub(crate) unsafe fn bt_start_prim_scan(bs: *mut BtreeScan) -> bool {
+    unsafe { (*(*bs).desc.opaque).num_array_keys != 0 && crate::pg::nbtreadpage::bt_start_prim_scan(&(*bs).nbt) }
+}
+
