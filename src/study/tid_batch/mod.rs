@@ -42,20 +42,13 @@
 //!   recheck flags and keep stream order, so the bitmap is the one per-TID calls build, lossy
 //!   mode and mixed flags included (tests/tid_batch.rs). An invalid offset is sent through
 //!   `add_tuples` so the bitmap raises its ERROR as PostgreSQL would. Coalescing made `runs`
-//!   wait on the leaves streaming in from memory (on the project's VM, 1.9 ns a TID when the
-//!   index fits in cache), so its B-tree kernel also prefetches the right sibling into L2
-//!   before each span ([`prefetch_leaf`]). At 10M rows, paired against `per-tid` in one
-//!   process (`hotloops paired tid-batch --case-index 0 --a 0 --b 2 --size full`), `runs`
-//!   takes 3.98 ns a TID with the prefetch (0.292 of `per-tid`'s 13.6 ns) and 4.73 ns
-//!   without it (0.343; comment out the `prefetch_leaf` call): coalescing alone is 2.9x,
-//!   the prefetch takes it past 3x.
+//!   wait on the leaves streaming in from memory, so its B-tree kernel also prefetches the
+//!   right sibling into L2 before each span ([`prefetch_leaf`]); what that buys, and the
+//!   command that measures it, are in `analysis/README.md`.
 //!
-//! **Finding: btree-few does not regress; one process cannot tell.** With the descent modelled
-//! (about 470 ns a key here; PostgreSQL's node is ~600), `batched` is 0.9945 [0.9872, 0.9969]
-//! of `per-tid` pooled over 5 processes (1M rows, the same three-level tree), about 21 fewer
-//! instructions a TID. Single processes at 10M rows ranged from 0.965 to 1.008: a new process's
-//! heap and code layout moves this ratio by more than batching does, so a reviewer's +0.85%
-//! from one build is within what one process shows, and outside the pooled interval.
+//! **btree-few** is a sub-1% question that one process cannot settle: a new process's heap
+//! and code layout moves its ratio by more than batching does. The pooled figures are in
+//! `analysis/README.md`.
 //!
 //! **Finding: `batched` is not always identical.** Splitting exact and recheck TIDs reorders
 //! page creations; once the bitmap goes lossy, which pages `tbm_lossify` converts depends on
