@@ -488,5 +488,5 @@ fn unknown_worker_variant_is_an_error_that_lists_the_names() {
     let o = hotloops().args([alloc_churn::WORKER_SUBCOMMAND, "sequence", "palloc-nothing"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("unknown alloc-churn variant `palloc-nothing`") && err.contains("alloc-churn/static-routine"), "{err}");
+    assert!(err.contains("unknown variant id `palloc-nothing`") && err.contains("alloc-churn/static-routine"), "{err}");
 }
