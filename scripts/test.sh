@@ -8,8 +8,9 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 scripts/install-tools.sh
 cargo test --release 2>&1 | tee -a "$log"
-# Every feature on: the pipelines switch to the patched variants and must still agree.
-cargo test --release --all-features --test equivalence 2>&1 | tee -a "$log"
+# Every feature on: the pipelines switch to the patched variants and must still agree (every
+# study's pipeline test runs in one of these).
+cargo test --release --all-features --test equivalence --test tid_batch --test alloc_churn --test read_stream 2>&1 | tee -a "$log"
 # Bench smoke: criterion runs each bench once at test size; gungraun counts every kernel.
 HOTLOOPS_BENCH_SIZE=test cargo bench --bench wallclock -- --test
 cargo bench --bench instructions
