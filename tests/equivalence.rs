@@ -4,7 +4,8 @@
 
 use hotloops::pg::ItemPointer;
 use hotloops::pg::nbtree::{BTScanPos, BTScanPosItem, BTree, KeyType, MAX_TIDS_PER_BTREE_PAGE};
-use hotloops::pg::sink::{TidDigest, TidVec};
+use hotloops::pg::sink::{TidDigest, TidSink, TidVec};
+use hotloops::pg::tidbitmap::{DEFAULT_WORK_MEM_BYTES, TidBitmap};
 use hotloops::pg::workload::{TABLE3_TUPLES_PER_PAGE, heap_tid};
 use hotloops::study::dir_by_value::{RangeCase, expected_range};
 use hotloops::study::local_index::{self, BATCH_CAPACITY, ScanCase};
@@ -37,6 +38,18 @@ fn check_local_index(per_leaf: &[usize]) -> Result<(), TestCaseError> {
     }
     let batches = expected.len().div_ceil(BATCH_CAPACITY) as u64;
     prop_assert_eq!(base.sink.calls, batches, "one tbm_add_tuples call per full batch plus the residual");
+    // The same scan into the TIDBitmap (case table3-bitmap): every variant builds the bitmap
+    // that one tbm_add_tuples call per TID builds.
+    let mut want = TidBitmap::new(DEFAULT_WORK_MEM_BYTES);
+    for t in &expected {
+        want.add_tuples(std::slice::from_ref(t), false);
+    }
+    case.into_bitmap = Some(DEFAULT_WORK_MEM_BYTES);
+    for v in info.variants {
+        let o = case.outcome(v).unwrap();
+        prop_assert_eq!(o.bitmap, Some(want.digest()), "{} into the bitmap on leaves {:?}", v.id, per_leaf);
+        prop_assert_eq!(o.ntids as usize, expected.len());
+    }
     Ok(())
 }
 

@@ -43,6 +43,7 @@ use crate::pg::nbtree::{
     bt_first_all, bt_steppage,
 };
 use crate::pg::sink::{TidDigest, TidSink};
+use crate::pg::tidbitmap::{DEFAULT_WORK_MEM_BYTES, TidBitmap};
 use crate::pg::workload::{TABLE3_ROWS, TABLE3_TUPLES_PER_PAGE, table3_col0_index};
 use crate::study::{Case, CaseSpec, Kernel, Size, Study, StudyInfo, Variant};
 
@@ -106,10 +107,16 @@ static INFO: StudyInfo = StudyInfo {
             &LocalKernel::Raw(hotloops_local_index_local),
         ),
     ],
-    cases: &[CaseSpec {
-        id: "table3",
-        summary: "seed 000's idx_table3_col0: one bitmap scan of every TID in heap order (20k rows test, 1M quick, 10M full)",
-    }],
+    cases: &[
+        CaseSpec {
+            id: "table3",
+            summary: "seed 000's idx_table3_col0: one bitmap scan of every TID in heap order into a digest: the copy loop alone (20k rows test, 1M quick, 10M full)",
+        },
+        CaseSpec {
+            id: "table3-bitmap",
+            summary: "the same scan into the TIDBitmap at work_mem 4 MB, as the seed's Bitmap Index Scan built it: the copy loop diluted by tbm_add_tuples",
+        },
+    ],
 };
 
 impl Study for LocalIndex {
@@ -117,8 +124,14 @@ impl Study for LocalIndex {
         &INFO
     }
 
-    fn build(&self, _case: &'static CaseSpec, size: Size) -> anyhow::Result<Box<dyn Case>> {
-        Ok(Box::new(ScanCase::new(table3_col0_index(rows_at(size)))))
+    fn build(&self, case: &'static CaseSpec, size: Size) -> anyhow::Result<Box<dyn Case>> {
+        let mut c = ScanCase::new(table3_col0_index(rows_at(size)));
+        match case.id {
+            "table3" => {}
+            "table3-bitmap" => c.into_bitmap = Some(DEFAULT_WORK_MEM_BYTES),
+            other => anyhow::bail!("local-index has no case `{other}`"),
+        }
+        Ok(Box::new(c))
     }
 }
 
@@ -265,6 +278,9 @@ pub struct ScanCase {
     batch: Box<TidBatch>,
     /// The sink of the last run.
     pub sink: TidDigest,
+    /// Scan into a TIDBitmap of this many work_mem bytes instead of the digest alone (the
+    /// whole Bitmap Index Scan, as the seed timed it).
+    pub into_bitmap: Option<usize>,
 }
 
 /// The cursor state a variant leaves behind, which all variants must agree on.
@@ -280,6 +296,8 @@ pub struct Outcome {
     pub last_item: i32,
     /// Final `currPos.currPage`.
     pub curr_page: u32,
+    /// Digest of the TIDBitmap the scan built, when it built one.
+    pub bitmap: Option<u64>,
 }
 
 impl ScanCase {
@@ -293,6 +311,7 @@ impl ScanCase {
             so,
             batch: Box::new([ItemPointer::default(); BATCH_CAPACITY]),
             sink: TidDigest::new(),
+            into_bitmap: None,
         };
         case.scan.opaque = &mut *case.so;
         case
@@ -333,7 +352,19 @@ impl ScanCase {
     pub fn outcome(&mut self, v: &'static Variant) -> anyhow::Result<Outcome> {
         self.position();
         let mut sink = TidDigest::new();
-        let ntids = self.run_from_position(v, &mut sink)?;
+        let mut bitmap = None;
+        let ntids = match self.into_bitmap {
+            None => self.run_from_position(v, &mut sink)?,
+            Some(bytes) => {
+                let mut tbm = TidBitmap::new(bytes);
+                let n = self.run_from_position(v, &mut tbm)?;
+                if let Some(e) = tbm.error() {
+                    anyhow::bail!("{}: the bitmap raised ERROR: {e}", v.id);
+                }
+                bitmap = Some(tbm.digest());
+                n
+            }
+        };
         self.sink = sink;
         Ok(Outcome {
             ntids,
@@ -341,6 +372,7 @@ impl ScanCase {
             item_index: self.so.curr_pos.item_index,
             last_item: self.so.curr_pos.last_item,
             curr_page: self.so.curr_pos.curr_page,
+            bitmap,
         })
     }
 }
@@ -350,12 +382,16 @@ impl Case for ScanCase {
         let n = self.rel.len();
         format!(
             "seed 000's idx_table3_col0 over {} rows: {} leaves of up to 366 TIDs in heap order \
-             ({} heap tuples a page, {} heap blocks); one bitmap scan of every TID, batch {}",
+             ({} heap tuples a page, {} heap blocks); one bitmap scan of every TID, batch {}, into {}",
             n,
             self.rel.leaves.len(),
             TABLE3_TUPLES_PER_PAGE,
             (n as u64).div_ceil(TABLE3_TUPLES_PER_PAGE as u64),
-            BATCH_CAPACITY
+            BATCH_CAPACITY,
+            match self.into_bitmap {
+                None => "a digest (the copy loop alone)".to_string(),
+                Some(b) => format!("a TIDBitmap at work_mem {} kB (tbm_add_tuples per batch)", b / 1024),
+            }
         )
     }
 
@@ -365,7 +401,7 @@ impl Case for ScanCase {
 
     fn run(&mut self, v: &'static Variant) -> anyhow::Result<u64> {
         let o = self.outcome(v)?;
-        Ok(o.sink.value() ^ (o.ntids as u64).rotate_left(7) ^ ((o.item_index as u64) << 40)
+        Ok(o.sink.value() ^ o.bitmap.unwrap_or(0).rotate_left(29) ^ (o.ntids as u64).rotate_left(7) ^ ((o.item_index as u64) << 40)
             ^ ((o.last_item as u64) << 20)
             ^ o.curr_page as u64)
     }
