@@ -46,8 +46,8 @@ enum Cmd {
         /// Workload size.
         #[arg(long, value_enum, default_value = "quick")]
         size: Size,
-        /// Runs.
-        #[arg(long, default_value_t = 1)]
+        /// Runs (1 to 1,000,000).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         reps: u32,
     },
     /// Exact instructions of one kernel on one case (callgrind, toggled on the kernel symbol).
@@ -71,8 +71,8 @@ enum Cmd {
         /// Workload size.
         #[arg(long, value_enum, default_value = "quick")]
         size: Size,
-        /// Runs of the case while counting.
-        #[arg(long, default_value_t = 20)]
+        /// Runs of the case while counting (1 to 1,000,000).
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         runs: u32,
     },
     /// The main job: every study's variants against their baselines, with provenance.
@@ -92,11 +92,12 @@ enum Cmd {
         /// Skip callgrind.
         #[arg(long)]
         no_instructions: bool,
-        /// Measuring processes per wall-clock pair (pooled with a hierarchical bootstrap).
-        #[arg(long, default_value_t = 1)]
-        processes: usize,
-        /// Wall-clock budget per pair and process, in ms (default: 1000 quick, 10000 full).
-        #[arg(long)]
+        /// Measuring processes per wall-clock pair (1 to 64; pooled with a hierarchical bootstrap).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        processes: u16,
+        /// Wall-clock budget per pair and process, in ms (10 to 3,600,000; default: 1000
+        /// quick, 10000 full).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(10..=3_600_000))]
         budget_ms: Option<u64>,
         /// Workload size, overriding --quick (test: seconds-long smoke runs).
         #[arg(long, value_enum, hide = true)]
@@ -149,6 +150,12 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
+    // A closed stdout (`hotloops list | head -1`) ends the process quietly, as it does a C
+    // tool, instead of a panic in `println!`.
+    // SAFETY: setting a signal's disposition to its default before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match dispatch(cli.cmd) {
         Ok(()) => ExitCode::SUCCESS,
@@ -294,7 +301,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 require_instructions: require.iter().any(|r| r == "instructions"),
                 require_counters: require.iter().any(|r| r == "counters"),
                 no_instructions,
-                processes,
+                processes: processes.into(),
                 budget: budget_ms.map(Duration::from_millis),
                 size,
             };

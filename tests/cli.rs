@@ -121,3 +121,31 @@ fn paired_takes_variant_ids_and_refuses_another_studys() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("local-index/local"), "lists the study's ids: {}", text(&o));
 }
+
+#[test]
+fn degenerate_counts_and_budgets_are_refused_with_exit_2() {
+    for args in [
+        vec!["run", "local-index/local", "--size", "test", "--reps", "0"],
+        vec!["counters", "local-index/local", "--size", "test", "--runs", "0"],
+        vec!["report", "--study", "local-index", "--size", "test", "--processes", "0", "--out", "/tmp/hotloops-never-2"],
+        vec!["report", "--study", "local-index", "--size", "test", "--budget-ms", "0", "--out", "/tmp/hotloops-never-2"],
+        vec!["report", "--study", "local-index", "--size", "test", "--budget-ms", "99999999999", "--out", "/tmp/hotloops-never-2"],
+    ] {
+        let o = hotloops(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains("not in"), "{args:?} says the valid range: {}", text(&o));
+    }
+    assert!(!Path::new("/tmp/hotloops-never-2").exists());
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hotloops")).arg("list").stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child.wait().unwrap();
+    assert!(!err.contains("panicked"), "hotloops list into a closed pipe panicked: {err}");
+}
