@@ -645,7 +645,7 @@ impl BloomIndex {
 // bloom cases): blgetbitmap's page loop and signature test over pages held in memory.
 
 /// Signature words of contrib/bloom's default 80-bit signature (`BloomSignatureWord` = u16).
-pub const BLOOM_SIGN_WORDS: usize = 5;
+pub const BLOOM_SIGN_WORDS: usize = DEFAULT_BLOOM_LENGTH / SIGNWORDBITS;
 
 /// `BloomTuple`: the heap TID and the signature, 16 bytes, packed without line pointers.
 #[repr(C)]
@@ -656,10 +656,10 @@ pub struct BloomTuple {
     /// `sign[]`.
     pub sign: [u16; BLOOM_SIGN_WORDS],
 }
-const _: () = assert!(size_of::<BloomTuple>() == 16);
+const _: () = assert!(size_of::<BloomTuple>() == BLOOMTUPLEHDRSZ + 2 * BLOOM_SIGN_WORDS && size_of::<BloomTuple>() == 16);
 
 /// Bloom tuples a page: (8192 - 24 - 8 (BloomPageOpaqueData)) / 16 = 510.
-pub const BLOOM_TUPLES_PER_PAGE: usize = (BLCKSZ - SIZE_OF_PAGE_HEADER - 8) / size_of::<BloomTuple>();
+pub const BLOOM_TUPLES_PER_PAGE: usize = (BLCKSZ - SIZE_OF_PAGE_HEADER - SIZE_OF_BLOOM_PAGE_OPAQUE) / size_of::<BloomTuple>();
 const _: () = assert!(BLOOM_TUPLES_PER_PAGE == 510);
 
 /// A bloom index and the scan's signature (`so->sign`).
@@ -752,6 +752,9 @@ mod tests {
             n += 1;
         }
         assert_eq!(n, 510);
+        // The in-memory pages tid-batch scans hold as many tuples as the on-disk ones.
+        assert_eq!(n as usize, BLOOM_TUPLES_PER_PAGE);
+        assert_eq!(s.tuples_per_page(), BLOOM_TUPLES_PER_PAGE);
         assert_eq!(page_max_offset(&p), 510);
         assert_eq!(get_u16(&p, PD_LOWER) as usize, BLOOM_SPECIAL_OFFSET);
     }
