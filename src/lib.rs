@@ -8,10 +8,12 @@
 //! - [`study`]: one file per study and the registry.
 //! - [`measure`]: wall clock, instructions, counters.
 //! - [`asm`]: snapshots, normalisation and structural checks.
+//! - [`model`]: static per-core predictions (llvm-mca 19) of each kernel's loop, checked on the host.
 //! - [`report`]: report files, provenance, plots, cross-host comparison.
 
 pub mod asm;
 pub mod measure;
+pub mod model;
 pub mod pg;
 pub mod report;
 pub mod study;
