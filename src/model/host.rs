@@ -180,8 +180,44 @@ fn overlaps(ranges: &[(i64, i64)], start: i64, end: i64) -> bool {
     ranges.iter().any(|&(s, e)| start < e && s < end)
 }
 
+/// Resolve addresses through registers that hold a stack address (`lea r8, [rsp + 4]`, then
+/// `[r8]` is `[rsp + 4]`), so a store and reload through them still meet in the harness.
+fn resolve_stack_aliases(insns: &[Insn]) -> Vec<Insn> {
+    let mut alias: std::collections::HashMap<&'static str, i64> = Default::default();
+    let mut out = vec![];
+    for i in insns {
+        let ops = regs::operands(&i.args);
+        let mapped: Vec<String> = ops
+            .iter()
+            .map(|o| match regs::simple_mem(o) {
+                Some((b, d)) if b != "rsp" && alias.contains_key(b) => {
+                    let nd = alias[b] + d;
+                    let open = o.find('[').unwrap();
+                    if nd < 0 { format!("{}[rsp - {}]", &o[..open], -nd) } else { format!("{}[rsp + {nd}]", &o[..open]) }
+                }
+                _ => o.clone(),
+            })
+            .collect();
+        let new = Insn { op: i.op.clone(), args: mapped.join(", ") };
+        let e = regs::effects(&new);
+        let lea_off = (new.op == "lea" && mapped.len() == 2).then(|| regs::simple_mem(&mapped[1])).flatten().and_then(|(b, d)| (b == "rsp").then_some(d));
+        for w in &e.writes {
+            alias.remove(w);
+        }
+        if let (Some(d), Some(f)) = (lea_off, mapped.first().and_then(|r| regs::family(r))) {
+            if mapped[0] == f {
+                alias.insert(f, d);
+            }
+        }
+        out.push(new);
+    }
+    out
+}
+
 /// Rewrite the block's memory operands for the harness (see the module doc).
 fn harness_operands(insns: &[Insn]) -> Vec<Insn> {
+    let resolved = resolve_stack_aliases(insns);
+    let insns = &resolved[..];
     // Pass 1: the ranges stored through `[reg + d]` (any reg: at run time every valid
     // pointer is the same) and through `[rsp + d]`.
     let mut ptr_stores = vec![];

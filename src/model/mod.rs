@@ -466,7 +466,7 @@ pub fn render(r: &ModelReport) -> String {
         );
     }
     for s in &r.studies {
-        let _ = writeln!(o, "## {} (one trip = one {}; baseline {})\n", s.study, s.unit, s.baseline);
+        let _ = writeln!(o, "## {} (cycles a trip of the loop below; the study's unit is one {}; baseline {})\n", s.study, s.unit, s.baseline);
         let mut head = String::from("| variant |");
         let mut sep = String::from("|---|");
         for c in &r.cpus {

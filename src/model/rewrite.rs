@@ -62,6 +62,27 @@ fn neutral_symbols(args: &str) -> String {
     out
 }
 
+/// Shift every `[rsp + d]` of `args` by `-shift` bytes: after the rewrite RSP no longer
+/// moves on push/call, so an inlined helper's stack slots are addressed from the loop's RSP.
+fn shift_rsp(args: &str, shift: i64) -> String {
+    if shift == 0 || !args.contains("[rsp") {
+        return args.to_string();
+    }
+    super::regs::operands(args)
+        .into_iter()
+        .map(|o| match super::regs::simple_mem(&o) {
+            Some(("rsp", d)) => {
+                let open = o.find('[').unwrap();
+                let nd = d - shift;
+                let inner = if nd == 0 { "[rsp]".to_string() } else if nd < 0 { format!("[rsp - {}]", -nd) } else { format!("[rsp + {nd}]") };
+                format!("{}{inner}", &o[..open])
+            }
+            _ => o,
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Apply the stack rewrite to a steady path.
 pub fn stack_rewrite(path: &[PathInsn]) -> Rewritten {
     let mut r = Rewritten::default();
@@ -94,7 +115,7 @@ pub fn stack_rewrite(path: &[PathInsn]) -> Rewritten {
                 depth -= 1;
             }
             op if op.starts_with('j') => r.insns.push(Insn { op: op.into(), args: BLOCK_LABEL.into() }),
-            _ => r.insns.push(Insn { op: i.op.clone(), args: neutral_symbols(&i.args) }),
+            _ => r.insns.push(Insn { op: i.op.clone(), args: shift_rsp(&neutral_symbols(&i.args), 8 * depth) }),
         }
         if r.insns.len() > before {
             r.taken.push(p.taken);
@@ -134,6 +155,7 @@ mod tests {
             p("push", "rbx"),
             p("push", "rax"),
             p("mov", "eax, dword ptr [rdi + 4]"),
+            p("mov", "dword ptr [rsp + 4], eax"),
             p("pop", "rcx"),
             p("pop", "rbx"),
             p("ret", ""),
@@ -148,6 +170,8 @@ mod tests {
                 "mov qword ptr [rsp - 16], rbx",
                 "mov qword ptr [rsp - 24], rax",
                 "mov eax, dword ptr [rdi + 4]",
+                // The helper's [rsp + 4] after a call and two pushes is the loop's [rsp - 20].
+                "mov dword ptr [rsp - 20], eax",
                 "mov rcx, qword ptr [rsp - 24]",
                 "mov rbx, qword ptr [rsp - 16]",
                 "jne .Lhl_block",
