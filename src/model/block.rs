@@ -79,10 +79,12 @@ pub struct Steady {
 pub fn symbols_in(snapshot: &str) -> Vec<(String, String)> {
     let mut names = vec![];
     for line in snapshot.lines() {
-        if let Some(n) = line.strip_suffix(':') {
-            if !n.starts_with('.') && !n.starts_with(char::is_whitespace) && !n.starts_with('#') {
-                names.push(n.to_string());
-            }
+        if let Some(n) = line.strip_suffix(':')
+            && !n.starts_with('.')
+            && !n.starts_with(char::is_whitespace)
+            && !n.starts_with('#')
+        {
+            names.push(n.to_string());
         }
     }
     names
@@ -183,8 +185,8 @@ fn sccs(cfg: &Cfg, ok: &[bool]) -> Vec<BTreeSet<usize>> {
     }
     let n = cfg.blocks.len();
     let mut s = St { cfg, ok, index: vec![None; n], low: vec![0; n], on: vec![false; n], stack: vec![], next: 0, out: vec![] };
-    for v in 0..n {
-        if ok[v] && s.index[v].is_none() {
+    for (v, &admitted) in ok.iter().enumerate() {
+        if admitted && s.index[v].is_none() {
             visit(&mut s, v);
         }
     }

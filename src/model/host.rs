@@ -204,10 +204,10 @@ fn resolve_stack_aliases(insns: &[Insn]) -> Vec<Insn> {
         for w in &e.writes {
             alias.remove(w);
         }
-        if let (Some(d), Some(f)) = (lea_off, mapped.first().and_then(|r| regs::family(r))) {
-            if mapped[0] == f {
-                alias.insert(f, d);
-            }
+        if let (Some(d), Some(f)) = (lea_off, mapped.first().and_then(|r| regs::family(r)))
+            && mapped[0] == f
+        {
+            alias.insert(f, d);
         }
         out.push(new);
     }
@@ -283,10 +283,11 @@ fn harness_operands(insns: &[Insn]) -> Vec<Insn> {
         if copies_valid {
             valid.insert(regs::family(&ops[0]).unwrap());
         }
-        if loads_qword && pointer_load {
-            if let Some(f) = regs::family(&ops[0]) {
-                valid.insert(f);
-            }
+        if loads_qword
+            && pointer_load
+            && let Some(f) = regs::family(&ops[0])
+        {
+            valid.insert(f);
         }
         out.push(Insn { op: i.op.clone(), args: new_ops.join(", ") });
     }

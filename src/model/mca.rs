@@ -129,7 +129,7 @@ pub fn run(cpu: &str, asm: &str) -> Result<McaResult> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .with_context(|| missing_message())?;
+        .with_context(missing_message)?;
     child.stdin.take().expect("piped stdin").write_all(asm.as_bytes()).context("writing to llvm-mca")?;
     let out = child.wait_with_output().context("waiting for llvm-mca")?;
     let err = String::from_utf8_lossy(&out.stderr);

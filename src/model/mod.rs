@@ -83,6 +83,8 @@ pub struct KernelBlock {
     pub mca_text: String,
     /// Loop-carried chains through memory.
     pub recurrences: Vec<recurrence::Recurrence>,
+    /// Reloads in a trip that store forwarding cannot serve.
+    pub forwarding_failures: Vec<String>,
 }
 
 /// Build the block of kernel `entry` from snapshot text (the variant's helpers inlined).
@@ -91,7 +93,8 @@ pub fn block_from_text(snapshot: &str, id: &str, entry: &str, helpers: &[&str], 
     let rewritten = rewrite::stack_rewrite(&steady.insns);
     let mca_text = rewrite::mca_text(&rewritten.insns);
     let recurrences = recurrence::detect(&steady.insns);
-    Ok(KernelBlock { id: id.to_string(), steady, rewritten, mca_text, recurrences })
+    let forwarding_failures = recurrence::forwarding_failures(&steady.insns);
+    Ok(KernelBlock { id: id.to_string(), steady, rewritten, mca_text, recurrences, forwarding_failures })
 }
 
 /// The block of variant `id` from its snapshot under `dir` (`asm-snapshots/`), matched by the
@@ -175,6 +178,8 @@ pub struct VariantModel {
     pub push_pop_rewritten: usize,
     /// Memory recurrences.
     pub recurrences: Vec<recurrence::Recurrence>,
+    /// Reloads store forwarding cannot serve (not in llvm-mca's figure).
+    pub forwarding_failures: Vec<String>,
     /// The block as llvm-mca reads it.
     pub block: String,
     /// Per CPU model.
@@ -285,7 +290,8 @@ pub fn caveats() -> Vec<String> {
          engine); calls outside the snapshot (indirect sinks, flushes, named functions) are not followed and their cost is missing"
             .into(),
         "memory: llvm-mca assumes loads and stores never alias; loop-carried chains through memory are added from the forwarding \
-         table as prediction = max(llvm-mca, chain) [assumption]"
+         table as prediction = max(llvm-mca, chain) [assumption]; reloads that store forwarding cannot serve (one load over two \
+         stores, or wider than its store) are listed but not added"
             .into(),
         format!("CPU names sharing one LLVM 19 scheduling model: {}; znver3 and znver4 gave identical figures on these loops", shared.join("; ")),
         "host figures: loop-only harness (each block assembled into a loop of its own, branches to the next instruction, addresses \
@@ -323,6 +329,7 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
                 calls_dropped: kb.rewritten.calls_dropped,
                 push_pop_rewritten: kb.rewritten.push_pop_rewritten,
                 recurrences: kb.recurrences.clone(),
+                forwarding_failures: kb.forwarding_failures.clone(),
                 block: kb.mca_text.clone(),
                 per_cpu: vec![],
                 host: None,
@@ -435,10 +442,8 @@ fn fmt_cell(p: &CpuPrediction, is_base: bool) -> String {
     if p.chain_cycles.is_some_and(|c| c >= p.mca.cycles_per_iter) {
         s.push('*');
     }
-    if !is_base {
-        if let Some(d) = p.diff_vs_baseline {
-            s.push_str(&format!(" ({d:+.2})"));
-        }
+    if !is_base && let Some(d) = p.diff_vs_baseline {
+        s.push_str(&format!(" ({d:+.2})"));
     }
     s
 }
@@ -533,6 +538,9 @@ pub fn render(r: &ModelReport) -> String {
                     format!("; NOT followed: {}", v.unfollowed_calls.join(", "))
                 }
             );
+            for f in &v.forwarding_failures {
+                let _ = writeln!(o, "  - forwarding failure (not in the prediction): {f}");
+            }
             for n in &v.notes {
                 let _ = writeln!(o, "  - {n}");
             }

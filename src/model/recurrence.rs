@@ -256,6 +256,84 @@ pub fn detect(path: &[PathInsn]) -> Vec<Recurrence> {
     out
 }
 
+/// Reloads in one trip that store-to-load forwarding cannot serve: a load whose bytes were
+/// last written by more than one store, or by a narrower store (a failed forward costs ~10-20
+/// cycles of latency on every core here; llvm-mca does not model it). Stack slots are tracked
+/// through push/pop/call/ret as in [`detect`]; the pushes and pops themselves count.
+pub fn forwarding_failures(path: &[PathInsn]) -> Vec<String> {
+    // (base, start, end, instruction index) of every store so far in the trip.
+    let mut stores: Vec<(&'static str, i64, i64, usize)> = vec![];
+    let mut written: BTreeSet<&'static str> = BTreeSet::new();
+    let mut off = 0i64;
+    let mut out = vec![];
+    let text = |k: usize| format!("{} {}", path[k].insn.op, path[k].insn.args).trim().to_string();
+    for (k, p) in path.iter().enumerate() {
+        let i = &p.insn;
+        let ops = regs::operands(&i.args);
+        let mut loads: Vec<(&'static str, i64, i64)> = vec![];
+        let mut st: Vec<(&'static str, i64, i64)> = vec![];
+        let e = effects(i);
+        let resolve = |o: &str| -> Option<(&'static str, i64, i64)> {
+            let (b, d) = simple_mem(o)?;
+            let d = if b == "rsp" { d + off } else { d };
+            (b == "rsp" || !written.contains(b)).then(|| (b, d, d + regs::mem_size(o)))
+        };
+        match i.op.as_str() {
+            "push" => st.push(("rsp", off - 8, off)),
+            "pop" => loads.push(("rsp", off, off + 8)),
+            "call" | "ret" => {}
+            _ => {
+                loads.extend(e.loads.iter().filter_map(|o| resolve(o)));
+                st.extend(e.stores.iter().filter_map(|o| resolve(o)));
+            }
+        }
+        for (b, s0, s1) in loads {
+            // The stores that wrote these bytes last, newest first.
+            let mut covering: Vec<usize> = vec![];
+            let mut bytes: Vec<bool> = vec![false; (s1 - s0) as usize];
+            for &(sb, t0, t1, sk) in stores.iter().rev() {
+                if sb != b || t1 <= s0 || s1 <= t0 {
+                    continue;
+                }
+                let mut fresh = false;
+                for x in t0.max(s0)..t1.min(s1) {
+                    let slot = &mut bytes[(x - s0) as usize];
+                    if !*slot {
+                        *slot = true;
+                        fresh = true;
+                    }
+                }
+                if fresh {
+                    covering.push(sk);
+                }
+            }
+            let served = match covering.as_slice() {
+                [] => true,
+                [one] => stores.iter().any(|&(sb, t0, t1, sk)| sk == *one && sb == b && t0 <= s0 && s1 <= t1),
+                _ => false,
+            };
+            if !served {
+                let by: Vec<String> = covering.iter().rev().map(|&sk| text(sk)).collect();
+                out.push(format!("`{}` reads bytes last written by {} ({}): store forwarding fails", text(k), by.len(), by.join("; ")));
+            }
+        }
+        for (b, t0, t1) in st {
+            stores.push((b, t0, t1, k));
+        }
+        match i.op.as_str() {
+            "push" | "call" => off -= 8,
+            "pop" | "ret" => off += 8,
+            "sub" | "add" if ops.first().map(String::as_str) == Some("rsp") => {
+                if let Some(n) = ops.get(1).and_then(|v| v.parse::<i64>().ok()) {
+                    off += if i.op == "sub" { -n } else { n };
+                }
+            }
+            _ => written.extend(e.writes.iter().copied().filter(|w| *w != "rsp")),
+        }
+    }
+    out
+}
+
 /// The longest chain of `recs` at `cpu`'s forwarding cost (None if no table entry).
 pub fn chain_cycles(recs: &[Recurrence], cpu: &str) -> Option<f64> {
     let f = forwarding(cpu)?;
@@ -313,6 +391,18 @@ mod tests {
         assert!(detect(&path("mov dword ptr [rbx + 4], ecx\nmov eax, dword ptr [rbx + 4]\ninc eax")).is_empty());
         // Indexed addresses are not slots.
         assert!(detect(&path("mov eax, dword ptr [rbx + 2*rcx]\ninc eax\nmov dword ptr [rbx + 2*rcx], eax")).is_empty());
+    }
+
+    #[test]
+    fn a_reload_spanning_two_stores_cannot_be_forwarded() {
+        let p = path("push rax\nmov dword ptr [rsp + 4], ecx\nmov ecx, dword ptr [rsp + 4]\npop rcx\nret");
+        let f = forwarding_failures(&p);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].starts_with("`pop rcx`") && f[0].contains("by 2"), "{f:?}");
+        // A reload of exactly what was stored forwards fine.
+        assert!(forwarding_failures(&path("push rbx\nmov dword ptr [rsp + 4], ecx\nmov eax, dword ptr [rsp + 4]\nadd rsp, 8")).is_empty());
+        // A wider reload of a narrower store fails.
+        assert_eq!(forwarding_failures(&path("mov word ptr [rbx + 8], ax\nmov ecx, dword ptr [rbx + 8]")).len(), 1);
     }
 
     #[test]

@@ -26,10 +26,10 @@ pub fn family(r: &str) -> Option<&'static str> {
         }
     }
     for f in HIGH {
-        if let Some(rest) = r.strip_prefix(f) {
-            if matches!(rest, "" | "d" | "w" | "b") {
-                return Some(f);
-            }
+        if let Some(rest) = r.strip_prefix(f)
+            && matches!(rest, "" | "d" | "w" | "b")
+        {
+            return Some(f);
         }
     }
     for (i, x) in XMM.iter().enumerate() {
