@@ -54,6 +54,13 @@ pub struct PathInsn {
     pub taken: Option<bool>,
 }
 
+/// Does the call (or tail jump) at `k` enter an inlined helper (the next instruction is the
+/// helper's)? A call that is not followed returns at once as far as the path goes: it moves
+/// no stack slot.
+pub fn enters_helper(path: &[PathInsn], k: usize) -> bool {
+    path.get(k + 1).is_some_and(|n| n.depth == path[k].depth + 1)
+}
+
 /// One iteration of a kernel's hot loop.
 #[derive(Clone, Debug)]
 pub struct Steady {

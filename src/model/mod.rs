@@ -219,6 +219,8 @@ pub struct ModelReport {
     /// The host's store-to-load links, measured with the harness (cycles): plain reload,
     /// `movsxd` reload.
     pub host_forwarding: Option<(f64, f64)>,
+    /// The dependent-add clock's rate in the harness (GHz), to turn ns into cycles.
+    pub host_ghz: Option<f64>,
     /// Per study.
     pub studies: Vec<StudyModel>,
     /// The forwarding table used.
@@ -357,6 +359,7 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
         studies.push(sm);
     }
     let mut host_forwarding = None;
+    let mut host_ghz = None;
     if opts.measure {
         let blocks: Vec<_> = all_blocks.iter().map(|b| b.2.clone()).collect();
         // HOTLOOPS_MODEL_HARNESS_OUT=FILE keeps the exact code timed, for review.
@@ -367,6 +370,7 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
                     let vm = &mut studies[*s].variants[*v];
                     match r {
                         Ok(m) => {
+                            host_ghz.get_or_insert(m.ghz);
                             let pred = host_model.as_ref().and_then(|hm| vm.per_cpu.iter().find(|p| &p.cpu == hm));
                             if let Some(p) = pred {
                                 let off = (p.predicted - m.cycles_per_iter) / m.cycles_per_iter;
@@ -419,6 +423,7 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
         host: host_cpu,
         host_model,
         host_forwarding,
+        host_ghz,
         studies,
         forwarding: recurrence::FORWARDING.to_vec(),
         caveats: caveats(),
@@ -463,6 +468,9 @@ pub fn render(r: &ModelReport) -> String {
         r.host_model.as_deref().unwrap_or("none among --cpu"),
         r.host.how
     );
+    if let Some(g) = r.host_ghz {
+        let _ = writeln!(o, "host clock (dependent adds, one cycle each): {g:.2} GHz\n");
+    }
     if let Some((plain, sx)) = r.host_forwarding {
         let _ = writeln!(
             o,

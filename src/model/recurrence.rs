@@ -122,11 +122,12 @@ pub fn detect(path: &[PathInsn]) -> Vec<Recurrence> {
     let mut rsp_ok = true;
     let mut offs = Vec::with_capacity(path.len());
     let mut written: BTreeSet<&'static str> = BTreeSet::new();
-    for p in path {
+    for (k, p) in path.iter().enumerate() {
         offs.push(off);
         let i = &p.insn;
         let ops = regs::operands(&i.args);
         match i.op.as_str() {
+            "call" if !super::block::enters_helper(path, k) => {}
             "push" | "call" => off -= 8,
             "pop" | "ret" => off += 8,
             "sub" | "add" if ops.first().map(String::as_str) == Some("rsp") => match ops.get(1).and_then(|v| v.parse::<i64>().ok()) {
@@ -321,6 +322,7 @@ pub fn forwarding_failures(path: &[PathInsn]) -> Vec<String> {
             stores.push((b, t0, t1, k));
         }
         match i.op.as_str() {
+            "call" if !super::block::enters_helper(path, k) => {}
             "push" | "call" => off -= 8,
             "pop" | "ret" => off += 8,
             "sub" | "add" if ops.first().map(String::as_str) == Some("rsp") => {

@@ -88,12 +88,15 @@ pub fn stack_rewrite(path: &[PathInsn]) -> Rewritten {
     let mut r = Rewritten::default();
     // Pushes (and calls' return addresses) below RSP at the loop head, as in the real frame.
     let mut depth: i64 = 0;
-    for p in path {
+    for (k, p) in path.iter().enumerate() {
         let i = &p.insn;
         let before = r.insns.len();
         match i.op.as_str() {
             "call" => {
-                depth += 1;
+                // Only a followed call's return address sits below the helper's frame.
+                if super::block::enters_helper(path, k) {
+                    depth += 1;
+                }
                 r.calls_dropped += 1;
             }
             "ret" => {
@@ -149,7 +152,7 @@ mod tests {
 
     #[test]
     fn calls_rets_pushes_and_pops_are_rewritten() {
-        let path = vec![
+        let mut path = vec![
             p("mov", "rdi, rbx"),
             p("call", "qword ptr [rip + hl_a@GOTPCREL]"),
             p("push", "rbx"),
@@ -161,6 +164,10 @@ mod tests {
             p("ret", ""),
             p("jne", ".L3"),
         ];
+        // The helper's instructions (after the call, up to its ret) are inlined one level down.
+        for x in &mut path[2..8] {
+            x.depth = 1;
+        }
         let r = stack_rewrite(&path);
         let text: Vec<String> = r.insns.iter().map(|i| format!("{} {}", i.op, i.args)).collect();
         assert_eq!(
@@ -179,6 +186,9 @@ mod tests {
         );
         assert_eq!((r.calls_dropped, r.push_pop_rewritten), (2, 4));
         assert!(!text.iter().any(|t| t.starts_with("call") || t.starts_with("ret") || t.starts_with("push") || t.starts_with("pop")));
+        // A call that is not followed (its callee is outside the snapshot) moves no slot.
+        let r = stack_rewrite(&[p("call", "r14"), p("push", "rbx"), p("pop", "rbx")]);
+        assert_eq!(r.insns[0].args, "qword ptr [rsp - 8], rbx");
     }
 
     #[test]
