@@ -238,3 +238,28 @@ fn cli_json_has_a_prediction_per_variant_and_cpu() {
     let se = &vars[0]["per_cpu"][0];
     assert!(se["chain_cycles"].as_f64().unwrap() > se["mca"]["cycles_per_iter"].as_f64().unwrap());
 }
+
+#[test]
+fn host_harness_times_blocks_and_reports_a_faulting_one() {
+    use hotloops::asm::structure::Insn;
+    let i = |op: &str, a: &str| Insn { op: op.into(), args: a.into() };
+    let chain = vec![i("add", "rax, rbx"), i("add", "rax, rcx")];
+    let faulting = vec![i("ud2", "")];
+    // Addresses the harness cannot trust become scratch slots: this indexed load must not fault.
+    let indexed = vec![i("mov", "eax, dword ptr [r13 + 8*rax + 4]"), i("inc", "eax")];
+    let blocks = vec![(chain, vec![None; 2]), (faulting, vec![None]), (indexed, vec![None; 2])];
+    let r = model::host::measure_blocks(&blocks, 200_000, None).unwrap();
+    assert_eq!(r.len(), 3);
+    let m = r[0].as_ref().unwrap();
+    assert!(m.cycles_per_iter.is_finite() && m.cycles_per_iter > 0.0 && m.ghz > 0.0, "{m:?}");
+    let e = r[1].as_ref().unwrap_err();
+    assert!(e.contains("signal"), "{e}");
+    assert!(r[2].is_ok(), "{:?}", r[2]);
+    // The temporary directory is gone.
+    let left = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("hotloops-model-"))
+        .count();
+    assert_eq!(left, 0, "harness temp dirs left behind");
+}
