@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the pinned tools hotloops needs beyond rustup's toolchain, gcc, python3 and
-# valgrind: cargo-show-asm (asm snapshots) and gungraun-runner (instruction benches).
+# valgrind: cargo-show-asm (asm snapshots), gungraun-runner (instruction benches) and llvm-mca-19
+# (Debian's llvm-19; static per-core models, `hotloops model`).
 # Versions are pinned: snapshots and counts reproduce only with the same tools.
 set -euo pipefail
 CARGO_SHOW_ASM=0.2.64
@@ -14,6 +15,14 @@ fi
 if ! (gungraun-runner --version 2>/dev/null | grep -q "$GUNGRAUN_RUNNER"); then
   echo "installing gungraun-runner $GUNGRAUN_RUNNER" >&2
   cargo install gungraun-runner --version "$GUNGRAUN_RUNNER" --locked
+fi
+# llvm-mca 19 (LLVM 19's scheduling models: znver4, sapphirerapids...); the unversioned llvm-mca
+# may be LLVM 14, which lacks znver4. Best effort: `hotloops model` says what to install without it.
+if ! command -v llvm-mca-19 >/dev/null; then
+  echo "installing llvm-19 (llvm-mca-19) from the distribution" >&2
+  if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-19; } >&2; then
+    echo "warning: could not install llvm-19; static core models are skipped (apt-get install llvm-19)" >&2
+  fi
 fi
 if ! command -v valgrind >/dev/null; then
   echo "valgrind is missing: instruction counts need it (apt-get install valgrind)" >&2

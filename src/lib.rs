@@ -16,12 +16,15 @@
 //!    variant rows and case catalogues, and the registry.
 //! 4. [`measure`] and [`asm`]: wall clock, instructions, counters; snapshots, normalisation
 //!    and structural checks. Neither imports the other.
-//! 5. [`report`]: report runs and files, tables, plots, cross-host comparison.
-//! 6. `main.rs`: the command line.
+//! 5. [`model`]: static per-core predictions (llvm-mca 19) of each kernel's loop, from the
+//!    snapshots, checked on the host.
+//! 6. [`report`]: report runs and files, tables, plots, cross-host comparison.
+//! 7. `main.rs`: the command line.
 
 pub mod asm;
 pub mod host;
 pub mod measure;
+pub mod model;
 pub mod pg;
 pub mod report;
 pub mod study;

@@ -123,6 +123,20 @@ enum Cmd {
         #[arg(long, default_value = "target/hotloops-sweep")]
         out: PathBuf,
     },
+    /// Static per-core predictions of each kernel's hot loop (llvm-mca 19), timed on this host.
+    Model {
+        /// A study or variant id (default: every study).
+        target: Option<String>,
+        /// CPU models, comma-separated (default: skylake,icelake-server,sapphirerapids,alderlake,znver3,znver4).
+        #[arg(long)]
+        cpu: Option<String>,
+        /// JSON instead of tables.
+        #[arg(long)]
+        json: bool,
+        /// Skip the loop-only timing on this host.
+        #[arg(long)]
+        no_measure: bool,
+    },
     /// (internal) Trials of one wall-clock pair, as JSON, for `report --processes`.
     #[command(hide = true)]
     Paired {
@@ -354,6 +368,8 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
+        Cmd::Model { target, cpu, json, no_measure } => hotloops::model::cli(target.as_deref(), cpu.as_deref(), json, no_measure)
+            .map_err(|e| if e.is::<hotloops::model::Usage>() { UsageError(format!("{e:#}")).into() } else { e }),
         Cmd::AllocChurnWorker { args } => hotloops::study::alloc_churn::worker_main(&args),
     }
 }

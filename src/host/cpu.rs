@@ -22,6 +22,26 @@ pub struct Cpu {
     pub name: String,
     /// Hypervisor bit (CPUID.1:ECX[31]).
     pub hypervisor: bool,
+    /// ISA features of leaf 7 that tell core generations apart where the model number
+    /// cannot be trusted (under KVM).
+    pub features: Features,
+}
+
+/// The ISA features the classification looks at (CPUID leaf 7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    /// AVX512F.
+    pub avx512f: bool,
+    /// AVX512_VBMI2 (Ice Lake and later).
+    pub avx512_vbmi2: bool,
+    /// AVX512_FP16 (Sapphire Rapids).
+    pub avx512_fp16: bool,
+    /// AMX-TILE (Sapphire Rapids and later Xeons).
+    pub amx_tile: bool,
+    /// Hybrid part (Alder Lake and later clients).
+    pub hybrid: bool,
+    /// GFNI (Ice Lake, Tremont, Golden Cove...).
+    pub gfni: bool,
 }
 
 /// Read CPUID.
@@ -50,7 +70,18 @@ pub fn cpu() -> Cpu {
         }
     }
     let name = String::from_utf8_lossy(&name).trim_matches(char::from(0)).trim().to_string();
+    let l7 = if l0.eax >= 7 { std::arch::x86_64::__cpuid_count(7, 0) } else { __cpuid(0) };
+    let has7 = l0.eax >= 7;
+    let features = Features {
+        avx512f: has7 && (l7.ebx >> 16) & 1 == 1,
+        avx512_vbmi2: has7 && (l7.ecx >> 6) & 1 == 1,
+        avx512_fp16: has7 && (l7.edx >> 23) & 1 == 1,
+        amx_tile: has7 && (l7.edx >> 24) & 1 == 1,
+        hybrid: has7 && (l7.edx >> 15) & 1 == 1,
+        gfni: has7 && (l7.ecx >> 8) & 1 == 1,
+    };
     Cpu {
+        features,
         vendor: String::from_utf8_lossy(&vendor).into_owned(),
         family,
         model,
@@ -62,7 +93,7 @@ pub fn cpu() -> Cpu {
 /// Not x86_64: no CPUID.
 #[cfg(not(target_arch = "x86_64"))]
 pub fn cpu() -> Cpu {
-    Cpu { vendor: "unknown".into(), family: 0, model: 0, name: std::env::consts::ARCH.into(), hypervisor: false }
+    Cpu { vendor: "unknown".into(), family: 0, model: 0, name: std::env::consts::ARCH.into(), hypervisor: false, features: Features::default() }
 }
 
 /// The microarchitectures hotloops has vendor events for.

@@ -329,7 +329,7 @@ mod tests {
     use super::*;
 
     fn cpu(vendor: &str, family: u32, model: u32) -> Cpu {
-        Cpu { vendor: vendor.into(), family, model, name: String::new(), hypervisor: false }
+        Cpu { vendor: vendor.into(), family, model, name: String::new(), hypervisor: false, features: Default::default() }
     }
 
     fn code(groups: &[EventGroup], name: &str) -> String {

@@ -1,0 +1,424 @@
+//! Loop-carried chains through memory, which llvm-mca does not model (it assumes loads and
+//! stores never alias): a slot `[base + disp]` loaded and stored in one iteration, with the
+//! base unchanged around the loop and the stored value computed from the loaded one, so each
+//! iteration's load waits for the previous iteration's store (store-to-load forwarding).
+//! local-index/store-each's `inc dword ptr [so + 132]` (itemIndex) is the study's case.
+//!
+//! Cost model (a stated assumption, not a measurement of the block): a link costs the core's
+//! store-to-load forwarding latency ([`FORWARDING`]) plus the dependent ALU operations between
+//! the load and the store; the loop cannot run faster than its longest chain, and llvm-mca's
+//! figure has the rest of the work overlapped, so prediction = max(llvm-mca, chain).
+
+use super::block::PathInsn;
+use super::regs::{self, effects, simple_mem};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// One core's store-to-load forwarding latency for a 64-bit GPR store-then-reload link.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Forwarding {
+    /// llvm-mca CPU name.
+    pub cpu: &'static str,
+    /// Cycles a link (store, then a plain load of the same address and width).
+    pub cycles: f64,
+    /// Cycles a link the core cannot rename (the reload sign- or zero-extends, or its width
+    /// differs from the store's): plain store-to-load forwarding.
+    pub unrenamed: f64,
+    /// Where the figures come from.
+    pub source: &'static str,
+}
+
+/// Forwarding latency per llvm-mca CPU name, with sources. Ice Lake and later Intel cores and
+/// Zen 2 onward rename a store and its reload from the same simple address ("memory
+/// renaming"/"mirroring"), so a link costs ~0-1 cycles there and ~4-5 on Skylake.
+pub const FORWARDING: &[Forwarding] = &[
+    F { cpu: "haswell", cycles: 5.25, unrenamed: 5.25, source: "uarch-bench studies/forwarding, Haswell GPR chain (reference microarchitecture.md §1); no renaming" },
+    F { cpu: "skylake", cycles: 4.43, unrenamed: 4.43, source: "uarch-bench studies/forwarding, Skylake GPR chain (microarchitecture.md §1); no renaming" },
+    F { cpu: "skylake-avx512", cycles: 4.43, unrenamed: 4.43, source: "as skylake (same core; microarchitecture.md §1)" },
+    F {
+        cpu: "icelake-server",
+        cycles: 0.58,
+        unrenamed: 5.0,
+        source: "uarch-bench studies/forwarding, Ice Lake (Sunny Cove) GPR chain 0.58, xmm (not renamed) chain 5.00 (microarchitecture.md §1)",
+    },
+    F { cpu: "rocketlake", cycles: 0.58, unrenamed: 5.0, source: "as icelake-server (shares its LLVM model, ground-truth.md §3) [assumed]" },
+    F {
+        cpu: "sapphirerapids",
+        cycles: 0.7,
+        unrenamed: 5.0,
+        source: "store-to-load chain 0.7 measured loop-only on the project's Sapphire-Rapids-class host (ground-truth.md §3); unrenamed as Ice Lake's 5.00 [assumed]",
+    },
+    F { cpu: "graniterapids", cycles: 0.7, unrenamed: 5.0, source: "as sapphirerapids (shares its LLVM model; ground-truth.md §3) [assumed]" },
+    F { cpu: "alderlake", cycles: 0.7, unrenamed: 5.0, source: "Golden Cove P-core, as sapphirerapids [assumed]" },
+    F { cpu: "raptorlake", cycles: 0.7, unrenamed: 5.0, source: "as alderlake (shares its LLVM model) [assumed]" },
+    F { cpu: "znver2", cycles: 1.0, unrenamed: 8.0, source: "uarch-bench studies/forwarding, Zen 2 GPR chain 1.00, xmm (not renamed) chain 8.01 (microarchitecture.md §1)" },
+    F {
+        cpu: "znver3",
+        cycles: 1.0,
+        unrenamed: 8.0,
+        source: "Zen 3 push/pop chain 1.00 (microarchitecture.md §1), memory renaming (Agner Fog); unrenamed as Zen 2's 8.01 [assumed]",
+    },
+    F {
+        cpu: "znver4",
+        cycles: 1.0,
+        unrenamed: 8.0,
+        source: "as Zen 3 [assumed]; measured here on a Zen 4 VM with `hotloops model`'s harness: mov reload ~0-0.1, movsxd reload ~8.3 cycles a link",
+    },
+    F { cpu: "znver5", cycles: 1.0, unrenamed: 8.0, source: "as Zen 4 [assumed]" },
+];
+
+use Forwarding as F;
+
+/// The forwarding latency of `cpu`, if the table has it.
+pub fn forwarding(cpu: &str) -> Option<&'static Forwarding> {
+    FORWARDING.iter().find(|f| f.cpu == cpu)
+}
+
+/// A loop-carried chain through one memory slot.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Recurrence {
+    /// The slot as written in the loop (`[r13 + 132]`; stack slots relative to RSP at the
+    /// loop's head).
+    pub slot: String,
+    /// Store-to-load links a trip.
+    pub links: usize,
+    /// Dependent ALU operations on the chain a trip (the `inc` of `inc [m]`).
+    pub alu_ops: usize,
+    /// Whether every reload on the chain is a plain load of the stored width (which memory
+    /// renaming can serve); a `movsxd` or narrower/wider reload is forwarded the slow way.
+    pub renamable: bool,
+    /// The instructions touching the slot, in path order.
+    pub insns: Vec<String>,
+}
+
+impl Recurrence {
+    /// Cycles a trip the chain needs at `fwd` cycles a link.
+    pub fn cycles(&self, fwd: f64) -> f64 {
+        self.links as f64 * fwd + self.alu_ops as f64
+    }
+
+    /// Cycles a trip on a core with forwarding costs `f`.
+    pub fn cycles_on(&self, f: &Forwarding) -> f64 {
+        self.cycles(if self.renamable { f.cycles } else { f.unrenamed })
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ev {
+    Load,
+    Store,
+    Rmw,
+}
+
+/// Is `op` a move whose result costs no ALU operation (move elimination, loads)?
+fn is_move(op: &str) -> bool {
+    matches!(op, "mov" | "movsxd" | "movzx" | "movsx")
+}
+
+/// Find the loop-carried chains through memory in one trip of a steady path.
+pub fn detect(path: &[PathInsn]) -> Vec<Recurrence> {
+    // RSP offset before each instruction (push/pop/call/ret/sub/add tracked); bases any other
+    // instruction writes change around the loop and are not slots.
+    let mut off = 0i64;
+    let mut rsp_ok = true;
+    let mut offs = Vec::with_capacity(path.len());
+    let mut written: BTreeSet<&'static str> = BTreeSet::new();
+    for (k, p) in path.iter().enumerate() {
+        offs.push(off);
+        let i = &p.insn;
+        let ops = regs::operands(&i.args);
+        match i.op.as_str() {
+            "call" if !super::block::enters_helper(path, k) => {}
+            "push" | "call" => off -= 8,
+            "pop" | "ret" => off += 8,
+            "sub" | "add" if ops.first().map(String::as_str) == Some("rsp") => match ops.get(1).and_then(|v| v.parse::<i64>().ok()) {
+                Some(n) => off += if i.op == "sub" { -n } else { n },
+                None => rsp_ok = false,
+            },
+            _ => {
+                let e = effects(i);
+                for w in e.writes {
+                    if w == "rsp" {
+                        rsp_ok = false;
+                    } else {
+                        written.insert(w);
+                    }
+                }
+            }
+        }
+    }
+    // Slot key of a memory operand at instruction k.
+    let key = |operand: &str, k: usize| -> Option<(String, i64)> {
+        let (base, disp) = simple_mem(operand)?;
+        if base == "rsp" {
+            rsp_ok.then(|| ("rsp".to_string(), disp + offs[k]))
+        } else {
+            (!written.contains(base)).then(|| (base.to_string(), disp))
+        }
+    };
+    // Events per slot, skipping the stack traffic of push/pop/call/ret (saved registers and
+    // return addresses are stored before they are reloaded in the same trip).
+    let mut events: BTreeMap<(String, i64), Vec<(usize, Ev)>> = BTreeMap::new();
+    for (k, p) in path.iter().enumerate() {
+        if matches!(p.insn.op.as_str(), "push" | "pop" | "call" | "ret") {
+            continue;
+        }
+        let e = effects(&p.insn);
+        let ld: BTreeSet<_> = e.loads.iter().filter_map(|o| key(o, k)).collect();
+        let st: BTreeSet<_> = e.stores.iter().filter_map(|o| key(o, k)).collect();
+        for s in ld.union(&st) {
+            let ev = match (ld.contains(s), st.contains(s)) {
+                (true, true) => Ev::Rmw,
+                (true, false) => Ev::Load,
+                _ => Ev::Store,
+            };
+            events.entry(s.clone()).or_default().push((k, ev));
+        }
+    }
+    let mut out = vec![];
+    for ((base, disp), evs) in events {
+        // Loop-carried: the trip's first access reads the slot, and something stores it.
+        if !matches!(evs[0].1, Ev::Load | Ev::Rmw) || !evs.iter().any(|e| matches!(e.1, Ev::Store | Ev::Rmw)) {
+            continue;
+        }
+        // Taint from the slot's loads; a store of a tainted value (or an RMW) is a link.
+        let at: HashMap<usize, Ev> = evs.iter().copied().collect();
+        let mut taint: HashMap<&'static str, usize> = HashMap::new();
+        let mut links = vec![];
+        let mut last_store_linked = false;
+        for (k, p) in path.iter().enumerate() {
+            let e = effects(&p.insn);
+            let src_alu = e.reads.iter().filter_map(|r| taint.get(r).copied()).max();
+            match at.get(&k) {
+                Some(Ev::Rmw) => {
+                    links.push(1 + src_alu.unwrap_or(0));
+                    last_store_linked = true;
+                    continue;
+                }
+                Some(Ev::Store) => {
+                    match src_alu {
+                        Some(a) => {
+                            links.push(a);
+                            last_store_linked = true;
+                        }
+                        None => last_store_linked = false,
+                    }
+                    continue;
+                }
+                Some(Ev::Load) => {
+                    for w in &e.writes {
+                        taint.insert(w, 0);
+                    }
+                    continue;
+                }
+                None => {}
+            }
+            match src_alu {
+                Some(a) => {
+                    let cost = if is_move(&p.insn.op) && e.loads.is_empty() {
+                        0
+                    } else if !e.loads.is_empty() {
+                        5
+                    } else {
+                        1
+                    };
+                    for w in &e.writes {
+                        taint.insert(w, a + cost);
+                    }
+                }
+                None => {
+                    for w in &e.writes {
+                        taint.remove(w);
+                    }
+                }
+            }
+        }
+        if links.is_empty() || !last_store_linked {
+            continue;
+        }
+        let width = |k: usize| -> Option<i64> {
+            let e = effects(&path[k].insn);
+            e.loads.iter().chain(e.stores.iter()).find(|o| key(o, k).as_ref().is_some_and(|x| x.0 == base && x.1 == disp)).map(|o| regs::mem_size(o))
+        };
+        let store_w: BTreeSet<i64> = evs.iter().filter(|e| e.1 != Ev::Load).filter_map(|e| width(e.0)).collect();
+        let renamable = evs.iter().all(|&(k, ev)| {
+            let op = path[k].insn.op.as_str();
+            let plain = matches!(op, "mov" | "cmp" | "test" | "add" | "sub" | "inc" | "dec" | "and" | "or" | "xor");
+            ev == Ev::Store || (plain && width(k).is_some_and(|w| store_w.len() == 1 && store_w.contains(&w)))
+        });
+        let slot = if disp == 0 { format!("[{base}]") } else if disp < 0 { format!("[{base} - {}]", -disp) } else { format!("[{base} + {disp}]") };
+        out.push(Recurrence {
+            slot,
+            links: links.len(),
+            alu_ops: links.iter().sum::<usize>(),
+            renamable,
+            insns: evs.iter().map(|&(k, _)| format!("{} {}", path[k].insn.op, path[k].insn.args)).collect(),
+        });
+    }
+    out
+}
+
+/// Reloads in one trip that store-to-load forwarding cannot serve: a load whose bytes were
+/// last written by more than one store, or by a narrower store (a failed forward costs ~10-20
+/// cycles of latency on every core here; llvm-mca does not model it). Stack slots are tracked
+/// through push/pop/call/ret as in [`detect`]; the pushes and pops themselves count.
+pub fn forwarding_failures(path: &[PathInsn]) -> Vec<String> {
+    // (base, start, end, instruction index) of every store so far in the trip.
+    let mut stores: Vec<(&'static str, i64, i64, usize)> = vec![];
+    let mut written: BTreeSet<&'static str> = BTreeSet::new();
+    let mut off = 0i64;
+    let mut out = vec![];
+    let text = |k: usize| format!("{} {}", path[k].insn.op, path[k].insn.args).trim().to_string();
+    for (k, p) in path.iter().enumerate() {
+        let i = &p.insn;
+        let ops = regs::operands(&i.args);
+        let mut loads: Vec<(&'static str, i64, i64)> = vec![];
+        let mut st: Vec<(&'static str, i64, i64)> = vec![];
+        let e = effects(i);
+        let resolve = |o: &str| -> Option<(&'static str, i64, i64)> {
+            let (b, d) = simple_mem(o)?;
+            let d = if b == "rsp" { d + off } else { d };
+            (b == "rsp" || !written.contains(b)).then(|| (b, d, d + regs::mem_size(o)))
+        };
+        match i.op.as_str() {
+            "push" => st.push(("rsp", off - 8, off)),
+            "pop" => loads.push(("rsp", off, off + 8)),
+            "call" | "ret" => {}
+            _ => {
+                loads.extend(e.loads.iter().filter_map(|o| resolve(o)));
+                st.extend(e.stores.iter().filter_map(|o| resolve(o)));
+            }
+        }
+        for (b, s0, s1) in loads {
+            // The stores that wrote these bytes last, newest first.
+            let mut covering: Vec<usize> = vec![];
+            let mut bytes: Vec<bool> = vec![false; (s1 - s0) as usize];
+            for &(sb, t0, t1, sk) in stores.iter().rev() {
+                if sb != b || t1 <= s0 || s1 <= t0 {
+                    continue;
+                }
+                let mut fresh = false;
+                for x in t0.max(s0)..t1.min(s1) {
+                    let slot = &mut bytes[(x - s0) as usize];
+                    if !*slot {
+                        *slot = true;
+                        fresh = true;
+                    }
+                }
+                if fresh {
+                    covering.push(sk);
+                }
+            }
+            let served = match covering.as_slice() {
+                [] => true,
+                [one] => stores.iter().any(|&(sb, t0, t1, sk)| sk == *one && sb == b && t0 <= s0 && s1 <= t1),
+                _ => false,
+            };
+            if !served {
+                let by: Vec<String> = covering.iter().rev().map(|&sk| text(sk)).collect();
+                out.push(format!("`{}` reads bytes last written by {} ({}): store forwarding fails", text(k), by.len(), by.join("; ")));
+            }
+        }
+        for (b, t0, t1) in st {
+            stores.push((b, t0, t1, k));
+        }
+        match i.op.as_str() {
+            "call" if !super::block::enters_helper(path, k) => {}
+            "push" | "call" => off -= 8,
+            "pop" | "ret" => off += 8,
+            "sub" | "add" if ops.first().map(String::as_str) == Some("rsp") => {
+                if let Some(n) = ops.get(1).and_then(|v| v.parse::<i64>().ok()) {
+                    off += if i.op == "sub" { -n } else { n };
+                }
+            }
+            _ => written.extend(e.writes.iter().copied().filter(|w| *w != "rsp")),
+        }
+    }
+    out
+}
+
+/// The longest chain of `recs` at `cpu`'s forwarding cost (None if no table entry).
+pub fn chain_cycles(recs: &[Recurrence], cpu: &str) -> Option<f64> {
+    let f = forwarding(cpu)?;
+    Some(recs.iter().map(|r| r.cycles_on(f)).fold(0.0, f64::max))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asm::structure::Insn;
+
+    fn path(text: &str) -> Vec<PathInsn> {
+        text.lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| {
+                let t = l.trim();
+                let (op, args) = t.split_once(' ').unwrap_or((t, ""));
+                PathInsn { insn: Insn { op: op.into(), args: args.trim().into() }, symbol: "f".into(), depth: 0, taken: None }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn inc_through_memory_is_one_link() {
+        let p = path("mov eax, dword ptr [r13 + 132]\ncmp eax, dword ptr [r13 + 128]\njle .L2\ncdqe\nmov edx, dword ptr [rsi + 2*rax]\ninc rbp\ninc dword ptr [r13 + 132]");
+        let r = detect(&p);
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r[0].slot, "[r13 + 132]");
+        assert_eq!((r[0].links, r[0].alu_ops), (1, 1));
+        assert!(r[0].renamable);
+        assert!((r[0].cycles(4.43) - 5.43).abs() < 1e-9);
+    }
+
+    #[test]
+    fn load_increment_store_is_one_link() {
+        let p = path("movsxd r14, dword ptr [rbp + 132]\ncmp r14d, dword ptr [rbp + 128]\ninc r14d\nmov dword ptr [rbp + 132], r14d");
+        let r = detect(&p);
+        assert_eq!(r.len(), 1);
+        assert_eq!((r[0].links, r[0].alu_ops), (1, 1));
+        // A sign-extending reload is not renamed: the slow forwarding cost applies.
+        assert!(!r[0].renamable);
+        let z3 = forwarding("znver3").unwrap();
+        assert!((r[0].cycles_on(z3) - 9.0).abs() < 1e-9);
+        let p = path("mov eax, dword ptr [rbp + 132]\ninc eax\nmov dword ptr [rbp + 132], eax");
+        assert!(detect(&p)[0].renamable);
+    }
+
+    #[test]
+    fn no_chain_when_the_base_moves_or_the_value_is_fresh() {
+        // The base changes every trip: different addresses.
+        assert!(detect(&path("mov eax, dword ptr [rbx + 4]\ninc eax\nmov dword ptr [rbx + 4], eax\nadd rbx, 16")).is_empty());
+        // The stored value does not come from the load.
+        assert!(detect(&path("mov eax, dword ptr [rbx + 4]\nmov dword ptr [rbx + 4], ecx")).is_empty());
+        // Stored before it is loaded: forwarding inside one trip, not carried.
+        assert!(detect(&path("mov dword ptr [rbx + 4], ecx\nmov eax, dword ptr [rbx + 4]\ninc eax")).is_empty());
+        // Indexed addresses are not slots.
+        assert!(detect(&path("mov eax, dword ptr [rbx + 2*rcx]\ninc eax\nmov dword ptr [rbx + 2*rcx], eax")).is_empty());
+    }
+
+    #[test]
+    fn a_reload_spanning_two_stores_cannot_be_forwarded() {
+        let p = path("push rax\nmov dword ptr [rsp + 4], ecx\nmov ecx, dword ptr [rsp + 4]\npop rcx\nret");
+        let f = forwarding_failures(&p);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].starts_with("`pop rcx`") && f[0].contains("by 2"), "{f:?}");
+        // A reload of exactly what was stored forwards fine.
+        assert!(forwarding_failures(&path("push rbx\nmov dword ptr [rsp + 4], ecx\nmov eax, dword ptr [rsp + 4]\nadd rsp, 8")).is_empty());
+        // A wider reload of a narrower store fails.
+        assert_eq!(forwarding_failures(&path("mov word ptr [rbx + 8], ax\nmov ecx, dword ptr [rbx + 8]")).len(), 1);
+    }
+
+    #[test]
+    fn saved_registers_are_not_chains() {
+        assert!(detect(&path("push rbx\nmov rbx, qword ptr [rdi]\npop rbx\nret\ninc rcx")).is_empty());
+    }
+
+    #[test]
+    fn every_table_entry_cites_a_source() {
+        for f in FORWARDING {
+            assert!(!f.source.is_empty() && f.cycles >= 0.0 && f.cycles <= f.unrenamed && f.unrenamed < 10.0, "{f:?}");
+        }
+        for cpu in super::super::DEFAULT_CPUS {
+            assert!(forwarding(cpu).is_some(), "{cpu} has no forwarding cost");
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! The stack rewrite and the text llvm-mca reads.
+//!
+//! llvm-mca 19 has no stack engine (LLVM issue 152008): `call`, `ret`, `push` and `pop` all
+//! read and write RSP, so an inlined helper's pushes and pops form a dependency chain through
+//! RSP that real cores break with their stack engine; on call-heavy paths it tripled the
+//! cycles (ground-truth.md §3). So: `call` and `ret` are dropped (the callee is inlined, or
+//! not in the snapshot), `push r` becomes `mov qword ptr [rsp - 8*k], r` and `pop r` a load
+//! from the same slot, with no RSP update; `sub/add rsp, N` stay (they are ALU operations).
+//! Branch targets become one label at the block's head; symbols become one placeholder.
+
+use super::block::PathInsn;
+use crate::asm::structure::Insn;
+
+/// The label every branch of a rewritten block targets.
+pub const BLOCK_LABEL: &str = ".Lhl_block";
+/// The placeholder every symbol reference (`[rip + sym]`) is rewritten to.
+pub const SYMBOL: &str = "hl_sym";
+
+/// What the rewrite did, for the caveats.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rewritten {
+    /// The rewritten instructions.
+    pub insns: Vec<Insn>,
+    /// For each rewritten instruction that is a jump: whether the path takes it.
+    pub taken: Vec<Option<bool>>,
+    /// Calls and rets dropped.
+    pub calls_dropped: usize,
+    /// Pushes and pops turned into stores and loads at fixed RSP offsets.
+    pub push_pop_rewritten: usize,
+    /// Tail jumps into inlined helpers dropped.
+    pub tail_jumps_dropped: usize,
+}
+
+/// Rewrite a symbol reference (`[rip + anything]`) to the placeholder symbol.
+fn neutral_symbols(args: &str) -> String {
+    let mut out = String::new();
+    let mut rest = args;
+    while let Some(p) = rest.find("rip + ") {
+        out.push_str(&rest[..p + 6]);
+        let tail = &rest[p + 6..];
+        let end = tail.find(']').unwrap_or(tail.len());
+        out.push_str(SYMBOL);
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    // `lea rcx, [rax + sym@DTPOFF]` and friends: any remaining `@` reference.
+    if out.contains('@') || out.contains("::") {
+        let mut s = String::new();
+        for (k, piece) in out.split('+').enumerate() {
+            if k > 0 {
+                s.push('+');
+            }
+            if piece.contains('@') || piece.contains("::") {
+                let keep_bracket = piece.trim_end().ends_with(']');
+                s.push_str(&format!(" {SYMBOL}{}", if keep_bracket { "]" } else { "" }));
+            } else {
+                s.push_str(piece);
+            }
+        }
+        out = s;
+    }
+    out
+}
+
+/// Shift every `[rsp + d]` of `args` by `-shift` bytes: after the rewrite RSP no longer
+/// moves on push/call, so an inlined helper's stack slots are addressed from the loop's RSP.
+fn shift_rsp(args: &str, shift: i64) -> String {
+    if shift == 0 || !args.contains("[rsp") {
+        return args.to_string();
+    }
+    super::regs::operands(args)
+        .into_iter()
+        .map(|o| match super::regs::simple_mem(&o) {
+            Some(("rsp", d)) => {
+                let open = o.find('[').unwrap();
+                let nd = d - shift;
+                let inner = if nd == 0 { "[rsp]".to_string() } else if nd < 0 { format!("[rsp - {}]", -nd) } else { format!("[rsp + {nd}]") };
+                format!("{}{inner}", &o[..open])
+            }
+            _ => o,
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Apply the stack rewrite to a steady path.
+pub fn stack_rewrite(path: &[PathInsn]) -> Rewritten {
+    let mut r = Rewritten::default();
+    // Pushes (and calls' return addresses) below RSP at the loop head, as in the real frame.
+    let mut depth: i64 = 0;
+    for (k, p) in path.iter().enumerate() {
+        let i = &p.insn;
+        let before = r.insns.len();
+        match i.op.as_str() {
+            "call" => {
+                // Only a followed call's return address sits below the helper's frame.
+                if super::block::enters_helper(path, k) {
+                    depth += 1;
+                }
+                r.calls_dropped += 1;
+            }
+            "ret" => {
+                depth -= 1;
+                r.calls_dropped += 1;
+            }
+            "jmp" if !i.args.trim().starts_with(".L") => {
+                // A tail jump: the callee (inlined after it) returns for the caller.
+                r.tail_jumps_dropped += 1;
+            }
+            "push" => {
+                depth += 1;
+                r.push_pop_rewritten += 1;
+                r.insns.push(Insn { op: "mov".into(), args: format!("qword ptr [rsp - {}], {}", 8 * depth, neutral_symbols(&i.args)) });
+            }
+            "pop" => {
+                r.push_pop_rewritten += 1;
+                r.insns.push(Insn { op: "mov".into(), args: format!("{}, qword ptr [rsp - {}]", i.args.trim(), 8 * depth) });
+                depth -= 1;
+            }
+            op if op.starts_with('j') => r.insns.push(Insn { op: op.into(), args: BLOCK_LABEL.into() }),
+            _ => r.insns.push(Insn { op: i.op.clone(), args: shift_rsp(&neutral_symbols(&i.args), 8 * depth) }),
+        }
+        if r.insns.len() > before {
+            r.taken.push(p.taken);
+        }
+    }
+    r
+}
+
+/// The text llvm-mca reads: Intel syntax, one label, the rewritten instructions.
+pub fn mca_text(insns: &[Insn]) -> String {
+    let mut s = format!(".intel_syntax noprefix\n{BLOCK_LABEL}:\n");
+    for i in insns {
+        s.push('\t');
+        s.push_str(&i.op);
+        if !i.args.is_empty() {
+            s.push(' ');
+            s.push_str(&i.args);
+        }
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(op: &str, a: &str) -> PathInsn {
+        PathInsn { insn: Insn { op: op.into(), args: a.into() }, symbol: "f".into(), depth: 0, taken: None }
+    }
+
+    #[test]
+    fn calls_rets_pushes_and_pops_are_rewritten() {
+        let mut path = vec![
+            p("mov", "rdi, rbx"),
+            p("call", "qword ptr [rip + hl_a@GOTPCREL]"),
+            p("push", "rbx"),
+            p("push", "rax"),
+            p("mov", "eax, dword ptr [rdi + 4]"),
+            p("mov", "dword ptr [rsp + 4], eax"),
+            p("pop", "rcx"),
+            p("pop", "rbx"),
+            p("ret", ""),
+            p("jne", ".L3"),
+        ];
+        // The helper's instructions (after the call, up to its ret) are inlined one level down.
+        for x in &mut path[2..8] {
+            x.depth = 1;
+        }
+        let r = stack_rewrite(&path);
+        let text: Vec<String> = r.insns.iter().map(|i| format!("{} {}", i.op, i.args)).collect();
+        assert_eq!(
+            text,
+            vec![
+                "mov rdi, rbx",
+                "mov qword ptr [rsp - 16], rbx",
+                "mov qword ptr [rsp - 24], rax",
+                "mov eax, dword ptr [rdi + 4]",
+                // The helper's [rsp + 4] after a call and two pushes is the loop's [rsp - 20].
+                "mov dword ptr [rsp - 20], eax",
+                "mov rcx, qword ptr [rsp - 24]",
+                "mov rbx, qword ptr [rsp - 16]",
+                "jne .Lhl_block",
+            ]
+        );
+        assert_eq!((r.calls_dropped, r.push_pop_rewritten), (2, 4));
+        assert!(!text.iter().any(|t| t.starts_with("call") || t.starts_with("ret") || t.starts_with("push") || t.starts_with("pop")));
+        // A call that is not followed (its callee is outside the snapshot) moves no slot.
+        let r = stack_rewrite(&[p("call", "r14"), p("push", "rbx"), p("pop", "rbx")]);
+        assert_eq!(r.insns[0].args, "qword ptr [rsp - 8], rbx");
+    }
+
+    #[test]
+    fn symbols_become_one_placeholder() {
+        assert_eq!(neutral_symbols("rax, qword ptr [rip + hotloops::pg::nbtree::bt_steppage@GOTPCREL]"), "rax, qword ptr [rip + hl_sym]");
+        assert_eq!(neutral_symbols("rcx, [rip + .Lanon]"), "rcx, [rip + hl_sym]");
+        assert_eq!(neutral_symbols("rdx, qword ptr [rax + a::b::C@DTPOFF]"), "rdx, qword ptr [rax + hl_sym]");
+        assert_eq!(neutral_symbols("eax, dword ptr [r13 + 132]"), "eax, dword ptr [r13 + 132]");
+    }
+}

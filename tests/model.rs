@@ -1,0 +1,264 @@
+//! The static core model (issue 13): steady-state blocks from every snapshot, the stack
+//! rewrite, the memory-recurrence detector, llvm-mca's JSON, and one real llvm-mca run.
+
+use hotloops::asm::structure::Cfg;
+use hotloops::model::{self, block, mca, recurrence, rewrite};
+use hotloops::study::{self, STUDIES};
+use std::process::Command;
+
+const FIXTURE: &str = include_str!("fixtures/llvm-mca-19-skylake-store-each.json");
+
+fn snapshot(id: &str) -> String {
+    hotloops::asm::read_snapshot(&hotloops::asm::snapshot_dir(), id).unwrap()
+}
+
+/// Block index of a path label (`.L3` or `#k` for an unlabelled block).
+fn block_index(cfg: &Cfg, label: &str) -> usize {
+    match label.strip_prefix('#') {
+        Some(k) => k.parse().unwrap(),
+        None => cfg.blocks.iter().position(|b| b.label.as_deref() == Some(label)).unwrap_or_else(|| panic!("no block {label}")),
+    }
+}
+
+#[test]
+fn every_snapshot_gives_a_steady_block_that_closes_its_loop() {
+    let mut n = 0;
+    for s in STUDIES {
+        let info = s.info();
+        for v in info.variants {
+            let kb = model::kernel_block(&hotloops::asm::snapshot_dir(), v.id).unwrap_or_else(|e| panic!("{}: {e:#}", v.id));
+            assert!(!kb.steady.insns.is_empty() && !kb.rewritten.insns.is_empty(), "{}: empty block", v.id);
+            // The loop's symbol is the kernel or one of its helpers, matched by the registry.
+            let sym = &kb.steady.symbol;
+            assert!(*sym == v.kernel || v.helpers.contains(&sym.as_str()), "{}: loop in {sym}", v.id);
+            let snap = snapshot(v.id);
+            let body = hotloops::asm::symbol_body(&snap, sym).unwrap();
+            let cfg = Cfg::parse(body);
+            // Every path block is in the kernel's loop, and the last one goes back to the header.
+            let lp = block::loop_blocks(&snap, sym, v.helpers).unwrap();
+            for b in &kb.steady.path_blocks {
+                assert!(lp.contains(b), "{}: path block {b} not in the loop {lp:?}", v.id);
+            }
+            let header = block_index(&cfg, &kb.steady.header);
+            let last = block_index(&cfg, kb.steady.path_blocks.last().unwrap());
+            assert!(cfg.blocks[last].succ.contains(&header), "{}: the path does not end at the back edge", v.id);
+            assert_eq!(kb.steady.path_blocks[0], kb.steady.header, "{}", v.id);
+            if kb.steady.back_edge != "fall-through" {
+                assert!(kb.steady.back_edge.ends_with(&kb.steady.header), "{}: back edge {}", v.id, kb.steady.back_edge);
+            }
+            // The llvm-mca text has only the instructions of the block, one label.
+            assert_eq!(kb.mca_text.lines().filter(|l| l.ends_with(':')).count(), 1, "{}", v.id);
+            n += 1;
+        }
+    }
+    assert_eq!(n, study::all_ids().len());
+}
+
+#[test]
+fn mechanisms_are_in_their_blocks() {
+    let dir = hotloops::asm::snapshot_dir();
+    let text = |id: &str| model::kernel_block(&dir, id).unwrap().mca_text;
+    // local-index: itemIndex (+132) in store-each's loop, not in local's.
+    assert!(text("local-index/store-each").contains("+ 132]"));
+    assert!(!text("local-index/local").contains("+ 132]"));
+    // dir-by-value: the opaque path chases scan->opaque (+56) then ->dir (+112), inlined from
+    // the checkkeys helper; by-value does not read +112.
+    let opaque = model::kernel_block(&dir, "dir-by-value/opaque").unwrap();
+    assert!(opaque.steady.inlined.iter().any(|h| h.contains("checkkeys")), "{:?}", opaque.steady.inlined);
+    assert!(opaque.mca_text.contains("+ 56]") && opaque.mca_text.contains("+ 112]"));
+    assert!(!text("dir-by-value/by-value").contains("+ 112]"));
+}
+
+#[test]
+fn stack_rewrite_leaves_no_call_ret_push_or_pop() {
+    for id in ["dir-by-value/opaque", "dir-by-value/by-value"] {
+        let kb = model::kernel_block(&hotloops::asm::snapshot_dir(), id).unwrap();
+        assert!(kb.steady.insns.iter().any(|p| p.insn.op == "push"), "{id}: the helpers push");
+        assert!(kb.rewritten.push_pop_rewritten > 0 && kb.rewritten.calls_dropped > 0, "{id}");
+        for i in &kb.rewritten.insns {
+            assert!(!matches!(i.op.as_str(), "call" | "ret" | "push" | "pop"), "{id}: {} {} left", i.op, i.args);
+        }
+        // Pushed registers are saved below the loop's RSP (under the return address) and
+        // reloaded from the same slot.
+        let saves: Vec<String> = kb
+            .mca_text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("mov qword ptr [rsp - ").and_then(|r| r.split_once(']')).map(|(n, _)| n.to_string()))
+            .collect();
+        assert!(!saves.is_empty() && !saves.contains(&"8".to_string()), "{}", kb.mca_text);
+        for n in saves {
+            assert!(kb.mca_text.contains(&format!(", qword ptr [rsp - {n}]")), "{id}: slot -{n} saved, never reloaded");
+        }
+    }
+}
+
+#[test]
+fn recurrence_detector_finds_item_index_and_nothing_in_local() {
+    let dir = hotloops::asm::snapshot_dir();
+    let se = model::kernel_block(&dir, "local-index/store-each").unwrap();
+    let r: Vec<_> = se.recurrences.iter().filter(|r| r.slot.ends_with("+ 132]")).collect();
+    assert_eq!(r.len(), 1, "{:?}", se.recurrences);
+    assert_eq!((r[0].links, r[0].alu_ops), (1, 1));
+    assert!(r[0].insns.iter().any(|i| i.starts_with("inc")), "{:?}", r[0].insns);
+    assert!(model::kernel_block(&dir, "local-index/local").unwrap().recurrences.is_empty());
+    // safe-ref keeps itemIndex in memory too, reloaded with a sign extension.
+    let sr = model::kernel_block(&dir, "local-index/safe-ref").unwrap();
+    assert!(sr.recurrences.iter().any(|r| r.slot.ends_with("+ 132]") && !r.renamable), "{:?}", sr.recurrences);
+}
+
+#[test]
+fn removing_the_recurrence_changes_the_prediction() {
+    let snap = snapshot("local-index/store-each");
+    let line = snap.lines().find(|l| l.contains("inc dword ptr [") && l.contains("+ 132]")).expect("store-each increments itemIndex in memory");
+    // The mutation keeps the instruction count: the increment goes to a register instead.
+    let mutated = snap.replacen(line, "\tinc r15", 1);
+    let (s, v) = study::variant("local-index/store-each").unwrap();
+    let site = block::site_of(s.info().name);
+    let orig = model::block_from_text(&snap, v.id, v.kernel, v.helpers, site).unwrap();
+    let mutb = model::block_from_text(&mutated, v.id, v.kernel, v.helpers, site).unwrap();
+    assert!(!orig.recurrences.is_empty() && mutb.recurrences.is_empty(), "{:?}", mutb.recurrences);
+    // With llvm-mca's figure from the fixture, Skylake's prediction is the chain's 4.43 + 1.
+    let mca_cycles = mca::parse_json(FIXTURE).unwrap().cycles_per_iter;
+    let (with, chain) = model::combine(mca_cycles, &orig.recurrences, "skylake");
+    let (without, none) = model::combine(mca_cycles, &mutb.recurrences, "skylake");
+    assert!((chain.unwrap() - 5.43).abs() < 1e-9 && none.is_none());
+    assert!(with > without + 1.0, "{with} vs {without}");
+    assert_eq!(without, mca_cycles);
+    // On Zen 3 memory renaming makes the chain cheaper than the block: no change.
+    assert_eq!(model::combine(mca_cycles, &orig.recurrences, "znver3").0, mca_cycles);
+    if mca::version().is_some() {
+        let a = mca::run("skylake", &orig.mca_text).unwrap().cycles_per_iter;
+        let b = mca::run("skylake", &mutb.mca_text).unwrap().cycles_per_iter;
+        let (pa, pb) = (model::combine(a, &orig.recurrences, "skylake").0, model::combine(b, &mutb.recurrences, "skylake").0);
+        assert!(pa > pb + 1.0, "real llvm-mca: {pa} vs {pb}");
+    }
+}
+
+#[test]
+fn llvm_mca_json_fixture_parses() {
+    let r = mca::parse_json(FIXTURE).unwrap();
+    assert_eq!(r.cpu, "skylake");
+    assert_eq!((r.iterations, r.total_cycles), (1000, 3522));
+    assert!((r.cycles_per_iter - 3.522).abs() < 1e-9);
+    assert!((r.ipc - 4.8268).abs() < 1e-3);
+    assert!((r.uops_per_iter - 20.0).abs() < 1e-9 && r.dispatch_width == 6);
+    assert_eq!(r.pressure.len(), 8, "{:?}", r.pressure);
+    assert_eq!(r.pressure[0].0, "SKLPort5");
+    assert!((r.pressure[0].1 - 3.001).abs() < 1e-9);
+    assert!(r.bottleneck.contains("dispatch width") || r.bottleneck.contains("SKLPort5"), "{}", r.bottleneck);
+    // Bad input is an error, not a panic.
+    assert!(mca::parse_json("not json").is_err());
+    assert!(mca::parse_json("{\"CodeRegions\": []}").is_err());
+}
+
+#[test]
+fn real_llvm_mca_run_on_a_small_block() {
+    if mca::version().is_none() {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI installs llvm-19 (scripts/install-tools.sh): {}", mca::missing_message());
+        eprintln!("skipped: {}", mca::missing_message());
+        return;
+    }
+    let insns = vec![
+        hotloops::asm::structure::Insn { op: "add".into(), args: "rax, rbx".into() },
+        hotloops::asm::structure::Insn { op: "add".into(), args: "rax, rcx".into() },
+    ];
+    for cpu in model::DEFAULT_CPUS {
+        let r = mca::run(cpu, &rewrite::mca_text(&insns)).unwrap();
+        // Two dependent adds: a two-cycle chain on every core.
+        assert!((r.cycles_per_iter - 2.0).abs() < 0.05, "{cpu}: {}", r.cycles_per_iter);
+        assert!(r.bottleneck.starts_with("dependency chain"), "{cpu}: {}", r.bottleneck);
+    }
+    assert!(mca::run("bogus", &rewrite::mca_text(&insns)).is_err());
+}
+
+#[test]
+fn forwarding_table_covers_the_default_cpus_with_sources() {
+    for cpu in model::DEFAULT_CPUS {
+        let f = recurrence::forwarding(cpu).unwrap_or_else(|| panic!("{cpu}"));
+        assert!(!f.source.is_empty());
+    }
+    assert!(recurrence::forwarding("skylake").unwrap().cycles > 4.0);
+    assert!(recurrence::forwarding("znver3").unwrap().cycles <= 1.0);
+}
+
+#[test]
+fn pipeline_flag_only_when_the_pipeline_difference_dwarfs_the_loops() {
+    assert!(model::pipeline_flag(0.9, 5.5).is_some());
+    assert!(model::pipeline_flag(2.6, 2.9).is_none());
+}
+
+fn hotloops(args: &[&str], path: Option<&str>) -> std::process::Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_hotloops"));
+    c.args(args);
+    if let Some(p) = path {
+        c.env("PATH", p);
+    }
+    c.output().unwrap()
+}
+
+#[test]
+fn cli_usage_errors_exit_2() {
+    for args in [vec!["model", "nope"], vec!["model", "local-index/nope"], vec!["model", "--cpu", "bogus"], vec!["model", "--cpu", ","]] {
+        let o = hotloops(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(!String::from_utf8_lossy(&o.stderr).contains("panicked"));
+    }
+}
+
+#[test]
+fn cli_without_llvm_mca_names_the_package_and_exits_2() {
+    let o = hotloops(&["model", "local-index", "--no-measure"], Some("/nonexistent"));
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("llvm-19") && err.contains("llvm-mca-19"), "{err}");
+}
+
+#[test]
+fn cli_json_has_a_prediction_per_variant_and_cpu() {
+    if mca::version().is_none() {
+        eprintln!("skipped: {}", mca::missing_message());
+        return;
+    }
+    let o = hotloops(&["model", "local-index", "--json", "--no-measure", "--cpu", "skylake,znver3"], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["llvm_mca"].as_str().unwrap().contains("19."));
+    let vars = v["studies"][0]["variants"].as_array().unwrap();
+    assert_eq!(vars.len(), 3);
+    for var in vars {
+        let per = var["per_cpu"].as_array().unwrap();
+        assert_eq!(per.len(), 2, "{var}");
+        for p in per {
+            let pred = p["predicted"].as_f64().unwrap();
+            assert!(pred > 0.5 && pred < 100.0, "{p}");
+        }
+    }
+    // store-each on Skylake is set by the itemIndex chain.
+    let se = &vars[0]["per_cpu"][0];
+    assert!(se["chain_cycles"].as_f64().unwrap() > se["mca"]["cycles_per_iter"].as_f64().unwrap());
+}
+
+#[test]
+fn host_harness_times_blocks_and_reports_a_faulting_one() {
+    use hotloops::asm::structure::Insn;
+    let i = |op: &str, a: &str| Insn { op: op.into(), args: a.into() };
+    let chain = vec![i("add", "rax, rbx"), i("add", "rax, rcx")];
+    let faulting = vec![i("ud2", "")];
+    // Addresses the harness cannot trust become scratch slots: this indexed load must not fault.
+    let indexed = vec![i("mov", "eax, dword ptr [r13 + 8*rax + 4]"), i("inc", "eax")];
+    let blocks = vec![(chain, vec![None; 2]), (faulting, vec![None]), (indexed, vec![None; 2])];
+    let r = model::host::measure_blocks(&blocks, 200_000, None).unwrap();
+    assert_eq!(r.len(), 3);
+    let m = r[0].as_ref().unwrap();
+    assert!(m.cycles_per_iter.is_finite() && m.cycles_per_iter > 0.0 && m.ghz > 0.0, "{m:?}");
+    let e = r[1].as_ref().unwrap_err();
+    assert!(e.contains("signal"), "{e}");
+    assert!(r[2].is_ok(), "{:?}", r[2]);
+    // The temporary directory is gone.
+    let left = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("hotloops-model-"))
+        .count();
+    assert_eq!(left, 0, "harness temp dirs left behind");
+}
