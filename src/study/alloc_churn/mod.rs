@@ -46,52 +46,49 @@
 //! - `alloc-churn/palloc-mallopt-toppad`: the baseline with `M_TOP_PAD` = 64 MiB;
 //! - `alloc-churn/palloc-mimalloc`: the baseline with every context block from mimalloc.
 //!
-//! **Isolation.** `mallopt` is process-global and switches glibc's dynamic thresholds off for
-//! good, and glibc's state also depends on the process's history: freeing one mmap'd chunk of
-//! 128 KiB to 32 MiB raises both thresholds for the rest of the process ([`glibc::probe`]
-//! shows it; a report process that has read a callgrind file no longer trims at 128 KiB). So
-//! every variant runs in a process of its own, like a fresh backend: the sweep starts one per
-//! (variant, N) point (`hotloops alloc-churn-worker point`), and a [`ChurnCase`] (the report,
-//! benches, tests) sends each variant's queries to a worker process of its own (`serve`) —
-//! unless this process is dedicated to that variant (`hotloops run`, `hotloops counters`,
-//! so callgrind sees the kernel), when it runs here and takes the variant's settings.
-//! [`place`] guards every in-process backend: once a process took a mallopt variant's
-//! settings, no other variant runs in it, and a process that ran default variants never takes
-//! mallopt settings.
+//! **Isolation** ([`isolation`]). `mallopt` is process-global and switches glibc's dynamic
+//! thresholds off for good, and glibc's state also depends on the process's history: freeing
+//! one mmap'd chunk of 128 KiB to 32 MiB raises both thresholds for the rest of the process
+//! (`crate::pg::mcxt::glibc::probe` shows it; a report process that has read a callgrind file no longer
+//! trims at 128 KiB). So every variant runs in a process of its own, like a fresh backend:
+//! the sweep starts one `hotloops worker` per (variant, N) point, and a [`ChurnCase`] (the
+//! report, benches, tests) sends each variant's queries to a worker of its own (a `serve`
+//! request) — unless this process is dedicated to that variant (`hotloops run`, `hotloops
+//! counters`, so callgrind sees the kernel), when it runs here and takes the variant's
+//! settings. [`place`] guards every in-process backend: once a process took a mallopt
+//! variant's settings, no other variant runs in it, and a process that ran default variants
+//! never takes mallopt settings.
 //!
-//! **The sweep** ([`run_sweep`]): per variant and N (1 to 200 partitions), time and minor
-//! page faults per query (perf's software counter, getrusage where perf is refused), the
-//! first N where the per-query time jumps 10x or more over the previous N ([`cliffs`]), one
-//! SVG of cost against N for all variants ([`sweep_svg`]).
+//! **The sweep** ([`sweep`] says what a point measures; `hotloops sweep alloc-churn` and
+//! `crate::report::sweep` run it): per variant and N (1 to 200 partitions), time and minor
+//! page faults per query in a fresh process, the first N where the per-query time jumps 10x
+//! or more over the previous N, one SVG of cost against N for all variants. What it measured
+//! on our hosts is in `analysis/` (`kvm-amd-epyc-2core/alloc-churn-sweep/`).
 //!
-//! **Measured here** (2-vCPU KVM guest, AMD EPYC, glibc 2.36, Debian 12; three full sweeps,
-//! shared host): both glibc variants jump 15-20x from 4 to 5 partitions (0.33-0.45 us to
-//! ~6.7 us a query), where each query starts paying two `brk` calls (trim, regrow; strace)
-//! and 1 minor fault; at 100 partitions ~420-435 us, ~199 faults and ~22 `brk` calls a query.
-//! Each mitigation removes the jump (largest step <= 2.2x; 9-11 us a query at 100, ~0
-//! faults). The static routine saves ~20% of the instructions and ~20% of the time below the
-//! cliff but does not move it; at 100 partitions palloc-routine / static-routine is
-//! 1.01-1.04 (seed: ~2). The pages a query faults in are only those btbeginscan and the scan
-//! touch (~2 of a scan state's 7), not all of them as in reference §5.4's experiment.
+//! Layout: this file holds the rows, cases, kernels, [`Backend`] and [`Workload`];
+//! [`isolation`] where a variant may run and the worker that serves one variant's queries;
+//! [`sweep`] what a sweep point measures. The PostgreSQL code the query runs is `crate::pg`'s.
+
+pub mod isolation;
+pub mod sweep;
+
+pub use isolation::{Placement, place, tuned_for};
 
 use crate::pg::amapi::{
     self, AmHandler, BTREE_AM_OID, IndexAmRoutine, IndexRelation, PgAm, get_index_am_routine_by_am_id, hl_bthandler_palloc,
     hl_bthandler_static, scan::eq_key,
 };
 use crate::pg::itemptr::ItemPointer;
-use crate::pg::mcxt::{self, AllocSet, MallocBackend, glibc, glibc::Mallopt, memory_context_switch_to, pfree};
+use crate::pg::mcxt::{self, AllocSet, MallocBackend, glibc::Mallopt, memory_context_switch_to, pfree};
 use crate::pg::nbtree::{BTree, IndexScanDesc, KeyType, ScanKey, leaf_items_per_page};
 use crate::pg::sink::TidDigest;
 use crate::pg::workload::{PGBENCH_ACCOUNTS_TUPLES_PER_PAGE, PGBENCH_ROWS_PER_SCALE, heap_tid, leaf_sizes};
 use crate::study::{Case, CaseSpec, Kernel, Size, Study, StudyInfo, Variant};
+use anyhow::{Context, Result, bail};
+use isolation::Served;
 use std::collections::HashMap;
-use anyhow::{Context, Result, anyhow, bail};
-use serde::{Deserialize, Serialize};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// The registry entry.
 pub static STUDY: AllocChurn = AllocChurn;
@@ -224,10 +221,15 @@ pub fn info() -> &'static StudyInfo {
     &INFO
 }
 
-fn variant_row(id: &str) -> Result<&'static Variant> {
+/// A row of this study by id or short name; an unknown name lists the study's ids.
+pub fn variant_row(id: &str) -> Result<&'static Variant> {
     Ok(INFO.variant(id)?)
 }
 
+/// The partition count of case `id` (`partitions-N`).
+pub fn partitions_of(id: &str) -> Result<usize> {
+    id.strip_prefix("partitions-").and_then(|n| n.parse().ok()).with_context(|| format!("alloc-churn has no case `{id}`"))
+}
 // ---------------------------------------------------------------------------------------------
 // Workload.
 
@@ -281,61 +283,6 @@ impl Workload {
     /// What a correct query for `bid = key` returns: TIDs in partition order.
     pub fn expected(&self, key: i64) -> Vec<ItemPointer> {
         self.partitions.iter().flat_map(|p| p.entries.iter().filter(|e| e.0 == key).map(|e| e.1)).collect()
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Where a variant may run.
-
-/// The process's glibc state, as far as this study has changed it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Claim {
-    /// No alloc-churn variant has run here.
-    Pristine,
-    /// Variants with glibc's default settings have run here.
-    Shared,
-    /// This variant's mallopt settings were applied here: for good.
-    Tuned(&'static str),
-}
-
-static CLAIM: Mutex<Claim> = Mutex::new(Claim::Pristine);
-
-/// Where a variant runs in this process.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Placement {
-    /// In this process.
-    InProcess,
-    /// In a worker process of its own.
-    Worker,
-}
-
-/// Decide (and record) where variant `v` runs: a mallopt variant in-process only as the
-/// first alloc-churn variant of the process, which then belongs to it; any other variant
-/// in-process unless the process belongs to a mallopt variant.
-pub fn place(v: &'static Variant) -> Result<Placement> {
-    let spec = spec(v)?;
-    let mut c = CLAIM.lock().map_err(|_| anyhow!("alloc-churn placement lock poisoned"))?;
-    Ok(match (*c, spec.mallopt) {
-        (Claim::Tuned(w), _) if w == v.id => Placement::InProcess,
-        (Claim::Tuned(_), _) => Placement::Worker,
-        (Claim::Pristine, Some(m)) => {
-            glibc::apply(&m).with_context(|| format!("{}: applying its malloc settings", v.id))?;
-            *c = Claim::Tuned(v.id);
-            Placement::InProcess
-        }
-        (Claim::Shared, Some(_)) => Placement::Worker,
-        (_, None) => {
-            *c = Claim::Shared;
-            Placement::InProcess
-        }
-    })
-}
-
-/// Has this process taken a mallopt variant's settings? (Some(variant id))
-pub fn tuned_for() -> Option<&'static str> {
-    match *CLAIM.lock().ok()? {
-        Claim::Tuned(v) => Some(v),
-        _ => None,
     }
 }
 
@@ -569,110 +516,6 @@ pub fn hotloops_alloc_churn_palloc_routine(b: &mut Backend) -> u64 {
 pub fn hotloops_alloc_churn_static_routine(b: &mut Backend) -> u64 {
     query::<false>(b)
 }
-
-// ---------------------------------------------------------------------------------------------
-// Worker processes.
-
-/// The hidden `hotloops` subcommand that runs this module's workers.
-pub const WORKER_SUBCOMMAND: &str = "alloc-churn-worker";
-
-/// The `hotloops` binary to start workers from: `$HOTLOOPS_EXE`, else this executable if it
-/// is `hotloops`, else `hotloops` one directory up (a test or bench binary in
-/// `target/<profile>/deps`).
-pub fn worker_exe() -> Result<PathBuf> {
-    if let Some(p) = std::env::var_os("HOTLOOPS_EXE") {
-        return Ok(PathBuf::from(p));
-    }
-    let me = std::env::current_exe().context("finding the current executable")?;
-    if me.file_stem().is_some_and(|s| s == "hotloops") {
-        return Ok(me);
-    }
-    let up = me.parent().and_then(|d| d.parent()).map(|d| d.join(format!("hotloops{}", std::env::consts::EXE_SUFFIX)));
-    match up {
-        Some(p) if p.is_file() => Ok(p),
-        _ => bail!(
-            "alloc-churn runs some variants in fresh `hotloops` processes, but {} is not the hotloops binary and none \
-             was found beside it; set HOTLOOPS_EXE to the hotloops binary",
-            me.display()
-        ),
-    }
-}
-
-/// A worker process serving one variant's queries (`serve`): `run` -> digest.
-pub struct Worker {
-    child: Child,
-    to: ChildStdin,
-    from: BufReader<ChildStdout>,
-    id: &'static str,
-    /// Median of 20 `ping` round trips at start: the pipe's share of every `run`.
-    pub round_trip: Duration,
-}
-
-impl Worker {
-    /// Start a worker for variant `v` over `accounts` rows in `partitions` partitions, `queries`
-    /// queries per `run`.
-    pub fn spawn(v: &'static Variant, accounts: u64, partitions: usize, queries: u32, key: i64) -> Result<Worker> {
-        let id = v.id;
-        let mut child = Command::new(worker_exe()?)
-            .args([WORKER_SUBCOMMAND, "serve", "--variant", id])
-            .args(["--accounts", &accounts.to_string(), "--partitions", &partitions.to_string()])
-            .args(["--queries", &queries.to_string(), "--key", &key.to_string()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .with_context(|| format!("starting a worker process for {id}"))?;
-        let to = child.stdin.take().context("worker stdin")?;
-        let from = BufReader::new(child.stdout.take().context("worker stdout")?);
-        let mut w = Worker { child, to, from, id, round_trip: Duration::ZERO };
-        let line = w.read_line()?;
-        if !line.starts_with("ready") {
-            bail!("worker for {id} said `{line}` instead of `ready`");
-        }
-        let mut trips = Vec::with_capacity(20);
-        for _ in 0..20 {
-            let t = Instant::now();
-            w.command("ping")?;
-            trips.push(t.elapsed());
-        }
-        trips.sort();
-        w.round_trip = trips[trips.len() / 2];
-        Ok(w)
-    }
-
-    fn command(&mut self, cmd: &str) -> Result<String> {
-        writeln!(self.to, "{cmd}").and_then(|_| self.to.flush()).with_context(|| format!("writing to the worker for {}", self.id))?;
-        self.read_line()
-    }
-
-    fn read_line(&mut self) -> Result<String> {
-        let mut line = String::new();
-        let n = self.from.read_line(&mut line).context("reading from a worker")?;
-        if n == 0 {
-            let mut err = String::new();
-            if let Some(e) = self.child.stderr.as_mut() {
-                let _ = e.read_to_string(&mut err);
-            }
-            let status = self.child.wait().ok();
-            bail!("worker for {} ended ({status:?}): {}", self.id, err.trim());
-        }
-        Ok(line.trim().to_string())
-    }
-
-    /// Run one batch of queries in the worker; its digest.
-    pub fn run(&mut self) -> Result<u64> {
-        let line = self.command("run")?;
-        line.parse().map_err(|_| anyhow!("worker for {} answered `{line}`, not a digest", self.id))
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        let _ = writeln!(self.to, "quit").and_then(|_| self.to.flush());
-        let _ = self.child.wait();
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Cases.
 
@@ -682,22 +525,20 @@ pub struct ChurnCase {
     partitions: usize,
     queries: u32,
     key: i64,
-    size: Size,
     workload: Arc<Workload>,
     backends: HashMap<&'static str, Backend>,
-    workers: HashMap<&'static str, Worker>,
+    workers: HashMap<&'static str, Served>,
     placements: HashMap<&'static str, Placement>,
 }
 
 impl ChurnCase {
     /// A case of `queries` queries a run over `accounts` rows in `partitions` partitions.
-    pub fn new(accounts: u64, partitions: usize, queries: u32, key: i64, size: Size) -> Result<ChurnCase> {
+    pub fn new(accounts: u64, partitions: usize, queries: u32, key: i64) -> Result<ChurnCase> {
         Ok(ChurnCase {
             accounts,
             partitions,
             queries,
             key,
-            size,
             workload: Arc::new(Workload::pgbench(accounts, partitions)?),
             backends: HashMap::new(),
             workers: HashMap::new(),
@@ -736,7 +577,7 @@ impl ChurnCase {
             }
             Placement::Worker => {
                 if !self.workers.contains_key(v.id) {
-                    self.workers.insert(v.id, Worker::spawn(v, self.accounts, self.partitions, self.queries, self.key)?);
+                    self.workers.insert(v.id, Served::start(v, self.accounts, self.partitions, self.queries, self.key)?);
                 }
                 self.workers.get_mut(v.id).context("the worker was just spawned")?.run()
             }
@@ -781,39 +622,10 @@ impl Case for ChurnCase {
         (self.partitions == SEED_PARTITIONS && v.id == INFO.patched).then_some(0.5)
     }
 
+    /// The worker's round trip; the sweep's rows (minor faults per query, the cliff) come
+    /// from the report, which runs the sweep (`crate::report::sweep`).
     fn extra_metrics(&mut self, v: &'static Variant) -> anyhow::Result<Vec<(String, f64, String)>> {
-        let sweep = match cached_sweep(self.size) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("alloc-churn: sweep failed, no sweep rows: {e:#}");
-                return Ok(Vec::new());
-            }
-        };
-        let id = v.id;
-        let mut rows = Vec::new();
-        if let Some(rt) = self.worker_round_trip(v) {
-            rows.push(("worker-round-trip".into(), rt.as_secs_f64() * 1e6, "us/run".into()));
-        }
-        let c = cliffs(&sweep).into_iter().find(|c| c.variant == id);
-        if let Some(c) = c {
-            if let Some(at) = c.at {
-                rows.push(("sweep:cliff-partitions".into(), at as f64, "partitions".into()));
-                rows.push(("sweep:cliff-step".into(), c.step, "x".into()));
-                rows.push(("sweep:cliff-minor-faults".into(), c.faults_at, "faults/query".into()));
-            }
-            rows.push(("sweep:largest-step".into(), c.max_step, "x".into()));
-            rows.push(("sweep:largest-step-at".into(), c.max_step_at as f64, "partitions".into()));
-        }
-        for n in [self.partitions, SEED_PARTITIONS] {
-            if let Some(p) = sweep.point(id, n) {
-                rows.push((format!("sweep:us-per-query@{n}"), p.us_median, "us/query".into()));
-                rows.push((format!("sweep:minor-faults-per-query@{n}"), p.minor_faults, "faults/query".into()));
-            }
-            if n == self.partitions {
-                break;
-            }
-        }
-        Ok(rows)
+        Ok(self.worker_round_trip(v).map(|rt| ("worker-round-trip".to_string(), rt.as_secs_f64() * 1e6, "us/run".to_string())).into_iter().collect())
     }
 }
 
@@ -826,14 +638,10 @@ impl Study for AllocChurn {
         // Rows do not change a bid = 0 query's work (one leaf per partition); fewer keep the
         // callgrind runs short. A run is about 1 ms of the variants without the cliff (~0.1 us
         // a partition), so the pipe round trip stays a small share.
-        let n: usize = case
-            .id
-            .strip_prefix("partitions-")
-            .and_then(|n| n.parse().ok())
-            .with_context(|| format!("alloc-churn has no case `{}`", case.id))?;
+        let n = partitions_of(case.id)?;
         let accounts = if size == Size::Test { 10_000 } else { PGBENCH_ROWS_PER_SCALE };
         let queries = if size == Size::Test { 2 } else { (10_000 / n as u32).clamp(4, 5_000) };
-        Ok(Box::new(ChurnCase::new(accounts, n, queries, SEED_KEY, size)?))
+        Ok(Box::new(ChurnCase::new(accounts, n, queries, SEED_KEY)?))
     }
 }
 
@@ -842,690 +650,4 @@ impl Study for AllocChurn {
 /// `alloc-churn/palloc-routine`).
 pub fn pipeline(case: &mut ChurnCase) -> Result<u64> {
     case.try_run(INFO.pipeline_variant())
-}
-
-// ---------------------------------------------------------------------------------------------
-// Measuring one point.
-
-/// Minor page faults of this process: perf's software counter where it opens, else getrusage.
-struct Faults {
-    perf: Option<perf_event::Counter>,
-}
-
-fn rusage_minflt() -> u64 {
-    // SAFETY: getrusage fills the struct.
-    unsafe {
-        let mut u: libc::rusage = std::mem::zeroed();
-        if libc::getrusage(libc::RUSAGE_SELF, &mut u) == 0 { u.ru_minflt as u64 } else { 0 }
-    }
-}
-
-impl Faults {
-    fn new() -> Faults {
-        let mut b = perf_event::Builder::new(perf_event::events::Software::PAGE_FAULTS_MIN);
-        b.exclude_kernel(true).exclude_hv(true);
-        Faults { perf: b.build().ok() }
-    }
-    fn source(&self) -> &'static str {
-        if self.perf.is_some() { "perf minor-faults" } else { "getrusage ru_minflt" }
-    }
-    /// (perf count or None, rusage count).
-    fn read(&mut self) -> (Option<u64>, u64) {
-        let p = self.perf.as_mut().and_then(|c| c.read().ok());
-        (p, rusage_minflt())
-    }
-    fn enable(&mut self) {
-        if let Some(c) = self.perf.as_mut()
-            && c.enable().is_err()
-        {
-            self.perf = None;
-        }
-    }
-}
-
-/// One point of the sweep: a variant at N partitions, measured in a fresh process.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct SweepPoint {
-    /// Variant id.
-    pub variant: String,
-    /// Partitions.
-    pub partitions: usize,
-    /// Timed queries.
-    pub queries: u32,
-    /// Median time per query, us.
-    pub us_median: f64,
-    /// Mean time per query, us.
-    pub us_mean: f64,
-    /// 10th percentile, us.
-    pub us_p10: f64,
-    /// 90th percentile, us.
-    pub us_p90: f64,
-    /// Minor page faults per query (perf where it opened, else getrusage).
-    pub minor_faults: f64,
-    /// Which counter gave `minor_faults`.
-    pub fault_source: String,
-    /// getrusage's count per query, for comparison.
-    pub minor_faults_rusage: f64,
-    /// The trim probe in the fresh process, before any setting or workload.
-    pub trim_fresh: Option<glibc::TrimProbe>,
-    /// The probe after the variant's settings and the workload build, before timing.
-    pub trim_ready: Option<glibc::TrimProbe>,
-    /// Digest of one query: equal across variants at the same N.
-    pub digest: u64,
-}
-
-/// How long to measure a point.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct PointConfig {
-    /// Rows.
-    pub accounts: u64,
-    /// Query constant.
-    pub key: i64,
-    /// Target timed duration, ms.
-    pub target_ms: u64,
-    /// Fewest timed queries.
-    pub min_queries: u32,
-    /// Most timed queries.
-    pub max_queries: u32,
-}
-
-/// Measure variant `v` at `n` partitions in this process (which must be fresh: a worker).
-pub fn measure_point(v: &'static Variant, n: usize, cfg: &PointConfig) -> Result<SweepPoint> {
-    let trim_fresh = glibc::probe();
-    let workload = Arc::new(Workload::pgbench(cfg.accounts, n)?);
-    let mut b = Backend::new(v, workload, cfg.key)?;
-    let trim_ready = glibc::probe();
-    // Warm-up: at least 5 queries and 5 ms.
-    let t = Instant::now();
-    let mut warm = 0u32;
-    let mut digest = 0;
-    while warm < 5 || t.elapsed() < Duration::from_millis(5) {
-        digest = b.query();
-        warm += 1;
-    }
-    let per = t.elapsed().as_secs_f64() / warm as f64;
-    let q = ((cfg.target_ms as f64 / 1e3 / per) as u32).clamp(cfg.min_queries.max(1), cfg.max_queries.max(cfg.min_queries).max(1));
-    // Touched before timing, so its pages do not count as the queries' faults.
-    let mut ns: Vec<u64> = vec![1; q as usize];
-    std::hint::black_box(&mut ns);
-    let mut faults = Faults::new();
-    faults.enable();
-    let (p0, r0) = faults.read();
-    for slot in ns.iter_mut() {
-        let s = Instant::now();
-        let d = b.query();
-        *slot = s.elapsed().as_nanos() as u64;
-        if d != digest {
-            bail!("{} at {n} partitions: query digests differ between runs ({d:#x} vs {digest:#x})", v.id);
-        }
-    }
-    let (p1, r1) = faults.read();
-    let source = faults.source();
-    ns.sort_unstable();
-    let pct = |f: f64| ns[((ns.len() - 1) as f64 * f).round() as usize] as f64 / 1e3;
-    let rusage = (r1 - r0) as f64 / q as f64;
-    let minor = match (p0, p1) {
-        (Some(a), Some(b)) => (b - a) as f64 / q as f64,
-        _ => rusage,
-    };
-    Ok(SweepPoint {
-        variant: v.id.to_string(),
-        partitions: n,
-        queries: q,
-        us_median: pct(0.5),
-        us_mean: ns.iter().sum::<u64>() as f64 / q as f64 / 1e3,
-        us_p10: pct(0.1),
-        us_p90: pct(0.9),
-        minor_faults: minor,
-        fault_source: if p0.is_some() && p1.is_some() { source.into() } else { "getrusage ru_minflt".into() },
-        minor_faults_rusage: rusage,
-        trim_fresh,
-        trim_ready,
-        digest,
-    })
-}
-
-/// Measure one point in a fresh worker process.
-pub fn point_in_worker(v: &'static Variant, n: usize, cfg: &PointConfig) -> Result<SweepPoint> {
-    let id = v.id;
-    let o = Command::new(worker_exe()?)
-        .args([WORKER_SUBCOMMAND, "point", "--variant", id, "--partitions", &n.to_string()])
-        .args(["--accounts", &cfg.accounts.to_string(), "--key", &cfg.key.to_string()])
-        .args(["--target-ms", &cfg.target_ms.to_string(), "--min-queries", &cfg.min_queries.to_string()])
-        .args(["--max-queries", &cfg.max_queries.to_string()])
-        .output()
-        .with_context(|| format!("starting a worker for {id} at {n} partitions"))?;
-    if !o.status.success() {
-        bail!("worker for {id} at {n} partitions failed: {}", String::from_utf8_lossy(&o.stderr).trim());
-    }
-    serde_json::from_slice(&o.stdout).with_context(|| format!("reading the worker's point for {id} at {n} partitions"))
-}
-
-// ---------------------------------------------------------------------------------------------
-// The sweep.
-
-/// What to sweep.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct SweepConfig {
-    /// Partition counts, ascending.
-    pub grid: Vec<usize>,
-    /// Variant ids.
-    pub variants: Vec<String>,
-    /// Per point.
-    pub point: PointConfig,
-}
-
-impl SweepConfig {
-    /// Every N up to 12 (the cliff is near 5), then coarser to 200.
-    pub fn full() -> SweepConfig {
-        let mut grid: Vec<usize> = (1..=12).collect();
-        grid.extend([14, 16, 20, 24, 32, 40, 48, 64, 80, 100, 128, 160, 200]);
-        SweepConfig {
-            grid,
-            variants: INFO.variants.iter().map(|v| v.id.to_string()).collect(),
-            point: PointConfig { accounts: PGBENCH_ROWS_PER_SCALE, key: SEED_KEY, target_ms: 60, min_queries: 30, max_queries: 20_000 },
-        }
-    }
-
-    /// A shorter sweep for `--quick` and tests.
-    pub fn quick() -> SweepConfig {
-        let mut grid: Vec<usize> = (1..=8).collect();
-        grid.extend([10, 12, 16, 24, 32, 48, 64, 100, 128, 200]);
-        SweepConfig {
-            grid,
-            variants: INFO.variants.iter().map(|v| v.id.to_string()).collect(),
-            point: PointConfig { accounts: PGBENCH_ROWS_PER_SCALE, key: SEED_KEY, target_ms: 20, min_queries: 20, max_queries: 5_000 },
-        }
-    }
-}
-
-/// A sweep's points and where it ran.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Sweep {
-    /// What was swept.
-    pub config: SweepConfig,
-    /// The C library (glibc version where known).
-    pub libc: String,
-    /// CPU model.
-    pub cpu: String,
-    /// Host name.
-    pub host: String,
-    /// All points, variant by variant, ascending N.
-    pub points: Vec<SweepPoint>,
-}
-
-impl Sweep {
-    /// The point of `variant` at `n`.
-    pub fn point(&self, variant: &str, n: usize) -> Option<&SweepPoint> {
-        self.points.iter().find(|p| p.variant == variant && p.partitions == n)
-    }
-
-    /// The points of one variant, ascending N.
-    pub fn series(&self, variant: &str) -> Vec<&SweepPoint> {
-        let mut v: Vec<_> = self.points.iter().filter(|p| p.variant == variant).collect();
-        v.sort_by_key(|p| p.partitions);
-        v
-    }
-}
-
-/// The C library's name and version.
-pub fn libc_version() -> String {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        // SAFETY: glibc returns a static NUL-terminated string.
-        let v = unsafe { std::ffi::CStr::from_ptr(libc::gnu_get_libc_version()) };
-        format!("glibc {}", v.to_string_lossy())
-    }
-    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-    {
-        "not glibc".to_string()
-    }
-}
-
-/// Run the sweep: every (variant, N) in a fresh worker. Errors if the variants' digests
-/// differ at any N. `progress` hears each point.
-pub fn run_sweep(cfg: &SweepConfig, progress: &mut dyn FnMut(&SweepPoint)) -> Result<Sweep> {
-    if cfg.grid.is_empty() || cfg.variants.is_empty() {
-        bail!("an empty sweep: give at least one partition count and one variant");
-    }
-    let rows: Vec<&'static Variant> = cfg.variants.iter().map(|id| variant_row(id)).collect::<Result<_>>()?;
-    let mut points = Vec::new();
-    for &v in &rows {
-        for &n in &cfg.grid {
-            let p = point_in_worker(v, n, &cfg.point)?;
-            progress(&p);
-            points.push(p);
-        }
-    }
-    for &n in &cfg.grid {
-        let at: Vec<_> = points.iter().filter(|p| p.partitions == n).collect();
-        if let Some(bad) = at.iter().find(|p| p.digest != at[0].digest) {
-            bail!("at {n} partitions {} returned digest {:#x} but {} returned {:#x}: the variants disagree", bad.variant, bad.digest, at[0].variant, at[0].digest);
-        }
-    }
-    let cpu = crate::host::cpu::cpu();
-    Ok(Sweep {
-        config: cfg.clone(),
-        libc: libc_version(),
-        cpu: cpu.name,
-        host: std::fs::read_to_string("/proc/sys/kernel/hostname").map(|s| s.trim().to_string()).unwrap_or_default(),
-        points,
-    })
-}
-
-static SWEEPS: Mutex<Vec<(Size, Arc<Sweep>)>> = Mutex::new(Vec::new());
-
-/// The report's sweep at `size`, run once per process.
-fn cached_sweep(size: Size) -> Result<Arc<Sweep>> {
-    let mut s = SWEEPS.lock().map_err(|_| anyhow!("sweep cache lock poisoned"))?;
-    if let Some((_, sw)) = s.iter().find(|(z, _)| *z == size) {
-        return Ok(sw.clone());
-    }
-    let cfg = match size {
-        Size::Full => SweepConfig::full(),
-        Size::Quick => SweepConfig::quick(),
-        Size::Test => {
-            let mut c = SweepConfig::quick();
-            c.grid = vec![1, 4, 5, 6, 100];
-            c.point.accounts = 10_000;
-            c.point.target_ms = 5;
-            c.point.min_queries = 5;
-            c
-        }
-    };
-    let sw = Arc::new(run_sweep(&cfg, &mut |_| {})?);
-    s.push((size, sw.clone()));
-    Ok(sw)
-}
-
-/// Where one variant's per-query time jumps.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Cliff {
-    /// Variant id.
-    pub variant: String,
-    /// The first N whose median time per query is >= 10x that at the previous N of the grid
-    /// (None: no such jump).
-    pub at: Option<usize>,
-    /// The previous N of the grid.
-    pub from: Option<usize>,
-    /// The jump there (time at `at` / time at `from`).
-    pub step: f64,
-    /// us per query at `from` and `at`.
-    pub us_before: f64,
-    /// us per query at `at`.
-    pub us_at: f64,
-    /// Minor faults per query at `from`.
-    pub faults_before: f64,
-    /// Minor faults per query at `at`.
-    pub faults_at: f64,
-    /// The largest step anywhere on the grid, and where.
-    pub max_step: f64,
-    /// N of the largest step.
-    pub max_step_at: usize,
-}
-
-/// The factor that makes a step a cliff.
-pub const CLIFF_FACTOR: f64 = 10.0;
-
-/// Each variant's cliff: the first grid step where the median per-query time grows by
-/// [`CLIFF_FACTOR`] or more.
-pub fn cliffs(s: &Sweep) -> Vec<Cliff> {
-    let mut out = Vec::new();
-    for id in &s.config.variants {
-        let pts = s.series(id);
-        let mut c = Cliff {
-            variant: id.clone(),
-            at: None,
-            from: None,
-            step: 0.0,
-            us_before: 0.0,
-            us_at: 0.0,
-            faults_before: 0.0,
-            faults_at: 0.0,
-            max_step: 0.0,
-            max_step_at: pts.first().map(|p| p.partitions).unwrap_or(0),
-        };
-        for w in pts.windows(2) {
-            let step = w[1].us_median / w[0].us_median.max(1e-9);
-            if step > c.max_step {
-                c.max_step = step;
-                c.max_step_at = w[1].partitions;
-            }
-            if c.at.is_none() && step >= CLIFF_FACTOR {
-                c.at = Some(w[1].partitions);
-                c.from = Some(w[0].partitions);
-                c.step = step;
-                c.us_before = w[0].us_median;
-                c.us_at = w[1].us_median;
-                c.faults_before = w[0].minor_faults;
-                c.faults_at = w[1].minor_faults;
-            }
-        }
-        out.push(c);
-    }
-    out
-}
-
-fn short(id: &str) -> &str {
-    id.rsplit('/').next().unwrap_or(id)
-}
-
-/// The sweep as Markdown: cliffs, then time and faults per query at every N.
-pub fn sweep_markdown(s: &Sweep) -> String {
-    let mut m = String::new();
-    m.push_str(&format!("# alloc-churn sweep\n\n{} on {} ({}); every point in a fresh process.\n\n", s.libc, s.cpu, s.host));
-    m.push_str(&format!("Query: `select count(*) from pgbench_accounts where bid = {}` over N range partitions of {} rows.\n\n", s.config.point.key, s.config.point.accounts));
-    m.push_str("| variant | cliff (>=10x step) | step | us/query before -> at | minor faults/query before -> at | largest step |\n|---|---|---|---|---|---|\n");
-    for c in cliffs(s) {
-        match (c.at, c.from) {
-            (Some(at), Some(from)) => m.push_str(&format!(
-                "| {} | {from} -> {at} partitions | {:.1}x | {:.2} -> {:.2} | {:.1} -> {:.1} | {:.1}x at {} |\n",
-                short(&c.variant),
-                c.step,
-                c.us_before,
-                c.us_at,
-                c.faults_before,
-                c.faults_at,
-                c.max_step,
-                c.max_step_at
-            )),
-            _ => m.push_str(&format!("| {} | none | - | - | - | {:.1}x at {} |\n", short(&c.variant), c.max_step, c.max_step_at)),
-        }
-    }
-    let base = INFO.baseline;
-    let stat = INFO.patched;
-    if let (Some(a), Some(b)) = (s.point(base, SEED_PARTITIONS), s.point(stat, SEED_PARTITIONS)) {
-        m.push_str(&format!(
-            "\nAt {SEED_PARTITIONS} partitions: palloc-routine / static-routine = {:.3} (time per query; the seed: ~2, a ~50% TPS loss).\n",
-            a.us_median / b.us_median
-        ));
-    }
-    m.push_str("\nMedian us per query (minor faults per query):\n\n| N |");
-    for id in &s.config.variants {
-        m.push_str(&format!(" {} |", short(id)));
-    }
-    m.push_str("\n|---|");
-    for _ in &s.config.variants {
-        m.push_str("---|");
-    }
-    m.push('\n');
-    for &n in &s.config.grid {
-        m.push_str(&format!("| {n} |"));
-        for id in &s.config.variants {
-            match s.point(id, n) {
-                Some(p) => m.push_str(&format!(" {:.2} ({:.1}) |", p.us_median, p.minor_faults)),
-                None => m.push_str(" - |"),
-            }
-        }
-        m.push('\n');
-    }
-    let untrimmed: Vec<String> = s
-        .points
-        .iter()
-        .filter(|p| p.trim_fresh.is_some_and(|t| !t.trimmed))
-        .map(|p| format!("{} @ {}", short(&p.variant), p.partitions))
-        .collect();
-    if !untrimmed.is_empty() {
-        m.push_str(&format!("\nWarning: these fresh processes did not trim at glibc's default threshold: {}\n", untrimmed.join(", ")));
-    }
-    m
-}
-
-/// One SVG: time per query (log) and minor faults per query against partitions (log), a
-/// line per variant.
-pub fn sweep_svg(s: &Sweep) -> Result<String> {
-    use plotters::prelude::*;
-    let colors = [RGBColor(214, 39, 40), RGBColor(31, 119, 180), RGBColor(44, 160, 44), RGBColor(148, 103, 189), RGBColor(255, 127, 14)];
-    let xmax = *s.config.grid.iter().max().unwrap_or(&1) as f64 * 1.1;
-    let (mut ylo, mut yhi, mut fhi) = (f64::MAX, 0f64, 1f64);
-    for p in &s.points {
-        ylo = ylo.min(p.us_median);
-        yhi = yhi.max(p.us_median);
-        fhi = fhi.max(p.minor_faults);
-    }
-    if s.points.is_empty() {
-        bail!("an empty sweep has nothing to plot");
-    }
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (960, 860)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
-        let (top, bottom) = root.split_vertically(500);
-        let title = format!("alloc-churn: cost per query against partitions ({}, {})", s.libc, s.cpu);
-        let mut chart = ChartBuilder::on(&top)
-            .caption(title, ("sans-serif", 16))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(70)
-            .build_cartesian_2d((0.9f64..xmax).log_scale(), ((ylo * 0.7).max(1e-3)..yhi * 1.5).log_scale())
-            .map_err(|e| anyhow!("{e}"))?;
-        chart
-            .configure_mesh()
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y}"))
-            .x_desc("partitions")
-            .y_desc("median us per query")
-            .draw()
-            .map_err(|e| anyhow!("{e}"))?;
-        for (i, id) in s.config.variants.iter().enumerate() {
-            let id = id.as_str();
-            let c = colors[i % colors.len()];
-            let pts: Vec<(f64, f64)> = s.series(id).iter().map(|p| (p.partitions as f64, p.us_median)).collect();
-            chart
-                .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))
-                .map_err(|e| anyhow!("{e}"))?
-                .label(short(id).to_string())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2)));
-            chart.draw_series(pts.iter().map(|&(x, y)| Circle::new((x, y), 3, c.filled()))).map_err(|e| anyhow!("{e}"))?;
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| anyhow!("{e}"))?;
-
-        let mut faults = ChartBuilder::on(&bottom)
-            .caption("minor page faults per query", ("sans-serif", 14))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(70)
-            .build_cartesian_2d((0.9f64..xmax).log_scale(), 0f64..fhi * 1.1)
-            .map_err(|e| anyhow!("{e}"))?;
-        faults
-            .configure_mesh()
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .x_desc("partitions")
-            .y_desc("faults per query")
-            .draw()
-            .map_err(|e| anyhow!("{e}"))?;
-        for (i, id) in s.config.variants.iter().enumerate() {
-            let c = colors[i % colors.len()];
-            let pts: Vec<(f64, f64)> = s.series(id).iter().map(|p| (p.partitions as f64, p.minor_faults)).collect();
-            faults.draw_series(LineSeries::new(pts.clone(), c.stroke_width(2))).map_err(|e| anyhow!("{e}"))?;
-            faults.draw_series(pts.iter().map(|&(x, y)| Circle::new((x, y), 3, c.filled()))).map_err(|e| anyhow!("{e}"))?;
-        }
-        root.present().map_err(|e| anyhow!("{e}"))?;
-    }
-    Ok(svg)
-}
-
-/// Run the sweep and write `sweep.json`, `sweep.md` and `sweep.svg` into `out` (what
-/// `hotloops sweep alloc-churn` does). Returns the files written.
-pub fn write_sweep(out: &Path, cfg: &SweepConfig, progress: &mut dyn FnMut(&SweepPoint)) -> Result<Vec<PathBuf>> {
-    crate::host::check_writable(out)?;
-    let s = run_sweep(cfg, progress)?;
-    let files = vec![
-        (out.join("sweep.json"), serde_json::to_vec_pretty(&s)?),
-        (out.join("sweep.md"), sweep_markdown(&s).into_bytes()),
-        (out.join("sweep.svg"), sweep_svg(&s)?.into_bytes()),
-    ];
-    crate::host::write_all_atomic(&files)?;
-    Ok(files.into_iter().map(|(p, _)| p).collect())
-}
-
-// ---------------------------------------------------------------------------------------------
-// The worker subcommand.
-
-#[derive(clap::Parser)]
-#[command(name = "hotloops alloc-churn-worker", about = "alloc-churn's processes of their own")]
-struct WorkerCli {
-    #[command(subcommand)]
-    cmd: WorkerCmd,
-}
-
-#[derive(clap::Subcommand)]
-enum WorkerCmd {
-    /// Serve one variant's queries on stdin/stdout (`run` -> digest, `quit`).
-    Serve {
-        #[arg(long)]
-        variant: String,
-        #[arg(long)]
-        accounts: u64,
-        #[arg(long)]
-        partitions: usize,
-        #[arg(long)]
-        queries: u32,
-        #[arg(long, allow_hyphen_values = true)]
-        key: i64,
-    },
-    /// Measure one sweep point in this fresh process; print it as JSON.
-    Point {
-        #[arg(long)]
-        variant: String,
-        #[arg(long)]
-        partitions: usize,
-        #[arg(long, default_value_t = PGBENCH_ROWS_PER_SCALE)]
-        accounts: u64,
-        #[arg(long, default_value_t = SEED_KEY, allow_hyphen_values = true)]
-        key: i64,
-        #[arg(long, default_value_t = 60)]
-        target_ms: u64,
-        #[arg(long, default_value_t = 30)]
-        min_queries: u32,
-        #[arg(long, default_value_t = 20_000)]
-        max_queries: u32,
-    },
-    /// The whole sweep: sweep.json, sweep.md, sweep.svg.
-    Sweep {
-        #[arg(long, default_value = "target/hotloops-sweep")]
-        out: PathBuf,
-        #[arg(long)]
-        quick: bool,
-    },
-    /// Print glibc's trim probe as JSON, after freeing an mmap'd chunk of `free_mmap` bytes
-    /// first if asked (which raises glibc's thresholds for good).
-    Probe {
-        #[arg(long)]
-        free_mmap: Option<usize>,
-    },
-    /// Run variants in order through one case in this process, then probe; print JSON
-    /// (placements, digests, probe). For the isolation tests.
-    Sequence {
-        /// Variant ids or short names, in order.
-        #[arg(required = true)]
-        variants: Vec<String>,
-        #[arg(long, default_value_t = 4)]
-        partitions: usize,
-        /// Dedicate this process to a variant first, as `hotloops run` does.
-        #[arg(long)]
-        dedicate: Option<String>,
-    },
-}
-
-/// What `sequence` prints.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct SequenceReport {
-    /// (variant id, placement, digest) in order.
-    pub runs: Vec<(String, String, u64)>,
-    /// The trim probe of this process afterwards.
-    pub probe: Option<glibc::TrimProbe>,
-}
-
-/// `hotloops alloc-churn-worker ARGS...`.
-pub fn worker_main(args: &[String]) -> Result<()> {
-    use clap::Parser;
-    let cli = WorkerCli::try_parse_from(std::iter::once(WORKER_SUBCOMMAND.to_string()).chain(args.iter().cloned())).map_err(|e| anyhow!("{e}"))?;
-    match cli.cmd {
-        WorkerCmd::Serve { variant, accounts, partitions, queries, key } => {
-            let v = variant_row(&variant)?;
-            let mut b = Backend::new(v, Arc::new(Workload::pgbench(accounts, partitions)?), key)?;
-            let stdout = std::io::stdout();
-            let mut out = stdout.lock();
-            writeln!(out, "ready {}", v.id)?;
-            out.flush()?;
-            for line in std::io::stdin().lock().lines() {
-                match line?.trim() {
-                    "run" => {
-                        let d = b.run_queries(queries);
-                        writeln!(out, "{d}")?;
-                        out.flush()?;
-                    }
-                    "ping" => {
-                        writeln!(out, "pong")?;
-                        out.flush()?;
-                    }
-                    "quit" => break,
-                    other => bail!("worker: unknown command `{other}` (run, ping, quit)"),
-                }
-            }
-            Ok(())
-        }
-        WorkerCmd::Point { variant, partitions, accounts, key, target_ms, min_queries, max_queries } => {
-            let v = variant_row(&variant)?;
-            let p = measure_point(v, partitions, &PointConfig { accounts, key, target_ms, min_queries, max_queries })?;
-            println!("{}", serde_json::to_string(&p)?);
-            Ok(())
-        }
-        WorkerCmd::Sweep { out, quick } => {
-            let cfg = if quick { SweepConfig::quick() } else { SweepConfig::full() };
-            let total = cfg.grid.len() * cfg.variants.len();
-            let mut done = 0;
-            let files = write_sweep(&out, &cfg, &mut |p| {
-                done += 1;
-                eprintln!("[{done}/{total}] {} @ {:>3}: {:>10.2} us/query, {:>7.1} minor faults/query", short(&p.variant), p.partitions, p.us_median, p.minor_faults);
-            })?;
-            let s: Sweep = serde_json::from_slice(&std::fs::read(&files[0])?)?;
-            print!("{}", sweep_markdown(&s));
-            eprintln!("wrote:");
-            for f in files {
-                eprintln!("  {}", f.display());
-            }
-            Ok(())
-        }
-        WorkerCmd::Probe { free_mmap } => {
-            if let Some(n) = free_mmap {
-                // SAFETY: a malloc/free pair; the block is touched within its size.
-                unsafe {
-                    let p = std::hint::black_box(libc::malloc(n));
-                    if p.is_null() {
-                        bail!("malloc({n}) failed");
-                    }
-                    std::ptr::write_bytes(p.cast::<u8>(), 1, n);
-                    libc::free(p);
-                }
-            }
-            println!("{}", serde_json::to_string(&glibc::probe())?);
-            Ok(())
-        }
-        WorkerCmd::Sequence { variants, partitions, dedicate } => {
-            if let Some(d) = dedicate {
-                crate::study::dedicate_process(variant_row(&d)?.id);
-            }
-            let mut case = ChurnCase::new(10_000, partitions, 2, SEED_KEY, Size::Test)?;
-            let mut runs = Vec::new();
-            for name in &variants {
-                let v = variant_row(name)?;
-                let d = case.try_run(v)?;
-                let p = case.placement(v).map(|p| format!("{p:?}")).unwrap_or_default();
-                runs.push((v.id.to_string(), p, d));
-            }
-            // Drop the workers first so the probe sees only this process.
-            drop(case);
-            println!("{}", serde_json::to_string(&SequenceReport { runs, probe: glibc::probe() })?);
-            Ok(())
-        }
-    }
 }
