@@ -556,6 +556,11 @@ impl ChurnCase {
         self.workers.get(v.id).map(|w| w.round_trip)
     }
 
+    /// The process id of `v`'s worker, if it has one.
+    pub fn worker_pid(&self, v: &'static Variant) -> Option<u32> {
+        self.workers.get(v.id).map(|w| w.pid())
+    }
+
     /// Where variant `v` ran (None: not yet).
     pub fn placement(&self, v: &'static Variant) -> Option<Placement> {
         self.placements.get(v.id).copied()
