@@ -187,8 +187,8 @@ pub fn markdown(r: &Report) -> String {
         let _ = writeln!(m, "## {}\n\n{}: {}.\nSeed reported: {}.\n", s.name, s.seed, s.claim, s.seed_numbers);
         for case in &s.cases {
             let _ = writeln!(m, "### {} / {}\n\n{}\n", s.name, case.name, case.describe);
-            let _ = writeln!(m, "A/A noise floor: {} (A/A median {}, 95% interval [{}, {}]). Interval: {}.\n",
-                format!("±{:.2}%", case.noise_floor * 100.0), pct(case.aa.median_ratio), pct(case.aa.ci_low), pct(case.aa.ci_high), case.aa.interval);
+            let _ = writeln!(m, "A/A noise floor: ±{:.2}% (A/A median {}, 95% interval [{}, {}]). Interval: {}.\n",
+                case.noise_floor * 100.0, pct(case.aa.median_ratio), pct(case.aa.ci_low), pct(case.aa.ci_high), case.aa.interval);
             let rows: Vec<&Row> = r.rows.iter().filter(|x| x.study == s.name && x.case == case.name).collect();
             let metrics: Vec<String> = {
                 let mut seen = std::collections::BTreeSet::new();
@@ -279,10 +279,10 @@ pub(crate) fn counter_rows(study: &str, case: &str, variant: &str, baseline: &st
         .iter()
         .map(|c| {
             let mut r = Row::plain(study, case, variant, baseline, &format!("counter:{}", c.event), c.per_item, &format!("{}/{unit}", c.event));
-            if let Some(b) = base.and_then(|b| b.iter().find(|x| x.event == c.event)) {
-                if b.per_item != 0.0 {
-                    r.ratio = Some(c.per_item / b.per_item);
-                }
+            if let Some(b) = base.and_then(|b| b.iter().find(|x| x.event == c.event))
+                && b.per_item != 0.0
+            {
+                r.ratio = Some(c.per_item / b.per_item);
             }
             r
         })
