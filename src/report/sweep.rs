@@ -181,7 +181,7 @@ pub fn run(cfg: &SweepConfig, progress: &mut dyn FnMut(&SweepPoint)) -> Result<S
         parameter: PARAMETER.into(),
         config: cfg.clone(),
         libc: churn::libc_version(),
-        points: rows.iter().flat_map(|v| points.iter().filter(move |p| p.variant == v.id)).cloned().collect(),
+        points,
     })
 }
 
