@@ -1,7 +1,14 @@
 //! The one Markdown table writer: headers with an alignment each, rows of cells; columns
 //! padded to their widest cell so the table reads in a terminal too, `|` in a cell escaped,
 //! line breaks in a cell turned into spaces. Used by `report.md` and the sweep's Markdown;
-//! `compare.md` can take it the same way.
+//! `compare.md` can take it the same way:
+//!
+//! ```
+//! use hotloops::report::table::{Align, Table};
+//! let mut t = Table::new([("host", Align::Left), ("ratio", Align::Right)]);
+//! t.row(["zen3 | lab", "0.9770"]);
+//! assert_eq!(t.render(), "| host        |  ratio |\n| :---------- | -----: |\n| zen3 \\| lab | 0.9770 |\n");
+//! ```
 
 use std::fmt::Write as _;
 
