@@ -3,6 +3,8 @@
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
+use hotloops::host::worker::{BadRequest, Request, Server};
+use hotloops::study::alloc_churn::sweep::SweepConfig;
 use hotloops::study::{self, Size, UnknownName};
 use hotloops::{asm, measure, report};
 use std::path::PathBuf;
@@ -137,7 +139,8 @@ enum Cmd {
         #[arg(long)]
         no_measure: bool,
     },
-    /// (internal) Trials of one wall-clock pair, as JSON, for `report --processes`.
+    /// (internal) Trials of one wall-clock pair, as JSON: what a `report --processes` worker
+    /// measures, from the command line.
     #[command(hide = true)]
     Paired {
         /// Baseline variant id.
@@ -154,13 +157,10 @@ enum Cmd {
         #[arg(long)]
         block_us: u64,
     },
-    /// (internal) alloc-churn's processes of their own: `serve` (one variant's backend for the
-    /// report), `point` (one sweep point), `sweep` (the whole sweep), `probe`, `sequence`.
-    #[command(hide = true, name = "alloc-churn-worker", disable_help_flag = true)]
-    AllocChurnWorker {
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
+    /// (internal) A fresh measuring process: one JSON request on stdin (trials, serve, point,
+    /// probe, sequence), JSON replies on stdout.
+    #[command(hide = true)]
+    Worker,
 }
 
 fn main() -> ExitCode {
@@ -175,13 +175,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            if e.downcast_ref::<UnknownName>().is_some() || e.chain().any(|c| c.downcast_ref::<UnknownName>().is_some()) {
-                ExitCode::from(2)
-            } else if e.downcast_ref::<UsageError>().is_some() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::FAILURE
-            }
+            if is_usage(&e) { ExitCode::from(2) } else { ExitCode::FAILURE }
         }
     }
 }
@@ -195,6 +189,47 @@ impl std::fmt::Display for UsageError {
     }
 }
 impl std::error::Error for UsageError {}
+
+/// Bad input (an unknown name, a corrupt file, a malformed worker request): exit 2.
+fn is_usage(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.is::<UnknownName>() || c.is::<UsageError>() || c.is::<BadRequest>())
+        || e.downcast_ref::<UnknownName>().is_some()
+        || e.downcast_ref::<BadRequest>().is_some()
+}
+
+/// `hotloops worker`: one request on stdin, answered on stdout; a failure is answered too
+/// (an error reply), then the process exits non-zero.
+fn worker() -> Result<()> {
+    use hotloops::report::sweep;
+    use hotloops::study::alloc_churn::{self, isolation, sweep::PointConfig};
+    let mut server = Server::stdio();
+    let result = (|| -> Result<()> {
+        match server.request()? {
+            Request::Serve { variant, accounts, partitions, queries, key } => isolation::serve(&mut server, &variant, accounts, partitions, queries, key),
+            other => {
+                // Nothing more to read: exit as soon as the client is gone.
+                server.watch_parent();
+                match other {
+                    Request::Trials { a, b, case, size, budget_ms, block_us } => {
+                        let size = measure::wallclock::size_named(&size)?;
+                        server.ok(&measure::wallclock::trials_by_id(&a, &b, &case, size, Duration::from_millis(budget_ms), Duration::from_micros(block_us))?)
+                    }
+                    Request::Point { variant, partitions, accounts, key, target_ms, min_queries, max_queries } => {
+                        let v = alloc_churn::variant_row(&variant)?;
+                        server.ok(&sweep::measure_point(v, partitions, &PointConfig { accounts, key, target_ms, min_queries, max_queries })?)
+                    }
+                    Request::Probe { free_mmap } => server.ok(&isolation::probe(free_mmap)?),
+                    Request::Sequence { variants, partitions, dedicate } => server.ok(&isolation::sequence(&variants, partitions, dedicate.as_deref())?),
+                    Request::Serve { .. } => unreachable!("handled above"),
+                }
+            }
+        }
+    })();
+    if let Err(e) = &result {
+        let _ = server.error(&format!("{e:#}"), is_usage(e));
+    }
+    result
+}
 
 /// The case id asked for, or the study's first; checked against the catalogue.
 fn case_id(study: &dyn study::Study, name: Option<&str>) -> Result<&'static str> {
@@ -339,29 +374,21 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             Ok(())
         }
         Cmd::Paired { a, b, case, size, budget_ms, block_us } => {
-            let (s, va) = study::variant(&a)?;
-            let vb = s.info().variant(&b)?;
-            let mut c = study::build_case(s, &case, size)?;
-            measure::pin_current_thread();
-            let mut cfg = if size == Size::Full { measure::wallclock::PairConfig::full() } else { measure::wallclock::PairConfig::quick() };
-            cfg.budget = Duration::from_millis(budget_ms);
-            cfg.block = Duration::from_micros(block_us);
-            let t = measure::wallclock::run_trials(c.as_mut(), va, vb, &cfg, &mut |_| {})?;
+            let t = measure::wallclock::trials_by_id(&a, &b, &case, size, Duration::from_millis(budget_ms), Duration::from_micros(block_us))?;
             println!("{}", serde_json::to_string(&t).context("serialising trials")?);
             Ok(())
         }
         Cmd::Sweep { study: name, quick, out } => {
             study::study(&name)?;
-            if name != "alloc-churn" {
-                return Err(UnknownName { kind: "study with a sweep", given: name, valid: vec!["alloc-churn".into()] }.into());
+            if !report::sweep::STUDIES.contains(&name.as_str()) {
+                return Err(UnknownName { kind: "study with a sweep", given: name, valid: report::sweep::STUDIES.iter().map(|s| s.to_string()).collect() }.into());
             }
-            use hotloops::study::alloc_churn::{SweepConfig, write_sweep};
             hotloops::host::check_writable(&out)?;
             let cfg = if quick { SweepConfig::quick() } else { SweepConfig::full() };
             let bar = indicatif::ProgressBar::new((cfg.grid.len() * cfg.variants.len()) as u64);
-            let files = write_sweep(&out, &cfg, &mut |_| bar.inc(1))?;
+            let (s, files) = report::sweep::write(&out, &cfg, &mut |_| bar.inc(1))?;
             bar.finish_and_clear();
-            print!("{}", std::fs::read_to_string(out.join("sweep.md")).unwrap_or_default());
+            print!("{}", report::sweep::markdown(&s));
             eprintln!("wrote:");
             for f in files {
                 eprintln!("  {}", f.display());
@@ -370,6 +397,6 @@ fn dispatch(cmd: Cmd) -> Result<()> {
         }
         Cmd::Model { target, cpu, json, no_measure } => hotloops::model::cli(target.as_deref(), cpu.as_deref(), json, no_measure)
             .map_err(|e| if e.is::<hotloops::model::Usage>() { UsageError(format!("{e:#}")).into() } else { e }),
-        Cmd::AllocChurnWorker { args } => hotloops::study::alloc_churn::worker_main(&args),
+        Cmd::Worker => worker(),
     }
 }

@@ -1,18 +1,19 @@
 //! Study `alloc-churn`: every variant returns what the executor must read; the AllocSet
 //! model keeps aset.c's invariants; mallopt settings never leak into another variant's process.
 //!
-//! Tests that look at glibc's heap run in `hotloops alloc-churn-worker` processes: a test
-//! thread has a malloc arena of its own, and this process's history is not a fresh backend's.
+//! Tests that look at glibc's heap run in `hotloops worker` processes: a test thread has a
+//! malloc arena of its own, and this process's history is not a fresh backend's.
 
 use hotloops::pg::amapi::{self, BTREE_AM_ROUTINE, IndexAmRoutine, hl_bthandler_palloc, routines_equal};
 use hotloops::pg::itemptr::ItemPointer;
 use hotloops::pg::mcxt::{self, AllocSet, MallocBackend, chunk_space, glibc::TrimProbe, memory_context_switch_to, palloc, pfree};
 use hotloops::pg::sink::TidDigest;
-use hotloops::study::alloc_churn::{
-    self, Backend, ChurnCase, Cliff, Placement, PointConfig, Sweep, SweepConfig, SweepPoint, Workload, cliffs, place,
-    sweep_markdown, sweep_svg,
-};
+use hotloops::host::worker::{Request, Worker};
+use hotloops::report::sweep::{self, Cliff, Sweep, SweepPoint, cliffs};
+use hotloops::study::alloc_churn::sweep::{PointConfig, SweepConfig};
+use hotloops::study::alloc_churn::{self, Backend, ChurnCase, Placement, Workload, place};
 use hotloops::study::{Size, Study, Variant};
+use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 
@@ -34,10 +35,12 @@ fn hotloops() -> Command {
     Command::new(env!("CARGO_BIN_EXE_hotloops"))
 }
 
-fn worker(args: &[&str]) -> String {
-    let o = hotloops().arg(alloc_churn::WORKER_SUBCOMMAND).args(args).output().expect("start hotloops");
-    assert!(o.status.success(), "hotloops alloc-churn-worker {args:?} failed: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout).unwrap()
+/// One request to a fresh `hotloops worker`, its reply.
+fn ask<T: serde::de::DeserializeOwned>(req: &Request) -> T {
+    let mut w = Worker::start_with(Path::new(env!("CARGO_BIN_EXE_hotloops")), req).expect("start hotloops worker");
+    let r = w.reply().unwrap_or_else(|e| panic!("{req:?}: {e:#}"));
+    w.finish().unwrap();
+    r
 }
 
 fn glibc() -> bool {
@@ -241,7 +244,7 @@ fn every_in_process_variant_returns_the_matching_tids() {
 #[test]
 fn all_variants_agree_through_the_case() {
     for key in [0, 2] {
-        let mut case = ChurnCase::new(250_000, 5, 3, key, Size::Test).unwrap();
+        let mut case = ChurnCase::new(250_000, 5, 3, key).unwrap();
         let all = alloc_churn::info().variants;
         let d: Vec<u64> = all.iter().map(|v| case.try_run(v).unwrap()).collect();
         assert!(d.iter().all(|&x| x == d[0]), "bid = {key}: {d:x?}");
@@ -253,8 +256,8 @@ fn all_variants_agree_through_the_case() {
         assert_eq!(case.try_run(row("palloc-mallopt-trim")).unwrap(), d[0]);
     }
     // Different queries give different digests (the digest is not a constant).
-    let mut a = ChurnCase::new(250_000, 5, 3, 0, Size::Test).unwrap();
-    let mut b = ChurnCase::new(250_000, 5, 3, 2, Size::Test).unwrap();
+    let mut a = ChurnCase::new(250_000, 5, 3, 0).unwrap();
+    let mut b = ChurnCase::new(250_000, 5, 3, 2).unwrap();
     assert_ne!(a.try_run(baseline()).unwrap(), b.try_run(baseline()).unwrap());
 }
 
@@ -291,7 +294,7 @@ fn cases_line_up_across_sizes_and_the_pipeline_follows_the_feature() {
     let want = if cfg!(feature = "static-amroutine") { "alloc-churn/static-routine" } else { "alloc-churn/palloc-routine" };
     assert_eq!(s.info().pipeline_variant().id, want);
     shared_process();
-    let mut case = ChurnCase::new(10_000, 4, 2, 0, Size::Test).unwrap();
+    let mut case = ChurnCase::new(10_000, 4, 2, 0).unwrap();
     let base = case.try_run(baseline()).unwrap();
     assert_eq!(alloc_churn::pipeline(&mut case).unwrap(), base);
 }
@@ -304,10 +307,13 @@ struct SequenceReport {
     probe: Option<TrimProbe>,
 }
 
+/// `sequence`, with `--dedicate X` first as the old command line had it.
 fn sequence(variants: &[&str]) -> SequenceReport {
-    let mut args = vec!["sequence"];
-    args.extend_from_slice(variants);
-    serde_json::from_str(&worker(&args)).unwrap()
+    let (dedicate, variants) = match variants {
+        ["--dedicate", d, rest @ ..] => (Some(d.to_string()), rest),
+        rest => (None, rest),
+    };
+    ask(&Request::Sequence { variants: variants.iter().map(|v| v.to_string()).collect(), partitions: 4, dedicate })
 }
 
 /// A process that runs several variants (the report) sends each to a worker: afterwards its
@@ -367,9 +373,9 @@ fn freeing_an_mmapped_chunk_switches_trimming_off() {
     if !glibc() {
         return;
     }
-    let fresh: Option<TrimProbe> = serde_json::from_str(&worker(&["probe"])).unwrap();
+    let fresh: Option<TrimProbe> = ask(&Request::Probe { free_mmap: None });
     assert!(fresh.unwrap().trimmed, "a fresh process should trim: {fresh:?}");
-    let after: Option<TrimProbe> = serde_json::from_str(&worker(&["probe", "--free-mmap", "1048576"])).unwrap();
+    let after: Option<TrimProbe> = ask(&Request::Probe { free_mmap: Some(1 << 20) });
     assert!(!after.unwrap().trimmed, "after freeing a 1 MiB mmap'd chunk glibc should not trim: {after:?}");
 }
 
@@ -381,10 +387,8 @@ fn crossing_the_trim_threshold_faults_every_query_and_the_mitigations_remove_it(
     if !glibc() {
         return;
     }
-    let point = |v: &str, n: usize| -> SweepPoint {
-        let out = worker(&["point", "--variant", v, "--partitions", &n.to_string(), "--accounts", "10000", "--target-ms", "5", "--min-queries", "20", "--max-queries", "200"]);
-        serde_json::from_str(&out).unwrap()
-    };
+    let cfg = PointConfig { accounts: 10_000, key: 0, target_ms: 5, min_queries: 20, max_queries: 200 };
+    let point = |v: &str, n: usize| -> SweepPoint { ask(&sweep::point_request(row(v), n, &cfg)) };
     let below = point("palloc-routine", 4);
     let above = point("palloc-routine", 6);
     assert!(below.trim_fresh.unwrap().trimmed && above.trim_fresh.unwrap().trimmed, "workers are not fresh");
@@ -434,7 +438,21 @@ fn synthetic(series: &[(&str, Series)]) -> Sweep {
     let mut config = SweepConfig::quick();
     config.grid = grid;
     config.variants = variants;
-    Sweep { config, libc: "test".into(), cpu: "test".into(), host: "test".into(), points }
+    Sweep {
+        schema: sweep::SCHEMA.into(),
+        schema_version: sweep::SCHEMA_VERSION,
+        provenance: hotloops::host::provenance::collect(None, vec![]),
+        study: "alloc-churn".into(),
+        parameter: "partitions".into(),
+        config,
+        libc: "test".into(),
+        points,
+    }
+}
+
+/// Markdown with runs of spaces (the table writer's padding) as one.
+fn squeeze(md: &str) -> String {
+    md.lines().map(|l| l.split(' ').filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")).collect::<Vec<_>>().join("\n")
 }
 
 #[test]
@@ -455,11 +473,19 @@ fn cliff_is_the_first_tenfold_step() {
     assert_eq!(c[2].at, Some(100), "50x from 6 to 100 partitions is a tenfold step on this grid");
     assert_eq!(c[2].from, Some(6));
 
-    let md = sweep_markdown(&s);
+    let md = squeeze(&sweep::markdown(&s));
     assert!(md.contains("| palloc-routine | 4 -> 5 partitions | 13.3x |"), "{md}");
     assert!(md.contains("| palloc-mallopt-trim | none |"), "{md}");
     assert!(md.contains("palloc-routine / static-routine = 1.500"), "{md}");
-    let svg = sweep_svg(&s).unwrap();
+    assert!(md.contains("| 5 | 8.00 (1.0) | 0.70 (0.0) | 2.00 (1.0) |"), "the grid table, a column per variant: {md}");
+    // The report's rows from the same sweep: the cliff where there is one, the case's N.
+    let rows = sweep::rows_of(&s, "alloc-churn", "partitions-5", 5, "alloc-churn/palloc-routine", alloc_churn::info().variants);
+    let get = |v: &str, m: &str| rows.iter().find(|r| r.variant == v && r.metric == m).map(|r| r.value);
+    assert_eq!(get("alloc-churn/palloc-routine", "sweep:cliff-partitions"), Some(5.0));
+    assert_eq!(get("alloc-churn/palloc-mallopt-trim", "sweep:cliff-partitions"), None);
+    assert_eq!(get("alloc-churn/static-routine", "sweep:us-per-query@5"), Some(2.0));
+    assert_eq!(get("alloc-churn/palloc-routine", "sweep:minor-faults-per-query@100"), Some(199.0));
+    let svg = sweep::svg(&s).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("palloc-mallopt-trim") && svg.contains("minor page faults"));
 }
 
@@ -474,19 +500,56 @@ fn a_small_sweep_runs_in_workers_and_agrees() {
         point: PointConfig { accounts: 10_000, key: 0, target_ms: 3, min_queries: 10, max_queries: 100 },
     };
     let mut seen = 0;
-    let s = alloc_churn::run_sweep(&cfg, &mut |_| seen += 1).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (s, files) = sweep::write(dir.path(), &cfg, &mut |_| seen += 1).unwrap();
     assert_eq!(seen, 6);
     assert_eq!(s.points.len(), 6);
     assert!(s.libc.starts_with("glibc"));
     assert!(s.points.iter().all(|p| p.us_median > 0.0 && p.queries >= 10));
-    assert!(alloc_churn::run_sweep(&SweepConfig { grid: vec![], ..cfg.clone() }, &mut |_| {}).is_err());
-    assert!(alloc_churn::run_sweep(&SweepConfig { variants: vec!["alloc-churn/no-such-variant".into()], ..cfg }, &mut |_| {}).is_err());
+    // sweep.json: the schema header, the report's provenance, variants by id; it loads back.
+    assert_eq!(files.iter().map(|f| f.file_name().unwrap().to_str().unwrap()).collect::<Vec<_>>(), ["sweep.json", "sweep.md", "sweep.svg"]);
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&files[0]).unwrap()).unwrap();
+    assert_eq!((json["schema"].as_str(), json["schema_version"].as_u64()), (Some("hotloops-sweep"), Some(1)));
+    let p = &json["provenance"];
+    assert!(p["rustc"].as_str().unwrap().contains("1.95") && p["dirty"].is_boolean() && p["features"].is_array(), "{p}");
+    assert_eq!(p["commit"].as_str(), Some(hotloops::host::provenance::collect(None, vec![]).commit.as_str()));
+    assert!(!p["host"].as_str().unwrap().is_empty() && !p["cpu_vendor"].as_str().unwrap().is_empty(), "{p}");
+    assert_eq!(json["config"]["variants"][2], "alloc-churn/palloc-mallopt-trim");
+    assert_eq!(sweep::load(&files[0]).unwrap(), s);
+    let md = std::fs::read_to_string(&files[1]).unwrap();
+    assert!(md.contains(&s.provenance.commit) && md.contains(&s.libc), "{md}");
+    // Not a sweep, or another version: named.
+    let other = dir.path().join("other.json");
+    std::fs::write(&other, r#"{"schema": "hotloops-report", "schema_version": 1}"#).unwrap();
+    assert!(sweep::load(&other).unwrap_err().to_string().contains("not a hotloops sweep"));
+    std::fs::write(&other, r#"{"schema": "hotloops-sweep", "schema_version": 0}"#).unwrap();
+    assert!(sweep::load(&other).unwrap_err().to_string().contains("schema version"));
+    assert!(sweep::run(&SweepConfig { grid: vec![], ..cfg.clone() }, &mut |_| {}).is_err());
+    assert!(sweep::run(&SweepConfig { variants: vec!["alloc-churn/no-such-variant".into()], ..cfg }, &mut |_| {}).is_err());
 }
 
+/// Through the one protocol: an unknown variant in a request is a usage error (exit 2) whose
+/// message lists the study's ids, on stderr and as the error reply.
 #[test]
 fn unknown_worker_variant_is_an_error_that_lists_the_names() {
-    let o = hotloops().args([alloc_churn::WORKER_SUBCOMMAND, "sequence", "palloc-nothing"]).output().unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("unknown variant id `palloc-nothing`") && err.contains("alloc-churn/static-routine"), "{err}");
+    let req = Request::Sequence { variants: vec!["palloc-nothing".into()], partitions: 4, dedicate: None };
+    let mut w = Worker::start_with(Path::new(env!("CARGO_BIN_EXE_hotloops")), &req).unwrap();
+    let e = format!("{:#}", w.reply::<serde_json::Value>().unwrap_err());
+    assert!(e.contains("unknown variant id `palloc-nothing`") && e.contains("alloc-churn/static-routine"), "{e}");
+    // Then the worker exits 2 with the same message on stderr.
+    let e = format!("{:#}", w.finish().unwrap_err());
+    assert!(e.contains("exit status: 2") && e.contains("error: unknown variant id `palloc-nothing`") && e.contains("alloc-churn/palloc-mimalloc"), "{e}");
+}
+
+/// A served variant's worker goes with its case: dropped mid-session, no process is left.
+#[test]
+fn a_cases_workers_are_gone_when_it_is_dropped() {
+    let mut case = ChurnCase::new(10_000, 4, 2, 0).unwrap();
+    let v = row("palloc-mallopt-trim");
+    let d = case.try_run(v).unwrap();
+    let pid = case.worker_pid(v).expect("the mallopt variant runs in a worker");
+    assert!(Path::new(&format!("/proc/{pid}")).exists());
+    assert_eq!(case.try_run(v).unwrap(), d);
+    drop(case);
+    assert!(!Path::new(&format!("/proc/{pid}")).exists(), "worker {pid} outlived its case");
 }

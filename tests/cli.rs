@@ -149,3 +149,30 @@ fn a_closed_stdout_ends_quietly() {
     child.wait().unwrap();
     assert!(!err.contains("panicked"), "hotloops list into a closed pipe panicked: {err}");
 }
+
+/// `report --processes N` measures each pair in N fresh worker processes and pools them.
+#[test]
+fn report_processes_pools_fresh_worker_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    let o = hotloops(&["report", "--study", "local-index", "--size", "test", "--budget-ms", "60", "--processes", "2", "--no-instructions", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let r = hotloops::report::load(&out.join("report.json")).unwrap();
+    assert_eq!(r.config.processes, 2);
+    let case = &r.studies[0].cases[0];
+    for p in std::iter::once(&case.aa).chain(&case.pairs) {
+        assert_eq!(p.processes, 2, "{p:?}");
+        assert_eq!(p.process_medians.len(), 2, "{p:?}");
+        assert!(p.interval.contains("hierarchical"), "{}", p.interval);
+    }
+    assert_eq!(case.pairs.len(), 2);
+}
+
+/// `sweep` takes only a study that has one, and says which.
+#[test]
+fn sweep_of_a_study_without_one_exits_2() {
+    let o = hotloops(&["sweep", "local-index", "--out", "/tmp/hotloops-never-sweep"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("alloc-churn"), "{}", text(&o));
+    assert!(!Path::new("/tmp/hotloops-never-sweep").exists());
+}

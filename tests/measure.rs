@@ -73,14 +73,15 @@ fn small_report_writes_complete_files_with_provenance() {
     assert!(r.provenance.rustc.contains("1.95"), "{:?}", r.provenance);
     assert!(!r.provenance.cpu_vendor.is_empty() && !r.provenance.kernel.is_empty());
     let walls: Vec<_> = r.rows.iter().filter(|x| x.metric == "wall-clock" && x.variant != x.baseline).collect();
-    assert_eq!(walls.len(), 2, "safe-ref and local against store-each");
+    let cases = hotloops::study::local_index::info().cases.len();
+    assert_eq!(walls.len(), 2 * cases, "safe-ref and local against store-each, in every case");
     for w in walls {
         let (lo, hi) = (w.ci_low.unwrap(), w.ci_high.unwrap());
         assert!(lo <= w.ratio.unwrap() && w.ratio.unwrap() <= hi && w.verdict.is_some());
     }
     assert!(r.rows.iter().any(|x| x.metric == "wall-clock-aa"));
     let instr: Vec<_> = r.rows.iter().filter(|x| x.metric == "instructions").collect();
-    assert_eq!(instr.len(), 3, "one instruction row per variant");
+    assert_eq!(instr.len(), 3 * cases, "one instruction row per variant and case");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains(&r.provenance.commit) && md.contains("A/A noise floor"));
     let svg = std::fs::read_to_string(out.join("local-index.svg")).unwrap();
@@ -92,4 +93,93 @@ fn small_report_writes_complete_files_with_provenance() {
     let cmp = std::fs::read_to_string(dir.path().join("c/compare.md")).unwrap();
     assert!(cmp.contains("local-index/local") && cmp.contains(&r.provenance.host));
     assert!(dir.path().join("c/compare-local-index.svg").exists());
+}
+
+// ---- The worker protocol ------------------------------------------------------------------
+
+use hotloops::host::worker::{Request, Worker};
+
+fn trials_request(budget_ms: u64) -> Request {
+    Request::Trials {
+        a: "local-index/store-each".into(),
+        b: "local-index/local".into(),
+        case: "table3".into(),
+        size: Size::Test.name().into(),
+        budget_ms,
+        block_us: 2000,
+    }
+}
+
+/// A request goes out as one JSON line and its reply comes back typed: the trials a report
+/// pools, from a fresh process.
+#[test]
+fn a_trials_request_round_trips_through_a_worker() {
+    let mut w = Worker::start_with(&exe(), &trials_request(40)).unwrap();
+    let t: hotloops::measure::wallclock::PairTrials = w.reply().unwrap();
+    w.finish().unwrap();
+    assert!(!t.ratios.is_empty() && t.ratios.len() == t.a_ns_per_item.len() && t.reps_per_block >= 1, "{t:?}");
+    assert!(t.ratios.iter().all(|r| r.is_finite() && *r > 0.0), "{t:?}");
+    // A bad size is refused by name, and the client says so.
+    let bad = Request::Trials { a: "local-index/store-each".into(), b: "local-index/local".into(), case: "table3".into(), size: "huge".into(), budget_ms: 40, block_us: 2000 };
+    let mut w = Worker::start_with(&exe(), &bad).unwrap();
+    let e = format!("{:#}", w.reply::<serde_json::Value>().unwrap_err());
+    assert!(e.contains("unknown size `huge`") && e.contains("quick"), "{e}");
+}
+
+/// A line that is not a request: exit 2, the reason on stderr and as an error reply.
+#[test]
+fn a_malformed_request_is_refused_with_a_clear_error() {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    for (line, why) in [
+        ("{not json", "malformed request"),
+        (r#"{"request": "trials", "a": "local-index/store-each"}"#, "missing field `b`"),
+        (r#"{"request": "teleport"}"#, "unknown variant `teleport`"),
+        ("", "no request"),
+    ] {
+        let mut c = Command::new(exe()).arg("worker").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        writeln!(c.stdin.as_mut().unwrap(), "{line}").unwrap();
+        let o = c.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{line}: {}", String::from_utf8_lossy(&o.stderr));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(why), "{line}: {err}");
+        let reply: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{line}: {e}: {:?}", o.stdout));
+        assert_eq!(reply["error"]["usage"], true, "{reply}");
+        assert!(reply["error"]["message"].as_str().unwrap().contains(why), "{reply}");
+    }
+}
+
+fn alive(pid: u32) -> bool {
+    std::path::Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Dropping a client mid-run kills its worker; a worker whose client vanished without a
+/// drop (its stdin closed, as when the client is killed) exits on its own.
+#[test]
+fn a_worker_is_gone_after_its_client_is_dropped_mid_run() {
+    let w = Worker::start_with(&exe(), &trials_request(60_000)).unwrap();
+    let pid = w.pid();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(alive(pid), "the worker should still be measuring");
+    drop(w);
+    assert!(!alive(pid), "worker {pid} outlived its dropped client");
+
+    use std::io::Write as _;
+    let mut c = Command::new(exe()).arg("worker").stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let mut stdin = c.stdin.take().unwrap();
+    writeln!(stdin, "{}", serde_json::to_string(&trials_request(60_000)).unwrap()).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    drop(stdin);
+    let t = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = c.try_wait().unwrap() {
+            break s;
+        }
+        if t.elapsed() > std::time::Duration::from_secs(30) {
+            let _ = c.kill();
+            panic!("a worker whose client left kept running");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(hotloops::host::worker::EXIT_CLIENT_GONE));
 }

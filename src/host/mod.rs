@@ -1,8 +1,10 @@
-//! The bottom layer: facts about this host and this build (CPU, provenance) and the file
-//! writes every layer above shares (atomic, all-or-none). It imports nothing of the crate.
+//! The bottom layer: facts about this host and this build (CPU, provenance), the file writes
+//! every layer above shares (atomic, all-or-none) and the fresh-process protocol ([`worker`]).
+//! It imports nothing of the crate.
 
 pub mod cpu;
 pub mod provenance;
+pub mod worker;
 
 use anyhow::{Context, Result};
 use std::io::Write as _;

@@ -1,9 +1,12 @@
-//! Measurement: paired wall clock ([`wallclock`]), exact instructions ([`callgrind`]) and
-//! hardware/software counters ([`counters`]).
+//! Measurement: paired wall clock ([`wallclock`]), the per-call timing loop ([`timing`]),
+//! minor faults ([`faults`]), exact instructions ([`callgrind`]) and hardware/software
+//! counters ([`counters`]).
 
 pub mod callgrind;
 pub mod counters;
+pub mod faults;
 pub mod stats;
+pub mod timing;
 pub mod wallclock;
 
 /// Pin the calling thread to one core: the last one the process may use, away from core 0

@@ -9,12 +9,12 @@
 //! interval; the report says which method built each interval.
 
 use super::stats::{bootstrap_median_ci, median, percentile_sorted};
-use crate::study::{Case, Variant};
+use crate::study::{self, Case, Size, UnknownName, Variant};
 use anyhow::{Result, bail};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Serialize};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long to measure one pair.
 #[derive(Clone, Debug)]
@@ -94,14 +94,7 @@ impl Paired {
 }
 
 fn time_block(case: &mut dyn Case, v: &'static Variant, reps: u32, expect: u64) -> Result<Duration> {
-    let t = Instant::now();
-    for _ in 0..reps {
-        let d = std::hint::black_box(case.run(v))?;
-        if d != expect {
-            bail!("{} returned digest {d:#x}, expected {expect:#x}: the variants disagree", v.id);
-        }
-    }
-    Ok(t.elapsed())
+    super::timing::time_reps(reps, expect, v.id, &mut || case.run(v))
 }
 
 /// Run the trials of pair (a, b) on `case` in this process. `tick` is called once per trial.
@@ -146,6 +139,29 @@ pub fn run_trials(case: &mut dyn Case, a: &'static Variant, b: &'static Variant,
         tick(t as f64 / trials as f64);
     }
     Ok(out)
+}
+
+/// A size by its [`Size::name`]; an unknown one lists the valid names.
+pub fn size_named(name: &str) -> Result<Size, UnknownName> {
+    use clap::ValueEnum;
+    Size::value_variants().iter().copied().find(|s| s.name() == name).ok_or_else(|| UnknownName {
+        kind: "size",
+        given: name.to_string(),
+        valid: Size::value_variants().iter().map(|s| s.name().to_string()).collect(),
+    })
+}
+
+/// The trials of pair (`a`, `b`) on case `case` at `size`, by id, in this process (pinned
+/// first): what a `trials` worker and `hotloops paired` run.
+pub fn trials_by_id(a: &str, b: &str, case: &str, size: Size, budget: Duration, block: Duration) -> Result<PairTrials> {
+    let (s, va) = study::variant(a)?;
+    let vb = s.info().variant(b)?;
+    let mut c = study::build_case(s, case, size)?;
+    super::pin_current_thread();
+    let mut cfg = if size == Size::Full { PairConfig::full() } else { PairConfig::quick() };
+    cfg.budget = budget;
+    cfg.block = block;
+    run_trials(c.as_mut(), va, vb, &cfg, &mut |_| {})
 }
 
 /// Pool the trials of one or more processes into a [`Paired`].

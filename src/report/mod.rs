@@ -1,9 +1,13 @@
 //! Report files: JSON (versioned schema), Markdown and SVG, written atomically, each with its
-//! provenance; and [`compare`], which sets reports from several hosts side by side.
+//! provenance; [`compare`], which sets reports from several hosts side by side; [`sweep`],
+//! a measurement over a parameter with one fresh process a point. Markdown tables come from
+//! [`table`], plots from [`plot`].
 
 pub mod compare;
 pub mod plot;
 pub mod run;
+pub mod sweep;
+pub mod table;
 
 use crate::measure::counters::Unavailable;
 use crate::measure::wallclock::{Paired, Verdict};
@@ -119,7 +123,7 @@ pub struct Row {
 }
 
 impl Row {
-    fn plain(study: &str, case: &str, variant: &str, baseline: &str, metric: &str, value: f64, unit: &str) -> Row {
+    pub(crate) fn plain(study: &str, case: &str, variant: &str, baseline: &str, metric: &str, value: f64, unit: &str) -> Row {
         Row {
             study: study.into(),
             case: case.into(),
@@ -144,21 +148,34 @@ fn pct(r: f64) -> String {
 /// The report as Markdown (also what the terminal shows).
 pub fn markdown(r: &Report) -> String {
     use std::fmt::Write as _;
+    use table::{Align, Table};
     let p = &r.provenance;
+    let c = &r.config;
     let mut m = String::new();
     let _ = writeln!(m, "# hotloops report\n");
-    let _ = writeln!(m, "| provenance | |\n|---|---|");
-    let _ = writeln!(m, "| CPU | {} ({}, family {:#x} model {:#x}, {}{}) |", p.cpu_name, p.cpu_vendor, p.cpu_family, p.cpu_model, p.microarch, if p.hypervisor { ", under a hypervisor" } else { "" });
-    let _ = writeln!(m, "| host / kernel | {} / {} |", p.host, p.kernel);
-    let _ = writeln!(m, "| rustc | {} |", p.rustc);
-    let _ = writeln!(m, "| commit | {}{} |", p.commit, if p.dirty { " (dirty tree)" } else { "" });
-    let _ = writeln!(m, "| features | {} |", if p.features.is_empty() { "none".to_string() } else { p.features.join(", ") });
-    let _ = writeln!(m, "| pinned core | {} |", p.pinned_core.map(|c| c.to_string()).unwrap_or_else(|| "not pinned".into()));
-    let _ = writeln!(m, "| date | {} |", p.date);
-    let c = &r.config;
-    let _ = writeln!(m, "| run | {} size, {} process(es) x {} ms a pair, instructions at {} size, {:.0} s in all |\n",
-        serde_json::to_value(c.size).unwrap().as_str().unwrap_or("?"), c.processes, c.budget_ms,
-        serde_json::to_value(c.instructions_size).unwrap().as_str().unwrap_or("?"), c.elapsed_s);
+    let mut prov = Table::new([("provenance", Align::Left), ("", Align::Left)]);
+    prov.row([
+        "CPU".to_string(),
+        format!("{} ({}, family {:#x} model {:#x}, {}{})", p.cpu_name, p.cpu_vendor, p.cpu_family, p.cpu_model, p.microarch, if p.hypervisor { ", under a hypervisor" } else { "" }),
+    ])
+    .row(["host / kernel".to_string(), format!("{} / {}", p.host, p.kernel)])
+    .row(["rustc".to_string(), p.rustc.clone()])
+    .row(["commit".to_string(), format!("{}{}", p.commit, if p.dirty { " (dirty tree)" } else { "" })])
+    .row(["features".to_string(), if p.features.is_empty() { "none".to_string() } else { p.features.join(", ") }])
+    .row(["pinned core".to_string(), p.pinned_core.map(|c| c.to_string()).unwrap_or_else(|| "not pinned".into())])
+    .row(["date".to_string(), p.date.clone()])
+    .row([
+        "run".to_string(),
+        format!(
+            "{} size, {} process(es) x {} ms a pair, instructions at {} size, {:.0} s in all",
+            c.size.name(),
+            c.processes,
+            c.budget_ms,
+            c.instructions_size.name(),
+            c.elapsed_s
+        ),
+    ]);
+    let _ = writeln!(m, "{}", prov.render());
     if !r.notes.is_empty() {
         let _ = writeln!(m, "**Notes**\n");
         for n in &r.notes {
@@ -170,26 +187,29 @@ pub fn markdown(r: &Report) -> String {
         let _ = writeln!(m, "## {}\n\n{}: {}.\nSeed reported: {}.\n", s.name, s.seed, s.claim, s.seed_numbers);
         for case in &s.cases {
             let _ = writeln!(m, "### {} / {}\n\n{}\n", s.name, case.name, case.describe);
-            let _ = writeln!(m, "A/A noise floor: {} (A/A median {}, 95% interval [{}, {}]). Interval: {}.\n",
-                format!("±{:.2}%", case.noise_floor * 100.0), pct(case.aa.median_ratio), pct(case.aa.ci_low), pct(case.aa.ci_high), case.aa.interval);
+            let _ = writeln!(m, "A/A noise floor: ±{:.2}% (A/A median {}, 95% interval [{}, {}]). Interval: {}.\n",
+                case.noise_floor * 100.0, pct(case.aa.median_ratio), pct(case.aa.ci_low), pct(case.aa.ci_high), case.aa.interval);
             let rows: Vec<&Row> = r.rows.iter().filter(|x| x.study == s.name && x.case == case.name).collect();
             let metrics: Vec<String> = {
-                let mut v: Vec<String> = rows.iter().filter(|x| !x.metric.starts_with("wall-clock")).map(|x| x.metric.clone()).collect();
-                v.dedup();
                 let mut seen = std::collections::BTreeSet::new();
+                let mut v: Vec<String> = rows.iter().filter(|x| !x.metric.starts_with("wall-clock")).map(|x| x.metric.clone()).collect();
                 v.retain(|x| seen.insert(x.clone()));
                 // Columns that are zero for every variant (context switches on a quiet run)
                 // say nothing here; the JSON keeps them.
                 v.retain(|k| rows.iter().any(|x| &x.metric == k && x.value != 0.0));
                 v
             };
-            let _ = write!(m, "| variant | ns/{u} | time vs baseline [95% CI] | verdict | seed |", u = s.unit);
+            let mut t = Table::new([
+                ("variant".to_string(), Align::Left),
+                (format!("ns/{}", s.unit), Align::Right),
+                ("time vs baseline [95% CI]".to_string(), Align::Right),
+                ("verdict".to_string(), Align::Left),
+                ("seed".to_string(), Align::Right),
+            ]);
             for k in &metrics {
                 let unit = rows.iter().find(|x| &x.metric == k).map(|x| x.unit.clone()).unwrap_or_default();
-                let _ = write!(m, " {k} ({unit}) |");
+                t.column(format!("{k} ({unit})"), Align::Right);
             }
-            let _ = writeln!(m);
-            let _ = writeln!(m, "|{}", "---|".repeat(5 + metrics.len()));
             let mut variants: Vec<String> = rows.iter().map(|x| x.variant.clone()).collect();
             let mut seen = std::collections::BTreeSet::new();
             variants.retain(|x| seen.insert(x.clone()));
@@ -207,21 +227,18 @@ pub fn markdown(r: &Report) -> String {
                     ),
                     None => Default::default(),
                 };
-                let _ = write!(m, "| `{v}` | {ns} | {ratio} | {verdict} | {seed} |");
-                for k in &metrics {
-                    let cell = rows
-                        .iter()
+                let cells = metrics.iter().map(|k| {
+                    rows.iter()
                         .find(|x| x.variant == v && &x.metric == k)
                         .map(|x| match x.ratio {
                             Some(r) if x.variant != x.baseline => format!("{} ({})", fmt_num(x.value), pct(r)),
                             _ => fmt_num(x.value),
                         })
-                        .unwrap_or_else(|| "n/a".into());
-                    let _ = write!(m, " {cell} |");
-                }
-                let _ = writeln!(m);
+                        .unwrap_or_else(|| "n/a".into())
+                });
+                t.row([format!("`{v}`"), ns, ratio, verdict, seed].into_iter().chain(cells));
             }
-            let _ = writeln!(m);
+            let _ = writeln!(m, "{}", t.render());
         }
     }
     m
@@ -262,10 +279,10 @@ pub(crate) fn counter_rows(study: &str, case: &str, variant: &str, baseline: &st
         .iter()
         .map(|c| {
             let mut r = Row::plain(study, case, variant, baseline, &format!("counter:{}", c.event), c.per_item, &format!("{}/{unit}", c.event));
-            if let Some(b) = base.and_then(|b| b.iter().find(|x| x.event == c.event)) {
-                if b.per_item != 0.0 {
-                    r.ratio = Some(c.per_item / b.per_item);
-                }
+            if let Some(b) = base.and_then(|b| b.iter().find(|x| x.event == c.event))
+                && b.per_item != 0.0
+            {
+                r.ratio = Some(c.per_item / b.per_item);
             }
             r
         })

@@ -1,6 +1,8 @@
-//! SVG plots (plotters): per study, one panel per case with every variant's time ratio against
-//! its baseline and the 95% interval, the A/A control first (grey); in `compare`, one point
-//! per variant and host.
+//! The one plot module (plotters, SVG), with one palette and one set of axis helpers: ratio
+//! plots (per study, one panel per case with every variant's time ratio against its baseline
+//! and the 95% interval, the A/A control first in grey; in `compare`, one point per variant
+//! and host) and line plots over a parameter (the sweep: cost and faults per query against
+//! partitions, a line per variant).
 
 use super::{Report, StudyReport};
 use anyhow::{Result, anyhow};
@@ -26,6 +28,36 @@ pub type Panel = (String, Vec<RatioPoint>);
 
 fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow!("plotting: {e}")
+}
+
+/// The series colours, in order (matplotlib's tab10): the same variant order gets the same
+/// colour in every plot.
+pub const PALETTE: [RGBColor; 6] =
+    [RGBColor(31, 119, 180), RGBColor(214, 39, 40), RGBColor(44, 160, 44), RGBColor(148, 103, 189), RGBColor(255, 127, 14), RGBColor(140, 86, 75)];
+
+/// The colour of A/A controls and reference lines.
+pub const CONTROL: RGBColor = RGBColor(150, 150, 150);
+
+/// Colour of the `i`th series.
+pub fn colour(i: usize) -> RGBColor {
+    PALETTE[i % PALETTE.len()]
+}
+
+/// An axis range around `lo..hi` with `pad` (relative) on each side; `log` keeps it positive.
+pub fn padded(lo: f64, hi: f64, pad: f64, log: bool) -> std::ops::Range<f64> {
+    let (lo, hi) = if lo.is_finite() && hi.is_finite() && lo <= hi { (lo, hi) } else { (1.0, 1.0) };
+    if log {
+        let lo = lo.max(1e-9);
+        (lo / (1.0 + pad))..(hi.max(lo) * (1.0 + pad)).max(lo * 1.01)
+    } else {
+        let span = (hi - lo).abs().max(hi.abs() * 1e-3).max(1e-9);
+        (lo - span * pad)..(hi + span * pad)
+    }
+}
+
+/// Tick labels without trailing noise: integers as integers, others with up to 3 decimals.
+pub fn tick(x: f64) -> String {
+    if (x - x.round()).abs() < 1e-9 { format!("{x:.0}") } else { format!("{x:.3}").trim_end_matches('0').trim_end_matches('.').to_string() }
 }
 
 /// Draw panels (two columns) of ratio points with error bars and a line at 1.
@@ -70,10 +102,10 @@ pub fn ratio_svg(title: &str, panels: &[Panel]) -> Result<String> {
                 .disable_x_mesh()
                 .draw()
                 .map_err(err)?;
-            chart.draw_series(LineSeries::new(vec![(-0.5, 1.0), (n - 0.5, 1.0)], BLACK.mix(0.4))).map_err(err)?;
+            chart.draw_series(LineSeries::new(vec![(-0.5, 1.0), (n - 0.5, 1.0)], CONTROL)).map_err(err)?;
             chart
                 .draw_series(points.iter().enumerate().filter(|(_, p)| p.ratio.is_finite()).map(|(i, p)| {
-                    let color = if p.control { RGBColor(150, 150, 150) } else { RGBColor(31, 119, 180) };
+                    let color = if p.control { CONTROL } else { colour(0) };
                     ErrorBar::new_vertical(i as f64, p.lo, p.ratio, p.hi, color.filled(), 12)
                 }))
                 .map_err(err)?;
@@ -98,4 +130,112 @@ pub fn study_svg(r: &Report, s: &StudyReport) -> Result<String> {
         })
         .collect();
     ratio_svg(&format!("{}: time vs {} (median, 95% CI) on {}", s.name, s.baseline, r.provenance.cpu_name), &panels)
+}
+
+/// One line of a line plot.
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// Legend label.
+    pub label: String,
+    /// (x, y) points, ascending x.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// One panel of a line plot: every line over the same x axis.
+#[derive(Clone, Debug)]
+pub struct LinePanel {
+    /// Panel title.
+    pub title: String,
+    /// Y axis label.
+    pub y_desc: String,
+    /// Logarithmic y axis.
+    pub log_y: bool,
+    /// The lines, coloured by position.
+    pub lines: Vec<Line>,
+}
+
+/// Panels stacked vertically, sharing a (log) x axis named `x_desc`, the legend in the first.
+pub fn lines_svg(title: &str, x_desc: &str, panels: &[LinePanel]) -> Result<String> {
+    let pts = || panels.iter().flat_map(|p| p.lines.iter().flat_map(|l| l.points.iter()));
+    if pts().next().is_none() {
+        anyhow::bail!("plotting {title}: no points");
+    }
+    let xmax = pts().map(|p| p.0).fold(1.0f64, f64::max);
+    let x = (0.9f64..xmax * 1.1).log_scale();
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (960, 60 + 400 * panels.len() as u32)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let root = root.titled(title, ("sans-serif", 16)).map_err(err)?;
+        for (k, (area, panel)) in root.split_evenly((panels.len(), 1)).iter().zip(panels).enumerate() {
+            let ys = || panel.lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)).filter(|y| y.is_finite() && (!panel.log_y || *y > 0.0));
+            let (lo, hi) = (ys().fold(f64::INFINITY, f64::min), ys().fold(f64::NEG_INFINITY, f64::max));
+            let mut b = ChartBuilder::on(area);
+            b.caption(&panel.title, ("sans-serif", 14)).margin(12).x_label_area_size(40).y_label_area_size(70);
+            // Two chart types (log or linear y): one drawing routine for both.
+            macro_rules! draw {
+                ($chart:expr) => {{
+                    let mut chart = $chart.map_err(err)?;
+                    chart
+                        .configure_mesh()
+                        .x_label_formatter(&|x| tick(*x))
+                        .y_label_formatter(&|y| tick(*y))
+                        .x_desc(x_desc)
+                        .y_desc(panel.y_desc.as_str())
+                        .draw()
+                        .map_err(err)?;
+                    for (i, l) in panel.lines.iter().enumerate() {
+                        let c = colour(i);
+                        let s = chart.draw_series(LineSeries::new(l.points.clone(), c.stroke_width(2))).map_err(err)?;
+                        if k == 0 {
+                            s.label(l.label.clone()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2)));
+                        }
+                        chart.draw_series(l.points.iter().map(|&(x, y)| Circle::new((x, y), 3, c.filled()))).map_err(err)?;
+                    }
+                    if k == 0 {
+                        chart
+                            .configure_series_labels()
+                            .position(SeriesLabelPosition::UpperLeft)
+                            .background_style(WHITE.mix(0.8))
+                            .border_style(BLACK)
+                            .draw()
+                            .map_err(err)?;
+                    }
+                }};
+            }
+            if panel.log_y {
+                draw!(b.build_cartesian_2d(x.clone(), padded(lo, hi, 0.5, true).log_scale()));
+            } else {
+                draw!(b.build_cartesian_2d(x.clone(), padded(lo.min(0.0), hi.max(1.0), 0.1, false)));
+            }
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_and_ticks() {
+        let r = padded(1.0, 100.0, 0.5, true);
+        assert!(r.start > 0.0 && r.start < 1.0 && r.end > 100.0, "{r:?}");
+        let r = padded(0.0, 0.0, 0.1, false);
+        assert!(r.start < 0.0 && r.end > 0.0, "a flat series still gets an axis: {r:?}");
+        assert_eq!((tick(5.0), tick(0.25), tick(1.0 / 3.0)), ("5".to_string(), "0.25".to_string(), "0.333".to_string()));
+        assert_eq!(colour(0), colour(PALETTE.len()));
+    }
+
+    #[test]
+    fn a_line_plot_has_every_label_and_refuses_no_points() {
+        let lines = vec![
+            Line { label: "first".into(), points: vec![(1.0, 0.5), (10.0, 8.0)] },
+            Line { label: "second".into(), points: vec![(1.0, 0.4), (10.0, 0.9)] },
+        ];
+        let svg = lines_svg("t", "partitions", &[LinePanel { title: "cost".into(), y_desc: "us".into(), log_y: true, lines: lines.clone() }, LinePanel { title: "faults".into(), y_desc: "n".into(), log_y: false, lines }]).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("first") && svg.contains("second") && svg.contains("faults"), "{}", &svg[..200.min(svg.len())]);
+        assert!(lines_svg("t", "x", &[LinePanel { title: "e".into(), y_desc: "y".into(), log_y: false, lines: vec![] }]).is_err());
+    }
 }

@@ -2,6 +2,7 @@
 //! with an A/A control), instructions (callgrind) and counters (perf-event), with provenance.
 
 use super::{CaseReport, Report, Row, RunConfig, SCHEMA, SCHEMA_VERSION, StudyReport};
+use crate::host::worker::{self, Request};
 use crate::measure::callgrind;
 use crate::measure::counters::{self, Microarch};
 use crate::measure::wallclock::{self, PairConfig, PairTrials};
@@ -42,19 +43,18 @@ pub fn select(names: &[String]) -> Result<Vec<&'static dyn Study>> {
     names.iter().map(|n| study::study(n).map_err(anyhow::Error::from)).collect()
 }
 
-/// Trials of one pair in a child process (`hotloops paired`), for `--processes`: only ids
+/// Trials of one pair in a fresh `hotloops worker` process, for `--processes`: only ids
 /// cross the process boundary.
 fn child_trials(case: &str, a: &Variant, b: &Variant, size: Size, cfg: &PairConfig) -> Result<PairTrials> {
-    let exe = std::env::current_exe()?;
-    let o = std::process::Command::new(exe)
-        .args(["paired", a.id, b.id, "--case", case])
-        .args(["--size", size.name(), "--budget-ms", &cfg.budget.as_millis().to_string(), "--block-us", &cfg.block.as_micros().to_string()])
-        .output()
-        .context("spawning a measuring process")?;
-    if !o.status.success() {
-        bail!("measuring process failed: {}", String::from_utf8_lossy(&o.stderr));
-    }
-    serde_json::from_slice(&o.stdout).context("reading a measuring process's trials")
+    let req = Request::Trials {
+        a: a.id.into(),
+        b: b.id.into(),
+        case: case.into(),
+        size: size.name().into(),
+        budget_ms: cfg.budget.as_millis() as u64,
+        block_us: cfg.block.as_micros() as u64,
+    };
+    worker::one_shot(&req).context("a measuring process")
 }
 
 /// Run the report and write its files. Returns the report and the files written.
@@ -179,6 +179,17 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 for (metric, value, u) in case.extra_metrics(var)? {
                     rows.push(Row::plain(info.name, cname, var.id, info.baseline, &metric, value, &u));
                 }
+            }
+            // A swept study's rows from its sweep (one fresh process a point, run once).
+            match super::sweep::case_rows(info.name, cname, info.baseline, info.variants, size) {
+                Some(Ok(r)) => rows.extend(r),
+                Some(Err(e)) => {
+                    let n = format!("{} sweep failed, no sweep rows: {e:#}", info.name);
+                    if !notes.contains(&n) {
+                        notes.push(n);
+                    }
+                }
+                None => {}
             }
 
             case_reports.push(CaseReport { name: cname.to_string(), describe: case.describe(), items: case.items(), noise_floor: floor, aa, pairs });

@@ -1,0 +1,647 @@
+//! # Study `alloc-churn`: per-call IndexAmRoutine allocation, and glibc's trim threshold
+//!
+//! **Seed 004** (pgsql-hackers, Aug 2025): PostgreSQL 18 with skip scan lost **~50%** TPS on
+//! `select count(*) from pgbench_accounts where bid = 0` over **100 partitions** (pgbench
+//! scale 1). Caching `IndexAmRoutine` per AM instead of palloc-and-fill on every look-up left
+//! a **2-15%** residue (simple protocol, 1 client: 23,856 TPS on PG17, 20,332 with the fix).
+//! Tomas Vondra called the cause "glibc-specific behaviour" that "a couple partitions" more
+//! would trigger again. PostgreSQL later made every routine static (bc6374cd76, reference
+//! §5.1). Reference §5.4 reconstructs the mechanism: every B-tree scan's `btbeginscan`
+//! pallocs a 27,352-byte `BTScanOpaqueData`, over AllocSet's 8 KiB chunk limit, so each is a
+//! malloc of its own; a query over N partitions holds N of them and frees them together at
+//! `ExecutorEnd`. Once the freed top of the heap exceeds glibc's trim threshold (128 KiB by
+//! default: between 4 and 5 scan states) glibc gives it back with `brk`, and the next query
+//! faults every page it touches in again.
+//!
+//! **The model** ([`query`]): one backend's query over N partitions of `pgbench_accounts`
+//! (range-partitioned on aid as `pgbench -i --partitions=N` does), each with a B-tree on bid
+//! (assumed: reference §5.4 assumes one B-tree scan per partition; the seed does not give
+//! the plan). Per query:
+//! 1. `MessageContext` is reset (PostgresMain does it before each message);
+//! 2. the planner does [`LOOKUPS_PER_PARTITION`] = 2 routine look-ups per partition index
+//!    (`GetIndexAmRoutineByAmId`): one whose caller pfrees the result, as
+//!    `get_opmethod_canorder` or `IndexSupportsBackwardScan` did, and one whose caller leaves
+//!    it to the context reset, as `equality_ops_are_compatible` or
+//!    `get_op_index_interpretation` did (reference §5.3). The count is our assumption; the
+//!    seed does not say which callers ran;
+//! 3. the executor begins a bitmap index scan per partition in `ExecutorState` through the
+//!    relcache's `rd_indam` (`btbeginscan`: scan descriptor, key arrays, the 27,352-byte scan
+//!    state), runs each (`btrescan`, `btgetbitmap` for `bid = 0`: the descent finds no match),
+//!    ends each (`btendscan` frees the scan state's dedicated block), and frees the executor
+//!    state (context reset).
+//!
+//! Not modelled: the rest of planning and execution (RelOptInfos, paths, plan and state
+//! nodes, tuple slots), which add small chunks to the same contexts; one relcache context
+//! for all indexes instead of one `rd_indexcxt` each. The digest of a query folds what the
+//! planner read from the routines, every TID the scans returned and the scan states' final
+//! positions: every variant must agree on it.
+//!
+//! **Variants** (kernels `#[inline(never)]`, unmangled `hotloops_alloc_churn_*`, one query
+//! each; the routine fill `hl_bthandler_palloc` is a helper worth reading in asm):
+//! - `alloc-churn/palloc-routine` (baseline): every look-up pallocs (palloc0, 248 -> a
+//!   256-byte chunk) and fills a fresh routine, as before bc6374cd76;
+//! - `alloc-churn/static-routine`: the handler returns a static routine (seed 004's fix, and
+//!   what PostgreSQL landed);
+//! - `alloc-churn/palloc-mallopt-trim`: the baseline with `M_TRIM_THRESHOLD` = 64 MiB;
+//! - `alloc-churn/palloc-mallopt-toppad`: the baseline with `M_TOP_PAD` = 64 MiB;
+//! - `alloc-churn/palloc-mimalloc`: the baseline with every context block from mimalloc.
+//!
+//! **Isolation** ([`isolation`]). `mallopt` is process-global and switches glibc's dynamic
+//! thresholds off for good, and glibc's state also depends on the process's history: freeing
+//! one mmap'd chunk of 128 KiB to 32 MiB raises both thresholds for the rest of the process
+//! (`crate::pg::mcxt::glibc::probe` shows it; a report process that has read a callgrind file no longer
+//! trims at 128 KiB). So every variant runs in a process of its own, like a fresh backend:
+//! the sweep starts one `hotloops worker` per (variant, N) point, and a [`ChurnCase`] (the
+//! report, benches, tests) sends each variant's queries to a worker of its own (a `serve`
+//! request) — unless this process is dedicated to that variant (`hotloops run`, `hotloops
+//! counters`, so callgrind sees the kernel), when it runs here and takes the variant's
+//! settings. [`place`] guards every in-process backend: once a process took a mallopt
+//! variant's settings, no other variant runs in it, and a process that ran default variants
+//! never takes mallopt settings.
+//!
+//! **The sweep** ([`sweep`] says what a point measures; `hotloops sweep alloc-churn` and
+//! `crate::report::sweep` run it): per variant and N (1 to 200 partitions), time and minor
+//! page faults per query in a fresh process, the first N where the per-query time jumps 10x
+//! or more over the previous N, one SVG of cost against N for all variants. What it measured
+//! on our hosts is in `analysis/` (`kvm-amd-epyc-2core/alloc-churn-sweep/`).
+//!
+//! Layout: this file holds the rows, cases, kernels, [`Backend`] and [`Workload`];
+//! [`isolation`] where a variant may run and the worker that serves one variant's queries;
+//! [`sweep`] what a sweep point measures. The PostgreSQL code the query runs is `crate::pg`'s.
+
+pub mod isolation;
+pub mod sweep;
+
+pub use isolation::{Placement, place, tuned_for};
+
+use crate::pg::amapi::{
+    self, AmHandler, BTREE_AM_OID, IndexAmRoutine, IndexRelation, PgAm, get_index_am_routine_by_am_id, hl_bthandler_palloc,
+    hl_bthandler_static, scan::eq_key,
+};
+use crate::pg::itemptr::ItemPointer;
+use crate::pg::mcxt::{self, AllocSet, MallocBackend, glibc::Mallopt, memory_context_switch_to, pfree};
+use crate::pg::nbtree::{BTree, IndexScanDesc, KeyType, ScanKey, leaf_items_per_page};
+use crate::pg::sink::TidDigest;
+use crate::pg::workload::{PGBENCH_ACCOUNTS_TUPLES_PER_PAGE, PGBENCH_ROWS_PER_SCALE, heap_tid, leaf_sizes};
+use crate::study::{Case, CaseSpec, Kernel, Size, Study, StudyInfo, Variant};
+use anyhow::{Context, Result, bail};
+use isolation::Served;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The registry entry.
+pub static STUDY: AllocChurn = AllocChurn;
+
+/// Study `alloc-churn`.
+pub struct AllocChurn;
+
+/// The bytes both mallopt variants set: twice the 32 MiB ceiling of glibc's dynamic mmap
+/// threshold, i.e. the highest trim threshold glibc's own adjustment can reach, and far over
+/// the sweep's largest query (200 x 27,352 B = 5.5 MB).
+pub const MALLOPT_BYTES: i32 = 64 << 20;
+
+/// Routine look-ups per partition index during planning (one pfree'd, one left to the reset).
+pub const LOOKUPS_PER_PARTITION: usize = 2;
+
+/// The seed's partition count.
+pub const SEED_PARTITIONS: usize = 100;
+
+/// The seed's query constant: `bid = 0` matches no row at any scale.
+pub const SEED_KEY: i64 = 0;
+
+static INFO: StudyInfo = StudyInfo {
+    name: "alloc-churn",
+    seed: "seed 004 (Athiyaman M's static IndexAmRoutine patch; Tomas Vondra's reply)",
+    claim: "allocating IndexAmRoutine per look-up caused PG18's regression over 100 partitions and a static \
+            routine removes it; Tomas Vondra: the cause is glibc-specific (the trim threshold) and a few more \
+            partitions trigger it again",
+    seed_numbers: "~50% TPS regression at 100 partitions (pgbench scale 1, count(*) where bid = 0); with the \
+                   static routine 2-15% below PG17 (simple, 1 client: 23,856 -> 20,332 TPS)",
+    feature: "static-amroutine",
+    feature_on: cfg!(feature = "static-amroutine"),
+    baseline: "alloc-churn/palloc-routine",
+    patched: "alloc-churn/static-routine",
+    unit: "query",
+    variants: &[
+        Variant::new(
+            "alloc-churn/palloc-routine",
+            "every routine look-up pallocs and fills a fresh 248-byte IndexAmRoutine (before bc6374cd76); glibc malloc",
+            "hotloops_alloc_churn_palloc_routine",
+            &ChurnSpec { kernel: hotloops_alloc_churn_palloc_routine, routine: Routine::Palloc, backend: MallocBackend::Libc, mallopt: None },
+        )
+        .helpers(&["hl_bthandler_palloc"]),
+        Variant::new(
+            "alloc-churn/static-routine",
+            "the handler returns a static routine (seed 004's fix; bc6374cd76); glibc malloc",
+            "hotloops_alloc_churn_static_routine",
+            &ChurnSpec { kernel: hotloops_alloc_churn_static_routine, routine: Routine::Static, backend: MallocBackend::Libc, mallopt: None },
+        )
+        .helpers(&["hl_bthandler_static"]),
+        Variant::sharing(
+            "alloc-churn/palloc-mallopt-trim",
+            "the baseline with mallopt(M_TRIM_THRESHOLD, 64 MiB), in a process of its own",
+            "alloc-churn/palloc-routine",
+            "hotloops_alloc_churn_palloc_routine",
+            "mallopt(M_TRIM_THRESHOLD, 64 MiB) before the workload",
+            &ChurnSpec {
+                kernel: hotloops_alloc_churn_palloc_routine,
+                routine: Routine::Palloc,
+                backend: MallocBackend::Libc,
+                mallopt: Some(Mallopt { trim_threshold: Some(MALLOPT_BYTES), top_pad: None }),
+            },
+        )
+        .helpers(&["hl_bthandler_palloc"]),
+        Variant::sharing(
+            "alloc-churn/palloc-mallopt-toppad",
+            "the baseline with mallopt(M_TOP_PAD, 64 MiB), in a process of its own",
+            "alloc-churn/palloc-routine",
+            "hotloops_alloc_churn_palloc_routine",
+            "mallopt(M_TOP_PAD, 64 MiB) before the workload",
+            &ChurnSpec {
+                kernel: hotloops_alloc_churn_palloc_routine,
+                routine: Routine::Palloc,
+                backend: MallocBackend::Libc,
+                mallopt: Some(Mallopt { trim_threshold: None, top_pad: Some(MALLOPT_BYTES) }),
+            },
+        )
+        .helpers(&["hl_bthandler_palloc"]),
+        Variant::sharing(
+            "alloc-churn/palloc-mimalloc",
+            "the baseline with every memory-context block from mimalloc",
+            "alloc-churn/palloc-routine",
+            "hotloops_alloc_churn_palloc_routine",
+            "memory-context blocks from mimalloc instead of glibc malloc",
+            &ChurnSpec { kernel: hotloops_alloc_churn_palloc_routine, routine: Routine::Palloc, backend: MallocBackend::Mimalloc, mallopt: None },
+        )
+        .helpers(&["hl_bthandler_palloc"]),
+    ],
+    cases: &[
+        CaseSpec { id: "partitions-4", summary: "4 partitions: below the trim cliff (4 scan states under glibc's 128 KiB threshold)" },
+        CaseSpec { id: "partitions-5", summary: "5 partitions: where the model's cliff lies" },
+        CaseSpec { id: "partitions-100", summary: "100 partitions: the seed's regression" },
+    ],
+};
+
+/// How the routine is obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Routine {
+    /// palloc0 and fill per look-up.
+    Palloc,
+    /// The static routine.
+    Static,
+}
+
+/// An alloc-churn row's spec: the query kernel and the process setup it runs under.
+#[derive(Clone, Copy, Debug)]
+pub struct ChurnSpec {
+    /// One query.
+    pub kernel: fn(&mut Backend) -> u64,
+    /// Routine look-ups.
+    pub routine: Routine,
+    /// Where memory-context blocks come from.
+    pub backend: MallocBackend,
+    /// glibc settings the process must take first.
+    pub mallopt: Option<Mallopt>,
+}
+
+impl Kernel for ChurnSpec {
+    fn entry(&self) -> usize {
+        self.kernel as usize
+    }
+}
+
+/// The spec of row `v`.
+pub fn spec(v: &'static Variant) -> Result<&'static ChurnSpec> {
+    v.spec::<ChurnSpec>()
+}
+
+/// The study's description.
+pub fn info() -> &'static StudyInfo {
+    &INFO
+}
+
+/// A row of this study by id or short name; an unknown name lists the study's ids.
+pub fn variant_row(id: &str) -> Result<&'static Variant> {
+    Ok(INFO.variant(id)?)
+}
+
+/// The partition count of case `id` (`partitions-N`).
+pub fn partitions_of(id: &str) -> Result<usize> {
+    id.strip_prefix("partitions-").and_then(|n| n.parse().ok()).with_context(|| format!("alloc-churn has no case `{id}`"))
+}
+// ---------------------------------------------------------------------------------------------
+// Workload.
+
+/// One partition of `pgbench_accounts` and its index on bid.
+pub struct Partition {
+    /// First aid.
+    pub aid_lo: i64,
+    /// Last aid.
+    pub aid_hi: i64,
+    /// The index's (bid, heap TID) entries, in index order. Kept for the life of the
+    /// workload: freeing a buffer this size (mmap'd above 128 KiB) would raise glibc's
+    /// thresholds and hide the very cliff the study looks for.
+    pub entries: Vec<(i64, ItemPointer)>,
+    /// B-tree on bid, a sorted build (366 int4 tuples a leaf).
+    pub index: BTree,
+}
+
+/// `pgbench_accounts` split over N partitions.
+pub struct Workload {
+    /// Rows in all.
+    pub accounts: u64,
+    /// Partitions.
+    pub partitions: Vec<Partition>,
+}
+
+impl Workload {
+    /// `pgbench -i --partitions=n --partition-method=range` over `accounts` rows: partition
+    /// `p` holds aids `p * ceil(accounts / n) + 1 ..`, bid = (aid - 1) / 100,000 + 1, each
+    /// partition's heap filled in aid order (61 tuples a page).
+    pub fn pgbench(accounts: u64, n: usize) -> Result<Workload> {
+        if n == 0 {
+            bail!("alloc-churn needs at least one partition");
+        }
+        if accounts < n as u64 {
+            bail!("{accounts} accounts cannot fill {n} partitions");
+        }
+        let part = accounts.div_ceil(n as u64);
+        let mut partitions = Vec::with_capacity(n);
+        for p in 0..n as u64 {
+            let lo = p * part + 1;
+            let hi = ((p + 1) * part).min(accounts);
+            let entries: Vec<(i64, ItemPointer)> = (lo..=hi)
+                .map(|aid| (((aid - 1) / PGBENCH_ROWS_PER_SCALE + 1) as i64, heap_tid(aid - lo, PGBENCH_ACCOUNTS_TUPLES_PER_PAGE)))
+                .collect();
+            let index = BTree::build(KeyType::Int4, &entries, &leaf_sizes(entries.len(), leaf_items_per_page(KeyType::Int4)));
+            partitions.push(Partition { aid_lo: lo as i64, aid_hi: hi as i64, entries, index });
+        }
+        Ok(Workload { accounts, partitions })
+    }
+
+    /// What a correct query for `bid = key` returns: TIDs in partition order.
+    pub fn expected(&self, key: i64) -> Vec<ItemPointer> {
+        self.partitions.iter().flat_map(|p| p.entries.iter().filter(|e| e.0 == key).map(|e| e.1)).collect()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The backend: one PostgreSQL backend's state for one variant.
+
+/// A backend process's state: `pg_am` with this variant's B-tree handler, the relcache's
+/// index entries, and the three memory contexts, all on the variant's malloc.
+pub struct Backend {
+    /// The spec of the row this backend was built for: [`Backend::query`] calls its kernel,
+    /// so a kernel never meets a backend built for another routine.
+    spec: &'static ChurnSpec,
+    workload: Arc<Workload>,
+    pg_am: [PgAm; 7],
+    /// `CacheMemoryContext` (standing in for each index's `rd_indexcxt`): the relcache's
+    /// copies of the routine before bc6374cd76.
+    cache_cxt: AllocSet,
+    /// `MessageContext`: the planner's allocations, reset before each query.
+    message_cxt: AllocSet,
+    /// `ExecutorState`: scan descriptors and scan states, freed at `ExecutorEnd`.
+    executor_cxt: AllocSet,
+    rels: Vec<IndexRelation>,
+    scans: Vec<*mut IndexScanDesc>,
+    keys: [ScanKey; 1],
+    /// Where the scans' TIDs go (`tbm_add_tuples`), per query.
+    pub tbm: TidDigest,
+}
+
+impl Backend {
+    /// A backend for variant `v` over `workload`, querying `bid = key`. Errors when this
+    /// process cannot run `v` in-process ([`place`]).
+    pub fn new(v: &'static Variant, workload: Arc<Workload>, key: i64) -> Result<Backend> {
+        let spec = spec(v)?;
+        if place(v)? != Placement::InProcess {
+            bail!("{} cannot run in this process: another variant's malloc settings are in force here (run it in a worker)", v.id);
+        }
+        let handler: AmHandler = match spec.routine {
+            Routine::Palloc => hl_bthandler_palloc,
+            Routine::Static => hl_bthandler_static,
+        };
+        let cache_cxt = AllocSet::with_default_sizes("CacheMemoryContext", spec.backend);
+        let message_cxt = AllocSet::with_default_sizes("MessageContext", spec.backend);
+        let executor_cxt = AllocSet::with_default_sizes("ExecutorState", spec.backend);
+        let pg_am = amapi::pg_am(handler);
+        // RelationInitIndexAccessInfo -> InitIndexAmRoutine, once per index.
+        let mut rels = Vec::with_capacity(workload.partitions.len());
+        let old = memory_context_switch_to(message_cxt.as_ptr());
+        for (i, p) in workload.partitions.iter().enumerate() {
+            // SAFETY: MessageContext is current and live; the routine it returns is copied
+            // before the temporary is freed.
+            let rd_indam = unsafe {
+                let r = get_index_am_routine_by_am_id(&pg_am, BTREE_AM_OID)?;
+                match spec.routine {
+                    Routine::Palloc => {
+                        let copy = cache_cxt.alloc(size_of::<IndexAmRoutine>()).as_ptr().cast::<IndexAmRoutine>();
+                        copy.write(*r);
+                        pfree(r.cast_mut().cast());
+                        copy.cast_const()
+                    }
+                    Routine::Static => r,
+                }
+            };
+            rels.push(IndexRelation { rd_id: 16_384 + 2 * i as u32 + 1, relam: BTREE_AM_OID, rd_indam, index: &p.index });
+        }
+        memory_context_switch_to(old);
+        message_cxt.reset();
+        Ok(Backend {
+            spec,
+            scans: vec![std::ptr::null_mut(); workload.partitions.len()],
+            workload,
+            pg_am,
+            cache_cxt,
+            message_cxt,
+            executor_cxt,
+            rels,
+            keys: [eq_key(key)],
+            tbm: TidDigest::new(),
+        })
+    }
+
+    /// The spec of the variant this backend runs.
+    pub fn spec(&self) -> &'static ChurnSpec {
+        self.spec
+    }
+
+    /// Partitions.
+    pub fn partitions(&self) -> usize {
+        self.rels.len()
+    }
+
+    /// The workload.
+    pub fn workload(&self) -> &Workload {
+        &self.workload
+    }
+
+    /// The workload, shared.
+    pub fn workload_arc(&self) -> Arc<Workload> {
+        self.workload.clone()
+    }
+
+    /// Context counters: (cache, message, executor).
+    pub fn context_stats(&self) -> [mcxt::ContextStats; 3] {
+        [self.cache_cxt.stats(), self.message_cxt.stats(), self.executor_cxt.stats()]
+    }
+
+    /// One query with this backend's variant kernel.
+    pub fn query(&mut self) -> u64 {
+        (self.spec.kernel)(self)
+    }
+
+    /// `queries` queries; their digests folded.
+    pub fn run_queries(&mut self, queries: u32) -> u64 {
+        let mut d = 0u64;
+        for _ in 0..queries {
+            d = d.rotate_left(7) ^ self.query();
+        }
+        d
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn lookup_failed(e: amapi::AmLookupError) -> ! {
+    panic!("ERROR: {e}")
+}
+
+#[cold]
+#[inline(never)]
+fn missing_callback(name: &str) -> ! {
+    panic!("index access method routine has no {name} callback")
+}
+
+/// FNV-1a step.
+#[inline(always)]
+fn fold(h: u64, x: u64) -> u64 {
+    (h ^ x).wrapping_mul(0x100_0000_01b3)
+}
+
+/// One query over the backend's partitions (see the module doc). `PALLOC`: the look-ups
+/// return palloc'd routines, and the callers that pfree'd before bc6374cd76 pfree them.
+#[inline(always)]
+fn query<const PALLOC: bool>(b: &mut Backend) -> u64 {
+    // SAFETY: the contexts, relations and their indexes live as long as `b`; every pointer
+    // palloc'd below is used and freed within this query, before the contexts are reset.
+    unsafe {
+        // PostgresMain resets MessageContext before reading the next query.
+        b.message_cxt.reset();
+        let old = memory_context_switch_to(b.message_cxt.as_ptr());
+
+        // Planning: the routine look-ups per partition index.
+        let mut planned = 0xcbf2_9ce4_8422_2325u64;
+        for rel in &b.rels {
+            let r = match get_index_am_routine_by_am_id(&b.pg_am, rel.relam) {
+                Ok(r) => r,
+                Err(e) => lookup_failed(e),
+            };
+            planned = fold(planned, (*r).amcanorder as u64 | ((*r).amcanbackward as u64) << 1 | ((*r).amsupport as u64) << 8);
+            if PALLOC {
+                // get_opmethod_canorder, IndexSupportsBackwardScan: pfree(amroutine).
+                pfree(r.cast_mut().cast());
+            }
+            let r = match get_index_am_routine_by_am_id(&b.pg_am, rel.relam) {
+                Ok(r) => r,
+                Err(e) => lookup_failed(e),
+            };
+            // equality_ops_are_compatible, get_op_index_interpretation: no pfree.
+            planned = fold(planned, (*r).amconsistentequality as u64 | ((*r).amsearcharray as u64) << 1 | ((*r).amstrategies as u64) << 8);
+        }
+
+        // ExecutorStart: a bitmap index scan per partition, through the relcache's rd_indam.
+        memory_context_switch_to(b.executor_cxt.as_ptr());
+        for (i, rel) in b.rels.iter().enumerate() {
+            let Some(begin) = (*rel.rd_indam).ambeginscan else { missing_callback("ambeginscan") };
+            *b.scans.get_unchecked_mut(i) = begin(rel, 1, 0);
+        }
+        // ExecutorRun: index_rescan + index_getbitmap per partition.
+        b.tbm = TidDigest::new();
+        let mut ntids = 0i64;
+        let mut state = 0u64;
+        for (i, rel) in b.rels.iter().enumerate() {
+            let am = &*rel.rd_indam;
+            let scan = *b.scans.get_unchecked(i);
+            let (Some(rescan), Some(getbitmap)) = (am.amrescan, am.amgetbitmap) else { missing_callback("amrescan/amgetbitmap") };
+            rescan(scan, b.keys.as_ptr(), 1, std::ptr::null(), 0);
+            let n = getbitmap(scan, &mut b.tbm);
+            ntids += n;
+            state = fold(state, n as u64);
+        }
+        // ExecutorEnd: index_endscan per partition (amendscan, then IndexScanEnd). Only
+        // fields the scan wrote are read: palloc'd memory is not zeroed.
+        for (i, rel) in b.rels.iter().enumerate() {
+            let scan = *b.scans.get_unchecked(i);
+            let so = (*scan).opaque;
+            state = fold(state, (*so).curr_pos.curr_page as u64 | ((*so).number_of_keys as u64) << 32);
+            let Some(end) = (*rel.rd_indam).amendscan else { missing_callback("amendscan") };
+            end(scan);
+            if !(*scan).key_data.is_null() {
+                pfree((*scan).key_data.cast_mut().cast());
+            }
+            pfree(scan.cast());
+        }
+        // FreeExecutorState.
+        b.executor_cxt.reset();
+        memory_context_switch_to(old);
+        fold(fold(fold(planned, ntids as u64), b.tbm.value()), state)
+    }
+}
+
+/// `alloc-churn/palloc-routine`: one query, every look-up palloc'd and filled. The mallopt
+/// and mimalloc variants run this kernel too: they differ only in the process's malloc.
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub fn hotloops_alloc_churn_palloc_routine(b: &mut Backend) -> u64 {
+    query::<true>(b)
+}
+
+/// `alloc-churn/static-routine`: one query, the static routine.
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub fn hotloops_alloc_churn_static_routine(b: &mut Backend) -> u64 {
+    query::<false>(b)
+}
+// ---------------------------------------------------------------------------------------------
+// Cases.
+
+/// A report case: queries over `partitions` partitions, every variant on the same workload.
+pub struct ChurnCase {
+    accounts: u64,
+    partitions: usize,
+    queries: u32,
+    key: i64,
+    workload: Arc<Workload>,
+    backends: HashMap<&'static str, Backend>,
+    workers: HashMap<&'static str, Served>,
+    placements: HashMap<&'static str, Placement>,
+}
+
+impl ChurnCase {
+    /// A case of `queries` queries a run over `accounts` rows in `partitions` partitions.
+    pub fn new(accounts: u64, partitions: usize, queries: u32, key: i64) -> Result<ChurnCase> {
+        Ok(ChurnCase {
+            accounts,
+            partitions,
+            queries,
+            key,
+            workload: Arc::new(Workload::pgbench(accounts, partitions)?),
+            backends: HashMap::new(),
+            workers: HashMap::new(),
+            placements: HashMap::new(),
+        })
+    }
+
+    /// The shared workload.
+    pub fn workload(&self) -> &Arc<Workload> {
+        &self.workload
+    }
+
+    /// Median round trip of `v`'s worker (a `ping`), if it has one.
+    pub fn worker_round_trip(&self, v: &'static Variant) -> Option<Duration> {
+        self.workers.get(v.id).map(|w| w.round_trip)
+    }
+
+    /// The process id of `v`'s worker, if it has one.
+    pub fn worker_pid(&self, v: &'static Variant) -> Option<u32> {
+        self.workers.get(v.id).map(|w| w.pid())
+    }
+
+    /// Where variant `v` ran (None: not yet).
+    pub fn placement(&self, v: &'static Variant) -> Option<Placement> {
+        self.placements.get(v.id).copied()
+    }
+
+    /// Run variant `v` once (its queries): in this process if it is dedicated to `v`, else in
+    /// `v`'s worker process.
+    pub fn try_run(&mut self, v: &'static Variant) -> Result<u64> {
+        spec(v)?;
+        let here = crate::study::dedicated_variant() == Some(v.id);
+        let p = *self.placements.entry(v.id).or_insert(if here { Placement::InProcess } else { Placement::Worker });
+        match p {
+            Placement::InProcess => {
+                if !self.backends.contains_key(v.id) {
+                    self.backends.insert(v.id, Backend::new(v, self.workload.clone(), self.key)?);
+                }
+                let b = self.backends.get_mut(v.id).context("the backend was just built")?;
+                Ok(b.run_queries(self.queries))
+            }
+            Placement::Worker => {
+                if !self.workers.contains_key(v.id) {
+                    self.workers.insert(v.id, Served::start(v, self.accounts, self.partitions, self.queries, self.key)?);
+                }
+                self.workers.get_mut(v.id).context("the worker was just spawned")?.run()
+            }
+        }
+    }
+}
+
+impl Case for ChurnCase {
+    fn describe(&self) -> String {
+        let w = &self.workload;
+        let state = size_of::<crate::pg::nbtree::BTScanOpaque>();
+        format!(
+            "select count(*) from pgbench_accounts where bid = {} over {} range partitions of {} rows ({} rows each, a \
+             B-tree on bid per partition); per query {} routine look-ups and {} scan states of {} B ({} B at the top of \
+             the heap, glibc's default trim threshold is 131,072 B); {} queries a run. Each variant runs in a worker \
+             process of its own (a fresh heap, like a new backend): its wall clock includes one pipe round trip a run \
+             (row worker-round-trip), and the counter rows count only this side of the pipe; minor faults per query \
+             are in the sweep rows (a fresh process per variant and partition count)",
+            self.key,
+            self.partitions,
+            w.accounts,
+            w.accounts.div_ceil(self.partitions as u64),
+            LOOKUPS_PER_PARTITION * self.partitions,
+            self.partitions,
+            state,
+            state * self.partitions,
+            self.queries
+        )
+    }
+
+    fn items(&self) -> u64 {
+        self.queries as u64
+    }
+
+    fn run(&mut self, v: &'static Variant) -> anyhow::Result<u64> {
+        self.try_run(v).with_context(|| format!("alloc-churn case partitions-{}", self.partitions))
+    }
+
+    fn seed_ratio(&self, v: &'static Variant) -> Option<f64> {
+        // A ~50% TPS loss that the static routine removed: static takes about half the
+        // baseline's time per query, at the seed's 100 partitions.
+        (self.partitions == SEED_PARTITIONS && v.id == INFO.patched).then_some(0.5)
+    }
+
+    /// The worker's round trip; the sweep's rows (minor faults per query, the cliff) come
+    /// from the report, which runs the sweep (`crate::report::sweep`).
+    fn extra_metrics(&mut self, v: &'static Variant) -> anyhow::Result<Vec<(String, f64, String)>> {
+        Ok(self.worker_round_trip(v).map(|rt| ("worker-round-trip".to_string(), rt.as_secs_f64() * 1e6, "us/run".to_string())).into_iter().collect())
+    }
+}
+
+impl Study for AllocChurn {
+    fn info(&self) -> &'static StudyInfo {
+        &INFO
+    }
+
+    fn build(&self, case: &'static CaseSpec, size: Size) -> Result<Box<dyn Case>> {
+        // Rows do not change a bid = 0 query's work (one leaf per partition); fewer keep the
+        // callgrind runs short. A run is about 1 ms of the variants without the cliff (~0.1 us
+        // a partition), so the pipe round trip stays a small share.
+        let n = partitions_of(case.id)?;
+        let accounts = if size == Size::Test { 10_000 } else { PGBENCH_ROWS_PER_SCALE };
+        let queries = if size == Size::Test { 2 } else { (10_000 / n as u32).clamp(4, 5_000) };
+        Ok(Box::new(ChurnCase::new(accounts, n, queries, SEED_KEY)?))
+    }
+}
+
+/// The pipeline: one query over `case`'s partitions with the variant this build selects
+/// (`alloc-churn/static-routine` with `--features static-amroutine`, else
+/// `alloc-churn/palloc-routine`).
+pub fn pipeline(case: &mut ChurnCase) -> Result<u64> {
+    case.try_run(INFO.pipeline_variant())
+}
