@@ -15,6 +15,8 @@ if ! (gungraun-runner --version 2>/dev/null | grep -q "$GUNGRAUN_RUNNER"); then
   echo "installing gungraun-runner $GUNGRAUN_RUNNER" >&2
   cargo install gungraun-runner --version "$GUNGRAUN_RUNNER" --locked
 fi
+# PostgreSQL 15 server and PGXS headers for `hotloops pg` and tests/pg_server.rs.
+scripts/install-pg.sh
 if ! command -v valgrind >/dev/null; then
   echo "valgrind is missing: instruction counts need it (apt-get install valgrind)" >&2
   exit 1
