@@ -16,7 +16,7 @@ if ! (gungraun-runner --version 2>/dev/null | grep -q "$GUNGRAUN_RUNNER"); then
   cargo install gungraun-runner --version "$GUNGRAUN_RUNNER" --locked
 fi
 # PostgreSQL 15 server and PGXS headers for `hotloops pg` and tests/pg_server.rs.
-scripts/install-pg.sh
+"$(dirname "$0")/install-pg.sh"
 if ! command -v valgrind >/dev/null; then
   echo "valgrind is missing: instruction counts need it (apt-get install valgrind)" >&2
   exit 1
