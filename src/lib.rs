@@ -8,11 +8,13 @@
 //! - [`study`]: one file per study and the registry.
 //! - [`measure`]: wall clock, instructions, counters.
 //! - [`asm`]: snapshots, normalisation and structural checks.
+//! - [`pgserver`]: the real PostgreSQL server beside the models (hl_btree extension, cluster, measurement).
 //! - [`report`]: report files, provenance, plots, cross-host comparison.
 
 pub mod asm;
 pub mod measure;
 pub mod pg;
+pub mod pgserver;
 pub mod report;
 pub mod study;
 

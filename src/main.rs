@@ -117,6 +117,9 @@ enum Cmd {
         #[arg(long, default_value = "target/hotloops-sweep")]
         out: PathBuf,
     },
+    /// Real PostgreSQL: the tid-batch variants inside the installed server (hl_btree extension,
+    /// a throwaway cluster), or with --sweep-partitions seed 004's pgbench sweep.
+    Pg(hotloops::pgserver::PgArgs),
     /// (internal) Trials of one wall-clock pair, as JSON, for `report --processes`.
     #[command(hide = true)]
     Paired {
@@ -151,7 +154,7 @@ fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             if e.downcast_ref::<UnknownName>().is_some() || e.chain().any(|c| c.downcast_ref::<UnknownName>().is_some()) {
                 ExitCode::from(2)
-            } else if e.downcast_ref::<UsageError>().is_some() {
+            } else if e.downcast_ref::<UsageError>().is_some() || e.chain().any(|c| c.downcast_ref::<hotloops::pgserver::UsageError>().is_some()) {
                 ExitCode::from(2)
             } else {
                 ExitCode::FAILURE
@@ -196,6 +199,7 @@ fn resolve_variant(study: &dyn study::Study, name: &str) -> Result<String> {
 
 fn dispatch(cmd: Cmd) -> Result<()> {
     match cmd {
+        Cmd::Pg(args) => hotloops::pgserver::run(&args),
         Cmd::List => {
             for s in study::STUDIES {
                 let i = s.info();
