@@ -161,11 +161,12 @@ pub fn case_query(case: &str, rows: u64) -> Result<String> {
 }
 
 /// Server settings of a cache state: `warm` keeps table and index in shared buffers;
-/// `os-cache` has 16 MB of them, so every index leaf is a `read` from the OS page cache.
+/// `os-cache` has the minimum of 128 kB (16 buffers), so every index leaf is a `read` from the
+/// OS page cache at any row count (the seed's `read=27324`).
 pub fn state_settings(state: &str) -> Result<Vec<(&'static str, String)>> {
     let sb = match state {
         "warm" => "1GB",
-        "os-cache" => "16MB",
+        "os-cache" => "128kB",
         other => bail!("unknown cache state {other}"),
     };
     Ok(vec![("shared_buffers", sb.into()), ("work_mem", "'4MB'".into()), ("maintenance_work_mem", "'1GB'".into())])
@@ -283,7 +284,9 @@ pub fn measure_once(s: &mut Session, variant: &str, query: &str) -> Result<Sampl
 /// `sum(col1)` and `count(*)` of `query`'s WHERE clause under each variant; an error if any
 /// differs from the baseline's.
 pub fn check_results(s: &mut Session, query: &str) -> Result<(String, i64)> {
-    let counted = query.replacen("SELECT sum(col1)", "SELECT coalesce(sum(col1)::text, 'null') || ' ' || count(*)", 1);
+    let Some(rest) = query.strip_prefix("SELECT sum(") else { bail!("check_results wants `SELECT sum(COL) ...`, got {query}") };
+    let Some((col, tail)) = rest.split_once(')') else { bail!("check_results: no `)` in {query}") };
+    let counted = format!("SELECT coalesce(sum({col})::text, 'null') || ' ' || count(*){tail}");
     let mut base: Option<String> = None;
     for v in VARIANTS {
         let out = s.query(&format!("SET hl_btree.variant = '{v}';\n{counted};"))?;
@@ -468,4 +471,50 @@ pub fn write(r: &PgReport, out: &Path) -> Result<(PathBuf, PathBuf)> {
     write_atomic(&j, &serde_json::to_string_pretty(r)?)?;
     write_atomic(&m, &markdown(r))?;
     Ok((j, m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLAN: &str = r#"[{"Plan": {"Node Type": "Aggregate", "Plans": [{"Node Type": "Bitmap Heap Scan",
+        "Plans": [{"Node Type": "Bitmap Index Scan", "Actual Total Time": 12.5, "Actual Rows": 1000,
+        "Shared Hit Blocks": 3, "Shared Read Blocks": 27324}]}]}, "Execution Time": 40.0}]"#;
+
+    #[test]
+    fn parse_bis_finds_the_nested_node() {
+        assert_eq!(parse_bis(PLAN).unwrap(), (12.5, 1000, 3.0, 27324.0));
+    }
+
+    #[test]
+    fn parse_bis_rejects_a_plan_without_bitmap_index_scan() {
+        let seq = r#"[{"Plan": {"Node Type": "Seq Scan", "Actual Total Time": 1.0}}]"#;
+        let e = parse_bis(seq).unwrap_err().to_string();
+        assert!(e.contains("no Bitmap Index Scan"), "{e}");
+        assert!(parse_bis("ERROR: x").is_err());
+    }
+
+    #[test]
+    fn verdicts_follow_interval_and_floor() {
+        let aa = pair_stats("a", "a#2", "bis", &[1.0, 1.01, 0.99, 1.0, 1.02, 0.98], None);
+        assert_eq!(aa.verdict, "A/A floor");
+        let fl = floor_of(&aa);
+        assert!(fl > 0.0 && fl < 0.05, "{fl}");
+        let fast = pair_stats("a", "b", "bis", &[0.66, 0.65, 0.67, 0.66, 0.64, 0.68], Some(fl));
+        assert_eq!(fast.verdict, "faster");
+        let within = pair_stats("a", "b", "bis", &[0.995, 0.996, 0.994, 0.995, 0.996, 0.995], Some(0.02));
+        assert_eq!(within.verdict, "not resolved", "an effect inside the A/A floor is noise");
+        let spans = pair_stats("a", "b", "bis", &[0.9, 1.1, 0.95, 1.05, 1.0, 0.92], Some(0.0));
+        assert_eq!(spans.verdict, "not resolved");
+    }
+
+    #[test]
+    fn few_keys_are_ten_distinct_keys_inside_the_table() {
+        for rows in [100_000u64, 1_000_000, 10_000_000] {
+            let k = few_keys(rows);
+            assert_eq!(k.len(), 10);
+            assert!(k.windows(2).all(|w| w[0] < w[1]) && *k.last().unwrap() < rows);
+        }
+        assert!(case_query("btree-few", 100).unwrap().contains("'{5,15,25,35,45,55,65,75,85,95}'::int8[]"));
+    }
 }

@@ -225,6 +225,8 @@ impl Cluster {
         self.running = true;
         let out = cmd.stdin(Stdio::null()).output().context("running pg_ctl start")?;
         if !out.status.success() {
+            // pg_ctl may give up while a postmaster still starts: stop whatever it left.
+            self.stop();
             let tail = std::fs::read_to_string(&log).unwrap_or_default();
             let tail: Vec<&str> = tail.lines().rev().take(8).collect::<Vec<_>>().into_iter().rev().collect();
             bail!("pg_ctl start failed: {}\n{}", String::from_utf8_lossy(&out.stderr).trim(), tail.join("\n"));
