@@ -7,12 +7,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PG_MAJOR=15
-PKGS="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR"
+PKGS="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR make"
 
 have_pg() {
   local pgc=/usr/lib/postgresql/$PG_MAJOR/bin/pg_config
   [ -x "$pgc" ] || pgc=$(command -v pg_config || true)
   [ -n "$pgc" ] || return 1
+  command -v make >/dev/null || return 1   # PGXS builds the extension with make
   local bindir incdir
   bindir=$("$pgc" --bindir) || return 1
   incdir=$("$pgc" --includedir-server) || return 1

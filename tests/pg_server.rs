@@ -188,3 +188,24 @@ fn missing_pg_config_exits_2_naming_the_packages() {
     let st = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(["pg", "--rows", "0"]).output().unwrap();
     assert_eq!(st.status.code(), Some(2), "{}", String::from_utf8_lossy(&st.stderr));
 }
+
+#[test]
+fn partition_sweep_smoke_with_and_without_trim() {
+    let Some(_) = pg() else { return };
+    let out = tempfile::tempdir().unwrap();
+    let st = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+        .args(["pg", "--sweep-partitions", "--grid", "1,100", "--seconds", "1", "--out"])
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(st.status.success(), "sweep failed: {}", String::from_utf8_lossy(&st.stderr));
+    let r: hotloops::pgserver::sweep::SweepReport =
+        serde_json::from_str(&std::fs::read_to_string(out.path().join("pg-sweep.json")).unwrap()).unwrap();
+    assert_eq!(r.points.len(), 4, "two partition counts x two trim settings");
+    assert!(r.points.iter().all(|p| p.tps > 0.0 && p.minflt_per_txn >= 0.0 && p.scan.contains("Scan")), "{:?}", r.points);
+    let f = |n: u32, t: &str| r.points.iter().find(|p| p.partitions == n && p.trim == t).unwrap().minflt_per_txn;
+    // Seed 004's mechanism on glibc: 100 partitions' per-scan allocations cross the dynamic trim
+    // threshold (faults every transaction); a fixed threshold removes them.
+    assert!(f(100, "dynamic") > 10.0 * f(100, "fixed").max(0.1), "faults/txn at 100 partitions: dynamic {} fixed {}", f(100, "dynamic"), f(100, "fixed"));
+    assert!(std::fs::read_to_string(out.path().join("pg-sweep.md")).unwrap().contains("| 100 |"));
+}

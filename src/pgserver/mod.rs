@@ -59,6 +59,9 @@ pub struct PgArgs {
     /// Seed 004 instead: pgbench scale 1 swept over --partitions N, with and without glibc's trim.
     #[arg(long)]
     pub sweep_partitions: bool,
+    /// Partition counts to sweep instead of the grid (comma-separated, e.g. `1,4,100`).
+    #[arg(long, value_delimiter = ',')]
+    pub grid: Vec<u32>,
     /// Seconds of pgbench per sweep point (default 2 quick, 5 otherwise).
     #[arg(long)]
     pub seconds: Option<u64>,
@@ -247,7 +250,17 @@ pub fn run(args: &PgArgs) -> Result<()> {
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     if args.sweep_partitions {
         let quick = !args.full;
-        let r = sweep::run(&inst, &so, quick, args.seconds.unwrap_or(if quick { 2 } else { 5 }))?;
+        if args.grid.contains(&0) || args.seconds == Some(0) {
+            return Err(UsageError("--grid values and --seconds must be at least 1".into()).into());
+        }
+        let grid = if !args.grid.is_empty() {
+            args.grid.clone()
+        } else if quick {
+            sweep::QUICK_GRID.to_vec()
+        } else {
+            sweep::FULL_GRID.to_vec()
+        };
+        let r = sweep::run(&inst, &so, &grid, args.seconds.unwrap_or(if quick { 2 } else { 5 }))?;
         let (j, m) = sweep::write(&r, &args.out)?;
         println!("{}", std::fs::read_to_string(&m)?);
         eprintln!("wrote {} and {}", j.display(), m.display());

@@ -90,12 +90,11 @@ fn pgbench(inst: &Install, c: &Cluster, script: &Path, seconds: u64) -> Result<f
         .with_context(|| format!("no tps line in pgbench's output: {text}"))
 }
 
-/// Run the sweep (`quick`: the shorter grid).
-pub fn run(inst: &Install, so: &Path, quick: bool, seconds: u64) -> Result<SweepReport> {
+/// Run the sweep over `grid` partition counts.
+pub fn run(inst: &Install, so: &Path, grid: &[u32], seconds: u64) -> Result<SweepReport> {
     if !inst.bin("pgbench").is_file() {
         return Err(super::UsageError(format!("pgbench is missing from {}: install {}", inst.bindir.display(), super::PACKAGES)).into());
     }
-    let grid: Vec<u32> = if quick { QUICK_GRID.to_vec() } else { FULL_GRID.to_vec() };
     let mut points = Vec::new();
     for trim in ["dynamic", "fixed"] {
         let mut c = Cluster::init(inst, so)?;
@@ -106,7 +105,7 @@ pub fn run(inst: &Install, so: &Path, quick: bool, seconds: u64) -> Result<Sweep
         c.sql(&extension_sql(), &[])?;
         let script = c.root().join("seed004-query.sql");
         std::fs::write(&script, SEED004_QUERY)?;
-        for &n in &grid {
+        for &n in grid {
             c.sql(SEED004_PARTITIONS, &[("partitions", n.to_string())]).context("loading sql/seed004-partitions.sql")?;
             let scan = scan_node(&c)?;
             let tps = pgbench(inst, &c, &script, seconds)?;
@@ -122,7 +121,7 @@ pub fn run(inst: &Install, so: &Path, quick: bool, seconds: u64) -> Result<Sweep
             points.push(p);
         }
     }
-    let cliff = |t: &str| points.iter().find(|p| p.trim == t && p.minflt_per_txn >= 1.0).map(|p| p.partitions);
+    let cliff = |t: &str| cliff_of(&points, t);
     Ok(SweepReport {
         server_version: inst.version.clone(),
         host_cpu: cpu_name(),
@@ -131,6 +130,11 @@ pub fn run(inst: &Install, so: &Path, quick: bool, seconds: u64) -> Result<Sweep
         points,
         command: std::env::args().collect::<Vec<_>>().join(" "),
     })
+}
+
+/// The first partition count (in sweep order) whose trim-`trim` point has >= 1 minor fault a transaction.
+pub fn cliff_of(points: &[Point], trim: &str) -> Option<u32> {
+    points.iter().find(|p| p.trim == trim && p.minflt_per_txn >= 1.0).map(|p| p.partitions)
 }
 
 /// The sweep as Markdown.
@@ -156,4 +160,24 @@ pub fn write(r: &SweepReport, out: &Path) -> Result<(PathBuf, PathBuf)> {
     write_atomic(&j, &serde_json::to_string_pretty(r)?)?;
     write_atomic(&m, &markdown(r))?;
     Ok((j, m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(n: u32, trim: &str, f: f64) -> Point {
+        Point { partitions: n, trim: trim.into(), tps: 1000.0, minflt_per_txn: f, scan: "Index Only Scan".into() }
+    }
+
+    #[test]
+    fn cliff_is_the_first_point_with_a_fault_a_transaction() {
+        let p = vec![pt(3, "dynamic", 0.1), pt(4, "dynamic", 4.1), pt(10, "dynamic", 22.0), pt(3, "fixed", 0.0), pt(100, "fixed", 0.2)];
+        assert_eq!(cliff_of(&p, "dynamic"), Some(4));
+        assert_eq!(cliff_of(&p, "fixed"), None);
+        let r = SweepReport { server_version: "v".into(), host_cpu: "c".into(), seconds: 1, points: p, cliff: (Some(4), None), command: "x".into() };
+        let md = markdown(&r);
+        assert!(md.contains("trim dynamic 4 partitions, trim fixed none in the grid"), "{md}");
+        assert!(md.contains("| 3 | Index Only Scan | 1000 | 0.10 | 1000 | 0.00 | 1.00 |"), "{md}");
+    }
 }
