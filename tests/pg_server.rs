@@ -209,3 +209,38 @@ fn partition_sweep_smoke_with_and_without_trim() {
     assert!(f(100, "dynamic") > 10.0 * f(100, "fixed").max(0.1), "faults/txn at 100 partitions: dynamic {} fixed {}", f(100, "dynamic"), f(100, "fixed"));
     assert!(std::fs::read_to_string(out.path().join("pg-sweep.md")).unwrap().contains("| 100 |"));
 }
+
+#[test]
+fn sigint_stops_and_removes_the_cluster() {
+    use std::io::BufRead;
+    let Some(_) = pg() else { return };
+    let out = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+        .args(["pg", "--rows", "100000", "--rounds", "1000000", "--case", "btree-many", "--out"])
+        .arg(out.path())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut root = None;
+    let mut line = String::new();
+    while err.read_line(&mut line).unwrap() > 0 {
+        // "cache state warm: ... unix_socket_directories='/tmp/hotloops-pg-XXXX' ..."
+        if let Some(i) = line.find("unix_socket_directories='") {
+            let rest = &line[i + 25..];
+            root = Some(PathBuf::from(&rest[..rest.find('\'').unwrap()]));
+            break;
+        }
+        line.clear();
+    }
+    let root = root.expect("the run printed its settings");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(root.exists());
+    // SAFETY: signalling the child we spawned.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let st = child.wait().unwrap();
+    assert_eq!(st.code(), Some(130));
+    assert!(!root.exists(), "{} left behind", root.display());
+    assert!(processes_using(&root).is_empty(), "{:?}", processes_using(&root));
+    assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0, "no half-written report");
+}

@@ -65,17 +65,24 @@ impl RunAs {
 /// Servers started by this process and not yet stopped: what the signal handler stops.
 static LIVE: Mutex<Vec<(PathBuf, PathBuf, RunAs, PathBuf)>> = Mutex::new(Vec::new());
 static HANDLER: std::sync::Once = std::sync::Once::new();
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether SIGINT/SIGTERM arrived: the handler is stopping the clusters and will exit 130.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
+}
 
 /// Install the SIGINT/SIGTERM handler once: stop every live cluster, remove its directory, exit 130.
 fn install_signal_handler() {
     HANDLER.call_once(|| {
         let _ = ctrlc::set_handler(|| {
+            INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
             let live = LIVE.lock().map(|g| g.clone()).unwrap_or_default();
-            for (pg_ctl, data, run_as, root) in live {
-                stop_server(&pg_ctl, &data, run_as);
-                let _ = std::fs::remove_dir_all(&root);
+            for (pg_ctl, data, run_as, root) in &live {
+                stop_server(pg_ctl, data, *run_as);
+                let _ = std::fs::remove_dir_all(root);
             }
-            eprintln!("interrupted: stopped and removed {} cluster(s)", LIVE.lock().map(|g| g.len()).unwrap_or(0));
+            eprintln!("interrupted: stopped and removed {} cluster(s)", live.len());
             std::process::exit(130);
         });
     });
