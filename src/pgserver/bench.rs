@@ -210,7 +210,11 @@ pub fn loaded_cluster(inst: &Install, so: &Path, rows: u64) -> Result<(Cluster, 
         bail!("copying the loaded data directory into the cache failed");
     }
     std::fs::write(tmp.path().join("hotloops-cache.json"), serde_json::to_string_pretty(&manifest)?)?;
-    let _ = std::fs::remove_dir_all(&cache);
+    // Replace a stale cache, but not one that a concurrent run has just written for the same key.
+    let current = std::fs::read_to_string(&mpath).ok().and_then(|s| serde_json::from_str::<Value>(&s).ok());
+    if current.as_ref() != Some(&manifest) {
+        let _ = std::fs::remove_dir_all(&cache);
+    }
     let kept = tmp.keep();
     if std::fs::rename(&kept, &cache).is_err() {
         let _ = std::fs::remove_dir_all(&kept);

@@ -6,6 +6,7 @@
 
 use super::bench::write_atomic;
 use super::cluster::Cluster;
+use crate::measure::stats::median;
 use super::{Install, SEED004_PARTITIONS, SEED004_QUERY, cpu_name, extension_sql};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
@@ -17,6 +18,8 @@ pub const FULL_GRID: [u32; 12] = [1, 2, 3, 4, 5, 6, 8, 10, 20, 50, 100, 200];
 pub const QUICK_GRID: [u32; 7] = [1, 3, 4, 5, 6, 10, 100];
 /// glibc's trim threshold when fixed (64 MiB): no dynamic adjustment, no trim at these sizes.
 pub const TRIM_FIXED: &str = "67108864";
+/// pgbench runs a point and setting (alternating between the settings; median TPS).
+pub const REPS: usize = 3;
 /// Queries per fault count.
 const FAULT_QUERIES: usize = 200;
 
@@ -95,20 +98,34 @@ pub fn run(inst: &Install, so: &Path, grid: &[u32], seconds: u64) -> Result<Swee
     if !inst.bin("pgbench").is_file() {
         return Err(super::UsageError(format!("pgbench is missing from {}: install {}", inst.bindir.display(), super::PACKAGES)).into());
     }
-    let mut points = Vec::new();
-    for trim in ["dynamic", "fixed"] {
+    // Both servers up at once, so each point's pgbench runs alternate between them (REPS each,
+    // median TPS): the machine's drift hits both settings alike.
+    let trims = ["dynamic", "fixed"];
+    let mut clusters = Vec::new();
+    for trim in trims {
         let mut c = Cluster::init(inst, so)?;
         if trim == "fixed" {
             c.env.push(("MALLOC_TRIM_THRESHOLD_".into(), TRIM_FIXED.into()));
         }
         c.start(&[("shared_buffers", "128MB".into())])?;
         c.sql(&extension_sql(), &[])?;
-        let script = c.root().join("seed004-query.sql");
-        std::fs::write(&script, SEED004_QUERY)?;
-        for &n in grid {
+        std::fs::write(c.root().join("seed004-query.sql"), SEED004_QUERY)?;
+        clusters.push(c);
+    }
+    let mut points = Vec::new();
+    for &n in grid {
+        let mut tps = [Vec::new(), Vec::new()];
+        let mut scans = Vec::new();
+        for c in &clusters {
             c.sql(SEED004_PARTITIONS, &[("partitions", n.to_string())]).context("loading sql/seed004-partitions.sql")?;
-            let scan = scan_node(&c)?;
-            let tps = pgbench(inst, &c, &script, seconds)?;
+            scans.push(scan_node(c)?);
+        }
+        for _ in 0..REPS {
+            for (k, c) in clusters.iter().enumerate() {
+                tps[k].push(pgbench(inst, c, &c.root().join("seed004-query.sql"), seconds)?);
+            }
+        }
+        for (k, c) in clusters.iter().enumerate() {
             let mut s = c.session()?;
             s.query("SELECT hl_btree_minflt();")?;
             // Warm the backend's caches so the count is the steady state.
@@ -116,11 +133,19 @@ pub fn run(inst: &Install, so: &Path, grid: &[u32], seconds: u64) -> Result<Swee
             let before: f64 = s.query("SELECT hl_btree_minflt();")?.trim().parse()?;
             s.query(&SEED004_QUERY.repeat(FAULT_QUERIES))?;
             let after: f64 = s.query("SELECT hl_btree_minflt();")?.trim().parse()?;
-            let p = Point { partitions: n, trim: trim.into(), tps, minflt_per_txn: (after - before) / FAULT_QUERIES as f64, scan };
-            eprintln!("partitions {n:>3} trim {trim}: {:.0} tps, {:.2} minor faults a transaction ({})", p.tps, p.minflt_per_txn, p.scan);
+            let p = Point {
+                partitions: n,
+                trim: trims[k].into(),
+                tps: median(&tps[k]),
+                minflt_per_txn: (after - before) / FAULT_QUERIES as f64,
+                scan: scans[k].clone(),
+            };
+            eprintln!("partitions {n:>3} trim {}: {:.0} tps, {:.2} minor faults a transaction ({})", trims[k], p.tps, p.minflt_per_txn, p.scan);
             points.push(p);
         }
     }
+    drop(clusters);
+    points.sort_by_key(|p| p.trim != "dynamic");
     let cliff = |t: &str| cliff_of(&points, t);
     Ok(SweepReport {
         server_version: inst.version.clone(),
@@ -140,7 +165,7 @@ pub fn cliff_of(points: &[Point], trim: &str) -> Option<u32> {
 /// The sweep as Markdown.
 pub fn markdown(r: &SweepReport) -> String {
     let mut s = format!(
-        "# hotloops pg --sweep-partitions: seed 004 on the real server\n\n- server: {}\n- host: {}\n- pgbench: 1 client, simple protocol, {} s a point; faults: backend getrusage over {FAULT_QUERIES} queries\n- trim fixed: MALLOC_TRIM_THRESHOLD_={TRIM_FIXED} in the server's environment\n- command: `{}`\n\n",
+        "# hotloops pg --sweep-partitions: seed 004 on the real server\n\n- server: {}\n- host: {}\n- pgbench: 1 client, simple protocol, {REPS} runs of {} s a point alternating between the settings, median TPS; faults: backend getrusage over {FAULT_QUERIES} queries\n- trim fixed: MALLOC_TRIM_THRESHOLD_={TRIM_FIXED} in the server's environment\n- command: `{}`\n\n",
         r.server_version, r.host_cpu, r.seconds, r.command
     );
     let show = |c: Option<u32>| c.map(|n| format!("{n} partitions")).unwrap_or_else(|| "none in the grid".into());
