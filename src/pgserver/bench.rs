@@ -465,6 +465,8 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut f = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("creating a file in {}", dir.display()))?;
     std::io::Write::write_all(&mut f, text.as_bytes())?;
+    // A report, not a secret: the usual 0644 instead of the temporary file's 0600.
+    std::fs::set_permissions(f.path(), std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
     f.persist(path).map_err(|e| e.error).with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }
