@@ -60,10 +60,11 @@ fn scan_node(c: &Cluster) -> Result<String> {
     let v: serde_json::Value = serde_json::from_str(out.trim())?;
     let mut found = Vec::new();
     fn walk(p: &serde_json::Value, found: &mut Vec<String>) {
-        if let Some(t) = p.get("Node Type").and_then(|t| t.as_str()) {
-            if t.contains("Scan") && !found.iter().any(|f| f == t) {
-                found.push(t.to_string());
-            }
+        if let Some(t) = p.get("Node Type").and_then(|t| t.as_str())
+            && t.contains("Scan")
+            && !found.iter().any(|f| f == t)
+        {
+            found.push(t.to_string());
         }
         if let Some(ps) = p.get("Plans").and_then(|p| p.as_array()) {
             ps.iter().for_each(|q| walk(q, found));
