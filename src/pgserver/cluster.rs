@@ -45,7 +45,8 @@ impl RunAs {
         let mut c = Command::new(program);
         if let Some((uid, gid)) = self.ids {
             c.uid(uid).gid(gid);
-            c.env("HOME", "/tmp");
+            // Our working directory may be closed to that user (a checkout under /root).
+            c.env("HOME", "/tmp").current_dir("/");
         }
         c
     }
