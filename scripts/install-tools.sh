@@ -24,6 +24,8 @@ if ! command -v llvm-mca-19 >/dev/null; then
     echo "warning: could not install llvm-19; static core models are skipped (apt-get install llvm-19)" >&2
   fi
 fi
+# PostgreSQL 15 server and PGXS headers for `hotloops pg` and tests/pg_server.rs.
+"$(dirname "$0")/install-pg.sh"
 if ! command -v valgrind >/dev/null; then
   echo "valgrind is missing: instruction counts need it (apt-get install valgrind)" >&2
   exit 1

@@ -16,8 +16,10 @@
 //!    variant rows and case catalogues, and the registry.
 //! 4. [`measure`] and [`asm`]: wall clock, instructions, counters; snapshots, normalisation
 //!    and structural checks. Neither imports the other.
-//! 5. [`model`]: static per-core predictions (llvm-mca 19) of each kernel's loop, from the
-//!    snapshots, checked on the host.
+//! 5. [`model`] and [`pgserver`]: static per-core predictions (llvm-mca 19) of each kernel's
+//!    loop, from the snapshots, checked on the host; the real PostgreSQL server beside the
+//!    models (the hl_btree extension, a throwaway cluster, measurement). Neither imports the
+//!    other.
 //! 6. [`report`]: report runs and files, tables, plots, cross-host comparison.
 //! 7. `main.rs`: the command line.
 
@@ -26,5 +28,6 @@ pub mod host;
 pub mod measure;
 pub mod model;
 pub mod pg;
+pub mod pgserver;
 pub mod report;
 pub mod study;

@@ -11,6 +11,24 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+/// `println!` that returns a closed stdout as an error (`hotloops list | head -1`) instead of
+/// panicking; `main` ends quietly on it. SIGPIPE stays ignored, as Rust sets it, so that a
+/// worker or psql that goes away is an error to handle, not a signal that kills us.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($t)*).map_err(StdoutClosed::from_io)?;
+    }};
+}
+
+/// `print!` with the same rule as [`outln!`].
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout(), $($t)*).map_err(StdoutClosed::from_io)?;
+    }};
+}
+
 #[derive(Parser)]
 #[command(name = "hotloops", version, about = "PostgreSQL index-scan hot loops as paired variants: asm, instructions, counters, wall clock")]
 struct Cli {
@@ -125,6 +143,9 @@ enum Cmd {
         #[arg(long, default_value = "target/hotloops-sweep")]
         out: PathBuf,
     },
+    /// Real PostgreSQL: the tid-batch variants inside the installed server (hl_btree extension,
+    /// a throwaway cluster), or with --sweep-partitions seed 004's pgbench sweep.
+    Pg(hotloops::pgserver::PgArgs),
     /// Static per-core predictions of each kernel's hot loop (llvm-mca 19), timed on this host.
     Model {
         /// A study or variant id (default: every study).
@@ -164,21 +185,33 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
-    // A closed stdout (`hotloops list | head -1`) ends the process quietly, as it does a C
-    // tool, instead of a panic in `println!`.
-    // SAFETY: setting a signal's disposition to its default before any thread starts.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     let cli = Cli::parse();
     match dispatch(cli.cmd) {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that closed our stdout has what it wanted: end quietly.
+        Err(e) if e.is::<StdoutClosed>() => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             if is_usage(&e) { ExitCode::from(2) } else { ExitCode::FAILURE }
         }
     }
 }
+
+/// Our stdout was closed by its reader (only [`outln!`] and [`out!`] say so; a closed pipe to a
+/// child stays an ordinary error).
+#[derive(Debug)]
+struct StdoutClosed;
+impl StdoutClosed {
+    fn from_io(e: std::io::Error) -> anyhow::Error {
+        if e.kind() == std::io::ErrorKind::BrokenPipe { anyhow::Error::new(StdoutClosed) } else { anyhow::Error::new(e).context("writing to stdout") }
+    }
+}
+impl std::fmt::Display for StdoutClosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stdout was closed")
+    }
+}
+impl std::error::Error for StdoutClosed {}
 
 /// Bad input that is not an unknown name (a corrupt report file): exit 2.
 #[derive(Debug)]
@@ -192,7 +225,7 @@ impl std::error::Error for UsageError {}
 
 /// Bad input (an unknown name, a corrupt file, a malformed worker request): exit 2.
 fn is_usage(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| c.is::<UnknownName>() || c.is::<UsageError>() || c.is::<BadRequest>())
+    e.chain().any(|c| c.is::<UnknownName>() || c.is::<UsageError>() || c.is::<BadRequest>() || c.is::<hotloops::pgserver::UsageError>())
         || e.downcast_ref::<UnknownName>().is_some()
         || e.downcast_ref::<BadRequest>().is_some()
 }
@@ -242,12 +275,13 @@ fn case_id(study: &dyn study::Study, name: Option<&str>) -> Result<&'static str>
 
 fn dispatch(cmd: Cmd) -> Result<()> {
     match cmd {
+        Cmd::Pg(args) => hotloops::pgserver::run(&args),
         Cmd::List { cases: true } => {
             for s in study::STUDIES {
                 let i = s.info();
-                println!("{}", i.name);
+                outln!("{}", i.name);
                 for c in i.cases {
-                    println!("  {:<20} {}", c.id, c.summary);
+                    outln!("  {:<20} {}", c.id, c.summary);
                 }
             }
             Ok(())
@@ -255,16 +289,16 @@ fn dispatch(cmd: Cmd) -> Result<()> {
         Cmd::List { cases: false } => {
             for s in study::STUDIES {
                 let i = s.info();
-                println!("{}  (feature `{}`: pipeline switches {} -> {})", i.name, i.feature, i.baseline, i.patched);
-                println!("  seed:   {}", i.seed);
-                println!("  claim:  {}", i.claim);
-                println!("  seed numbers: {}", i.seed_numbers);
+                outln!("{}  (feature `{}`: pipeline switches {} -> {})", i.name, i.feature, i.baseline, i.patched);
+                outln!("  seed:   {}", i.seed);
+                outln!("  claim:  {}", i.claim);
+                outln!("  seed numbers: {}", i.seed_numbers);
                 for v in i.variants {
                     let tag = if v.id == i.baseline { " (baseline)" } else if v.id == i.patched { " (patched)" } else { "" };
                     let setup = if v.setup.is_empty() { String::new() } else { format!("; setup: {}", v.setup) };
-                    println!("  {}{tag}\n      {}  [kernel {}{setup}]", v.id, v.summary, v.kernel);
+                    outln!("  {}{tag}\n      {}  [kernel {}{setup}]", v.id, v.summary, v.kernel);
                 }
-                println!();
+                outln!();
             }
             Ok(())
         }
@@ -280,7 +314,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             match diff {
                 None => {
                     study::variant(&target)?;
-                    print!("{}", get(&target)?);
+                    out!("{}", get(&target)?);
                 }
                 Some(ab) => {
                     let s = study::study(&target).or_else(|e| study::variant(&target).map(|(s, _)| s).map_err(|_| e))?;
@@ -288,9 +322,9 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                     let b = s.info().variant(&ab[1])?.id;
                     let d = asm::unified_diff(a, &get(a)?, b, &get(b)?);
                     if d.is_empty() {
-                        println!("{a} and {b} compile to the same normalised asm");
+                        outln!("{a} and {b} compile to the same normalised asm");
                     } else {
-                        print!("{d}");
+                        out!("{d}");
                     }
                 }
             }
@@ -306,7 +340,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 d = std::hint::black_box(c.run(v)?);
             }
             // `callgrind::run_items` reads this line: keep its shape.
-            println!("{id} on {cid} ({size}): {} {}s per run, digest {d:#018x}", c.items(), s.info().unit);
+            outln!("{id} on {cid} ({size}): {} {}s per run, digest {d:#018x}", c.items(), s.info().unit);
             Ok(())
         }
         Cmd::Instructions { id, case, size } => {
@@ -315,7 +349,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             measure::callgrind::check_valgrind()?;
             let n = measure::callgrind::count(&std::env::current_exe()?, &id, cid, size)?;
             let unit = s.info().unit;
-            println!("{id} on {} ({} {unit}s): {} instructions inclusive ({:.3}/{unit}), {} in its own code ({:.3}/{unit})",
+            outln!("{id} on {} ({} {unit}s): {} instructions inclusive ({:.3}/{unit}), {} in its own code ({:.3}/{unit})",
                 n.case, n.items, n.inclusive, n.inclusive_per_item(), n.own, n.own_per_item());
             Ok(())
         }
@@ -327,18 +361,18 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             let cpu = hotloops::host::cpu::cpu();
             let m = measure::counters::Microarch::detect(&cpu);
             let core = measure::pin_current_thread();
-            println!("{id} on {cid} ({size}, {} {}/run), {runs} runs; CPU {} [{m}], pinned core {:?}", c.items(), s.info().unit, cpu.name, core);
+            outln!("{id} on {cid} ({size}, {} {}/run), {runs} runs; CPU {} [{m}], pinned core {:?}", c.items(), s.info().unit, cpu.name, core);
             if let Err(why) = measure::counters::hardware_available() {
-                println!("hardware counters: {why}\n(going on with the software counters)");
+                outln!("hardware counters: {why}\n(going on with the software counters)");
             }
             let rep = measure::counters::measure(c.as_mut(), v, runs, &measure::counters::groups_for(m))?;
-            println!("{:<10} {:<32} {:>16} {:>14} {:>9}", "group", "event", "count", format!("per {}", s.info().unit), "running");
+            outln!("{:<10} {:<32} {:>16} {:>14} {:>9}", "group", "event", "count", format!("per {}", s.info().unit), "running");
             for x in &rep.values {
                 let running = if x.time_enabled_ns == 0 { 1.0 } else { x.time_running_ns as f64 / x.time_enabled_ns as f64 };
-                println!("{:<10} {:<32} {:>16.0} {:>14.4} {:>8.1}%", x.group, x.event, x.count, x.per_item, running * 100.0);
+                outln!("{:<10} {:<32} {:>16.0} {:>14.4} {:>8.1}%", x.group, x.event, x.count, x.per_item, running * 100.0);
             }
             for u in &rep.unavailable {
-                println!("{:<10} {:<32} not counted: {}", u.group, u.event, u.reason);
+                outln!("{:<10} {:<32} not counted: {}", u.group, u.event, u.reason);
             }
             Ok(())
         }
@@ -355,7 +389,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 size,
             };
             let (r, files) = report::run::run(&opts)?;
-            print!("{}", report::markdown(&r));
+            out!("{}", report::markdown(&r));
             eprintln!("wrote:");
             for f in files {
                 eprintln!("  {}", f.display());
@@ -366,7 +400,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             let (md, svgs) = report::compare::compare(&files).map_err(|e| anyhow::Error::new(UsageError(format!("{e:#}"))))?;
             hotloops::host::check_writable(&out)?;
             let written = report::compare::write(&out, &md, &svgs)?;
-            print!("{md}");
+            out!("{md}");
             eprintln!("wrote:");
             for f in written {
                 eprintln!("  {}", f.display());
@@ -375,7 +409,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
         }
         Cmd::Paired { a, b, case, size, budget_ms, block_us } => {
             let t = measure::wallclock::trials_by_id(&a, &b, &case, size, Duration::from_millis(budget_ms), Duration::from_micros(block_us))?;
-            println!("{}", serde_json::to_string(&t).context("serialising trials")?);
+            outln!("{}", serde_json::to_string(&t).context("serialising trials")?);
             Ok(())
         }
         Cmd::Sweep { study: name, quick, out } => {
@@ -388,7 +422,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             let bar = indicatif::ProgressBar::new((cfg.grid.len() * cfg.variants.len()) as u64);
             let (s, files) = report::sweep::write(&out, &cfg, &mut |_| bar.inc(1))?;
             bar.finish_and_clear();
-            print!("{}", report::sweep::markdown(&s));
+            out!("{}", report::sweep::markdown(&s));
             eprintln!("wrote:");
             for f in files {
                 eprintln!("  {}", f.display());

@@ -146,8 +146,9 @@ fn a_closed_stdout_ends_quietly() {
     drop(child.stdout.take());
     let mut err = String::new();
     child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
-    child.wait().unwrap();
+    let st = child.wait().unwrap();
     assert!(!err.contains("panicked"), "hotloops list into a closed pipe panicked: {err}");
+    assert!(st.success(), "a closed stdout is not an error: {st:?} {err}");
 }
 
 /// `report --processes N` measures each pair in N fresh worker processes and pools them.

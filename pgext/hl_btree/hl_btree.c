@@ -1,0 +1,367 @@
+/*
+ * hl_btree: an index access method that is PostgreSQL's own B-tree except for amgetbitmap,
+ * which runs the variant that the GUC hl_btree.variant names when the scan starts, so one
+ * backend can interleave variants scan by scan over the same index.
+ *
+ * Written for hotloops (tid-batch study, seed 000). Variants, named with the crate's ids:
+ *   tid-batch/server          the server's own btgetbitmap (baseline)
+ *   tid-batch/per-tid         the same per-TID loop compiled here (control for code layout)
+ *   tid-batch/batched-store   a leaf page's span copied with so->currPos.itemIndex stored every
+ *                             TID, one tbm_add_tuples a page (the seed's v1/v2)
+ *   tid-batch/batched-local   the same with the cursor in locals (the review's cleanup)
+ *   tid-batch/batched         the crate's shape: one stack batch of MaxTIDsPerBTreePage across
+ *                             pages and primitive scans, flushed when full and once at the end
+ *
+ * The thread CPU time (CLOCK_THREAD_CPUTIME_ID) of the last amgetbitmap call, its TID count
+ * and the variant that ran are kept for hl_btree_last_*(); hl_btree_minflt() reports the
+ * backend's minor page faults (getrusage) for the seed 004 sweep.
+ */
+#include "postgres.h"
+
+#include <sys/resource.h>
+#include <time.h>
+
+#include "access/amapi.h"
+#include "access/nbtree.h"
+#include "catalog/pg_am_d.h"
+#include "fmgr.h"
+#include "nodes/execnodes.h"
+#include "nodes/tidbitmap.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/guc.h"
+#include "utils/rel.h"
+
+PG_MODULE_MAGIC;
+
+typedef enum HlVariant
+{
+	HL_SERVER,
+	HL_PER_TID,
+	HL_BATCHED_STORE,
+	HL_BATCHED_LOCAL,
+	HL_BATCHED
+} HlVariant;
+
+static const char *const hl_variant_ids[] = {
+	"tid-batch/server",
+	"tid-batch/per-tid",
+	"tid-batch/batched-store",
+	"tid-batch/batched-local",
+	"tid-batch/batched",
+};
+
+/* Full ids first; the short names are accepted but hidden from the listing. */
+static const struct config_enum_entry hl_variant_options[] = {
+	{"tid-batch/server", HL_SERVER, false},
+	{"tid-batch/per-tid", HL_PER_TID, false},
+	{"tid-batch/batched-store", HL_BATCHED_STORE, false},
+	{"tid-batch/batched-local", HL_BATCHED_LOCAL, false},
+	{"tid-batch/batched", HL_BATCHED, false},
+	{"server", HL_SERVER, true},
+	{"per-tid", HL_PER_TID, true},
+	{"batched-store", HL_BATCHED_STORE, true},
+	{"batched-local", HL_BATCHED_LOCAL, true},
+	{"batched", HL_BATCHED, true},
+	{NULL, 0, false}
+};
+
+static int	hl_variant = HL_SERVER;
+static int64 hl_last_ns = -1;
+static int64 hl_last_ntids = -1;
+static int	hl_last_variant = -1;
+
+void		_PG_init(void);
+
+/* The kernels: out of line, exported under stable names (objdump and callgrind find them). */
+extern int64 hotloops_tid_batch_per_tid(IndexScanDesc scan, TIDBitmap *tbm);
+extern int64 hotloops_tid_batch_batched_store(IndexScanDesc scan, TIDBitmap *tbm);
+extern int64 hotloops_tid_batch_batched_local(IndexScanDesc scan, TIDBitmap *tbm);
+extern int64 hotloops_tid_batch_batched(IndexScanDesc scan, TIDBitmap *tbm);
+
+void
+_PG_init(void)
+{
+	DefineCustomEnumVariable("hl_btree.variant",
+							 "amgetbitmap variant of hl_btree indexes (a hotloops tid-batch id).",
+							 NULL,
+							 &hl_variant,
+							 HL_SERVER,
+							 hl_variant_options,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+	MarkGUCPrefixReserved("hl_btree");
+}
+
+/*
+ * The per-TID loop as the server has it (one tbm_add_tuples per TID, itemIndex in the scan
+ * opaque), compiled in this object: the control that separates the loop from its placement.
+ */
+pg_noinline int64
+hotloops_tid_batch_per_tid(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	BTScanOpaque so = (BTScanOpaque) scan->opaque;
+	int64		ntids = 0;
+
+	if (so->numArrayKeys)
+	{
+		/* an unsatisfiable array key: nothing matches */
+		if (so->numArrayKeys < 0)
+			return 0;
+		_bt_start_array_keys(scan, ForwardScanDirection);
+	}
+	do
+	{
+		if (_bt_first(scan, ForwardScanDirection))
+		{
+			tbm_add_tuples(tbm, &scan->xs_heaptid, 1, false);
+			ntids++;
+			for (;;)
+			{
+				if (++so->currPos.itemIndex > so->currPos.lastItem)
+				{
+					/* the page is used up: _bt_next steps to the next one */
+					if (!_bt_next(scan, ForwardScanDirection))
+						break;
+				}
+				tbm_add_tuples(tbm, &so->currPos.items[so->currPos.itemIndex].heapTid, 1, false);
+				ntids++;
+			}
+		}
+	} while (so->numArrayKeys && _bt_advance_array_keys(scan, ForwardScanDirection));
+	return ntids;
+}
+
+/*
+ * Seed v1/v2: the rest of the current page copied into a stack batch, the cursor advanced in
+ * so->currPos.itemIndex itself (a store, and under -fno-strict-aliasing a reload, every TID),
+ * one tbm_add_tuples per page.
+ */
+pg_noinline int64
+hotloops_tid_batch_batched_store(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	BTScanOpaque so = (BTScanOpaque) scan->opaque;
+	ItemPointerData batch[MaxTIDsPerBTreePage];
+	int64		ntids = 0;
+
+	if (so->numArrayKeys)
+	{
+		if (so->numArrayKeys < 0)
+			return 0;
+		_bt_start_array_keys(scan, ForwardScanDirection);
+	}
+	do
+	{
+		if (_bt_first(scan, ForwardScanDirection))
+		{
+			for (;;)
+			{
+				int			n = 0;
+
+				for (; so->currPos.itemIndex <= so->currPos.lastItem; so->currPos.itemIndex++)
+					batch[n++] = so->currPos.items[so->currPos.itemIndex].heapTid;
+				tbm_add_tuples(tbm, batch, n, false);
+				ntids += n;
+				/* itemIndex is past lastItem: _bt_next steps to the next page */
+				if (!_bt_next(scan, ForwardScanDirection))
+					break;
+			}
+		}
+	} while (so->numArrayKeys && _bt_advance_array_keys(scan, ForwardScanDirection));
+	return ntids;
+}
+
+/* The review's cleanup of batched-store: the cursor in locals, stored once per page. */
+pg_noinline int64
+hotloops_tid_batch_batched_local(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	BTScanOpaque so = (BTScanOpaque) scan->opaque;
+	ItemPointerData batch[MaxTIDsPerBTreePage];
+	int64		ntids = 0;
+
+	if (so->numArrayKeys)
+	{
+		if (so->numArrayKeys < 0)
+			return 0;
+		_bt_start_array_keys(scan, ForwardScanDirection);
+	}
+	do
+	{
+		if (_bt_first(scan, ForwardScanDirection))
+		{
+			for (;;)
+			{
+				int			i = so->currPos.itemIndex;
+				int			last = so->currPos.lastItem;
+				int			n = 0;
+
+				for (; i <= last; i++)
+					batch[n++] = so->currPos.items[i].heapTid;
+				so->currPos.itemIndex = i;
+				tbm_add_tuples(tbm, batch, n, false);
+				ntids += n;
+				if (!_bt_next(scan, ForwardScanDirection))
+					break;
+			}
+		}
+	} while (so->numArrayKeys && _bt_advance_array_keys(scan, ForwardScanDirection));
+	return ntids;
+}
+
+/*
+ * The crate's batched shape (src/study/tid_batch.rs, hl_tid_batch_batched_btree): the batch
+ * outlives pages and primitive scans, so ten sparse keys cost one tbm_add_tuples, not ten.
+ */
+pg_noinline int64
+hotloops_tid_batch_batched(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	BTScanOpaque so = (BTScanOpaque) scan->opaque;
+	ItemPointerData batch[MaxTIDsPerBTreePage];
+	int			nbatch = 0;
+	int64		ntids = 0;
+
+	if (so->numArrayKeys)
+	{
+		if (so->numArrayKeys < 0)
+			return 0;
+		_bt_start_array_keys(scan, ForwardScanDirection);
+	}
+	do
+	{
+		if (_bt_first(scan, ForwardScanDirection))
+		{
+			for (;;)
+			{
+				int			i = so->currPos.itemIndex;
+				int			last = so->currPos.lastItem;
+
+				for (; i <= last; i++)
+				{
+					if (nbatch == MaxTIDsPerBTreePage)
+					{
+						tbm_add_tuples(tbm, batch, nbatch, false);
+						nbatch = 0;
+					}
+					batch[nbatch++] = so->currPos.items[i].heapTid;
+					ntids++;
+				}
+				so->currPos.itemIndex = i;
+				if (!_bt_next(scan, ForwardScanDirection))
+					break;
+			}
+		}
+	} while (so->numArrayKeys && _bt_advance_array_keys(scan, ForwardScanDirection));
+	if (nbatch > 0)
+		tbm_add_tuples(tbm, batch, nbatch, false);
+	return ntids;
+}
+
+static int64
+hl_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	struct timespec t0,
+				t1;
+	int			v = hl_variant;
+	int64		n;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	switch (v)
+	{
+		case HL_PER_TID:
+			n = hotloops_tid_batch_per_tid(scan, tbm);
+			break;
+		case HL_BATCHED_STORE:
+			n = hotloops_tid_batch_batched_store(scan, tbm);
+			break;
+		case HL_BATCHED_LOCAL:
+			n = hotloops_tid_batch_batched_local(scan, tbm);
+			break;
+		case HL_BATCHED:
+			n = hotloops_tid_batch_batched(scan, tbm);
+			break;
+		default:
+			n = btgetbitmap(scan, tbm);
+			break;
+	}
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+	hl_last_ns = (int64) (t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec);
+	hl_last_ntids = n;
+	hl_last_variant = v;
+	return n;
+}
+
+/*
+ * The index build's sort (PrepareSortSupportFromIndexRel) refuses an index whose pg_class.relam
+ * is not btree's, although the on-disk format is btree's. So btbuild runs with the relcache
+ * entry's relam shown as BTREE_AM_OID and restored after, also on error. Parallel builds are
+ * not covered (workers open the index themselves): run with max_parallel_maintenance_workers=0.
+ */
+static IndexBuildResult *
+hl_build(Relation heap, Relation index, IndexInfo *indexInfo)
+{
+	Oid			saved = index->rd_rel->relam;
+	IndexBuildResult *result;
+
+	index->rd_rel->relam = BTREE_AM_OID;
+	PG_TRY();
+	{
+		result = btbuild(heap, index, indexInfo);
+	}
+	PG_FINALLY();
+	{
+		index->rd_rel->relam = saved;
+	}
+	PG_END_TRY();
+	return result;
+}
+
+PG_FUNCTION_INFO_V1(hl_btree_handler);
+Datum
+hl_btree_handler(PG_FUNCTION_ARGS)
+{
+	IndexAmRoutine *r = (IndexAmRoutine *) DatumGetPointer(DirectFunctionCall1(bthandler, (Datum) 0));
+
+	r->ambuild = hl_build;
+	r->amgetbitmap = hl_getbitmap;
+	/* Parallel index scans share btree's state; bitmap scans never use them. */
+	PG_RETURN_POINTER(r);
+}
+
+PG_FUNCTION_INFO_V1(hl_btree_last_ns);
+Datum
+hl_btree_last_ns(PG_FUNCTION_ARGS)
+{
+	if (hl_last_ns < 0)
+		PG_RETURN_NULL();
+	PG_RETURN_INT64(hl_last_ns);
+}
+
+PG_FUNCTION_INFO_V1(hl_btree_last_ntids);
+Datum
+hl_btree_last_ntids(PG_FUNCTION_ARGS)
+{
+	if (hl_last_ntids < 0)
+		PG_RETURN_NULL();
+	PG_RETURN_INT64(hl_last_ntids);
+}
+
+PG_FUNCTION_INFO_V1(hl_btree_last_variant);
+Datum
+hl_btree_last_variant(PG_FUNCTION_ARGS)
+{
+	if (hl_last_variant < 0)
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(cstring_to_text(hl_variant_ids[hl_last_variant]));
+}
+
+PG_FUNCTION_INFO_V1(hl_btree_minflt);
+Datum
+hl_btree_minflt(PG_FUNCTION_ARGS)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		elog(ERROR, "getrusage failed: %m");
+	PG_RETURN_INT64((int64) ru.ru_minflt);
+}

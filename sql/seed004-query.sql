@@ -1,0 +1,1 @@
+select count(*) from pgbench_accounts where bid = 0;

@@ -1,0 +1,526 @@
+//! Seed 000 on the real server: seed 000's table3 loaded once per server version and row count
+//! (cached), then per cache state and case, rounds in which every variant runs once in rotated
+//! order, plus the baseline a second time for the A/A pair. Each run records the Bitmap Index
+//! Scan node of `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)` and hl_btree's thread CPU time of
+//! amgetbitmap; per-round ratios against the baseline give a median with a bootstrap 95%
+//! interval, judged against the A/A floor of the same run.
+
+use super::cluster::{Cluster, Session};
+use super::{Install, SEED000_TABLE3, cpu_name, data_dir, extension_sql, fnv};
+use crate::measure::stats::{bootstrap_median_ci, median};
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The variants, baseline first (the crate's ids; hl_btree.variant accepts them).
+pub const VARIANTS: [&str; 5] =
+    ["tid-batch/server", "tid-batch/per-tid", "tid-batch/batched-store", "tid-batch/batched-local", "tid-batch/batched"];
+
+/// The pairs reported, (A, B): ratio B/A per round. The first is the A/A pair.
+pub const PAIRS: [(&str, &str); 7] = [
+    ("tid-batch/server", "tid-batch/server#2"),
+    ("tid-batch/server", "tid-batch/per-tid"),
+    ("tid-batch/server", "tid-batch/batched-store"),
+    ("tid-batch/server", "tid-batch/batched-local"),
+    ("tid-batch/server", "tid-batch/batched"),
+    ("tid-batch/batched-store", "tid-batch/batched-local"),
+    ("tid-batch/per-tid", "tid-batch/batched"),
+];
+
+/// The seed's session settings, sent before every measurement.
+pub const SEED_SET: &str = "SET max_parallel_workers_per_gather = 0; SET enable_seqscan = false; SET enable_indexscan = false; SET jit = off;";
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Rows of table3.
+    pub rows: u64,
+    /// Rounds per case and cache state.
+    pub rounds: usize,
+    /// `warm` and/or `os-cache`.
+    pub cache_states: Vec<String>,
+    /// `btree-many` and/or `btree-few`.
+    pub cases: Vec<String>,
+}
+
+/// Where the run came from.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Provenance {
+    /// `postgres --version`.
+    pub server_version: String,
+    /// The pg_config used.
+    pub pg_config: String,
+    /// `pg_config --cflags`: the flags the extension was compiled with.
+    pub extension_cflags: String,
+    /// /proc/cpuinfo's model name, family, model.
+    pub host_cpu: String,
+    /// `uname -sr`.
+    pub kernel: String,
+    /// Rows of table3.
+    pub rows: u64,
+    /// Rounds per case and cache state.
+    pub rounds: usize,
+    /// Whether the loaded data came from the cache, and how it was checked.
+    pub data: String,
+    /// Seconds since the epoch.
+    pub unix_time: u64,
+    /// The command line.
+    pub command: String,
+}
+
+/// One variant in one case and cache state (medians over rounds).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct VariantResult {
+    /// Variant id (`tid-batch/server#2`: the baseline's A/A copy).
+    pub id: String,
+    /// Median Bitmap Index Scan node time a query, ms.
+    pub median_bis_ms: f64,
+    /// Fastest round, ms.
+    pub min_bis_ms: f64,
+    /// Median thread CPU time of amgetbitmap a query, ms.
+    pub median_cpu_ms: f64,
+    /// BIS node time per TID, ns.
+    pub bis_ns_per_tid: f64,
+    /// TIDs the scan returned.
+    pub ntids: i64,
+    /// Median shared buffers hit a query (BIS node).
+    pub shared_hit: f64,
+    /// Median shared buffers read a query (BIS node).
+    pub shared_read: f64,
+}
+
+/// One pair: B/A per round, median, bootstrap 95% interval, verdict against the A/A floor.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PairResult {
+    /// Denominator.
+    pub a: String,
+    /// Numerator.
+    pub b: String,
+    /// `bis` (node time) or `cpu` (amgetbitmap thread CPU time).
+    pub metric: String,
+    /// Median of the per-round ratios B/A (< 1: B is faster).
+    pub median_ratio: f64,
+    /// 95% interval, low.
+    pub ci_low: f64,
+    /// 95% interval, high.
+    pub ci_high: f64,
+    /// `A/A floor`, `faster`, `slower` or `not resolved`.
+    pub verdict: String,
+}
+
+/// One case in one cache state.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CaseResult {
+    /// `btree-many` or `btree-few`.
+    pub case: String,
+    /// `warm` or `os-cache`.
+    pub cache_state: String,
+    /// The query.
+    pub query: String,
+    /// Queries a variant runs per round (their times summed; >1 for the microsecond case).
+    pub reps: usize,
+    /// Rounds.
+    pub rounds: usize,
+    /// Server settings (-c) of this state, in order.
+    pub settings: Vec<(String, String)>,
+    /// `sum(col1)` and `count(*)`, identical for every variant (checked before timing).
+    pub result: (String, i64),
+    /// Per variant.
+    pub variants: Vec<VariantResult>,
+    /// Per pair and metric.
+    pub pairs: Vec<PairResult>,
+    /// A/A floor of node time and of CPU time.
+    pub aa_floor: (f64, f64),
+}
+
+/// A whole `hotloops pg` run.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PgReport {
+    /// Where it came from.
+    pub provenance: Provenance,
+    /// Per case and cache state.
+    pub results: Vec<CaseResult>,
+}
+
+/// Ten widely spaced keys (k * rows/10 + rows/20), as sql/seed000-btree-few.sql.
+pub fn few_keys(rows: u64) -> Vec<u64> {
+    (0..10u64).map(|k| k * (rows / 10) + rows / 20).collect()
+}
+
+/// The query of a case.
+pub fn case_query(case: &str, rows: u64) -> Result<String> {
+    Ok(match case {
+        "btree-many" => "SELECT sum(col1) FROM table3 WHERE col0 < 10000000".to_string(),
+        "btree-few" => {
+            let k: Vec<String> = few_keys(rows).iter().map(|k| k.to_string()).collect();
+            format!("SELECT sum(col1) FROM table3 WHERE col0 = ANY ('{{{}}}'::int8[])", k.join(","))
+        }
+        other => bail!("unknown case {other}"),
+    })
+}
+
+/// Server settings of a cache state: `warm` keeps table and index in shared buffers;
+/// `os-cache` has the minimum of 128 kB (16 buffers), so every index leaf is a `read` from the
+/// OS page cache at any row count (the seed's `read=27324`).
+pub fn state_settings(state: &str) -> Result<Vec<(&'static str, String)>> {
+    let sb = match state {
+        "warm" => "1GB",
+        "os-cache" => "128kB",
+        other => bail!("unknown cache state {other}"),
+    };
+    Ok(vec![("shared_buffers", sb.into()), ("work_mem", "'4MB'".into()), ("maintenance_work_mem", "'1GB'".into())])
+}
+
+/// Seed 000's table in a stopped throwaway cluster: a copy of the cache at
+/// `<data>/pg-<version>-<rows>/` when its manifest matches (server version, rows, the hash of
+/// the table and extension SQL) and the started copy has `rows` rows and an hl_btree index;
+/// otherwise loaded fresh and cached (written to a temporary name, renamed when complete).
+pub fn loaded_cluster(inst: &Install, so: &Path, rows: u64) -> Result<(Cluster, String)> {
+    let cache = data_dir().join(format!("pg-{}-{rows}", inst.short_version));
+    let manifest = serde_json::json!({
+        "server_version": inst.version, "rows": rows,
+        "schema": format!("{:016x}", fnv(&[SEED000_TABLE3, &extension_sql()])),
+    });
+    let mpath = cache.join("hotloops-cache.json");
+    if std::fs::read_to_string(&mpath).ok().and_then(|s| serde_json::from_str::<Value>(&s).ok()).as_ref() == Some(&manifest) {
+        let mut c = Cluster::from_copy(inst, so, &cache.join("data"))?;
+        c.start(&state_settings("warm")?)?;
+        match validate(&c, rows) {
+            Ok(()) => {
+                c.stop();
+                return Ok((c, format!("copied from the cache {} (manifest matched; {rows} rows and the hl_btree index checked)", cache.display())));
+            }
+            Err(e) => eprintln!("cache {} is stale ({e:#}): reloading", cache.display()),
+        }
+    }
+    let t = std::time::Instant::now();
+    let mut c = Cluster::init(inst, so)?;
+    c.start(&state_settings("warm")?)?;
+    c.sql(&extension_sql(), &[]).context("creating the hl_btree objects")?;
+    eprintln!("loading table3 with {rows} rows");
+    c.sql(SEED000_TABLE3, &[("rows", rows.to_string())]).context("loading sql/seed000-table3.sql")?;
+    validate(&c, rows)?;
+    let load_s = t.elapsed().as_secs_f64();
+    let data = c.stop_for_copy().to_path_buf();
+    std::fs::create_dir_all(data_dir())?;
+    let tmp = tempfile::Builder::new().prefix(".pg-cache-").tempdir_in(data_dir())?;
+    let st = std::process::Command::new("cp").arg("-a").arg(&data).arg(tmp.path().join("data")).status()?;
+    if !st.success() {
+        bail!("copying the loaded data directory into the cache failed");
+    }
+    std::fs::write(tmp.path().join("hotloops-cache.json"), serde_json::to_string_pretty(&manifest)?)?;
+    // Replace a stale cache, but not one that a concurrent run has just written for the same key.
+    let current = std::fs::read_to_string(&mpath).ok().and_then(|s| serde_json::from_str::<Value>(&s).ok());
+    if current.as_ref() != Some(&manifest) {
+        let _ = std::fs::remove_dir_all(&cache);
+    }
+    let kept = tmp.keep();
+    if std::fs::rename(&kept, &cache).is_err() {
+        let _ = std::fs::remove_dir_all(&kept);
+    }
+    Ok((c, format!("loaded fresh in {load_s:.1} s and cached at {} (keyed by server version and rows; a manifest plus a row-count and index check on reuse)", cache.display())))
+}
+
+fn validate(c: &Cluster, rows: u64) -> Result<()> {
+    let out = c.sql(
+        "SELECT count(*) FROM table3; SELECT am.amname FROM pg_class c JOIN pg_am am ON am.oid = c.relam WHERE c.relname = 'idx_table3_col0';",
+        &[],
+    )?;
+    let l: Vec<&str> = out.lines().collect();
+    if l.len() != 2 || l[0].trim() != rows.to_string() || l[1].trim() != "hl_btree" {
+        bail!("table3 check failed: got {:?}, expected {rows} rows and an hl_btree index", l);
+    }
+    Ok(())
+}
+
+/// One measured query: the BIS node and the extension's figures.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sample {
+    /// BIS node total time, ms.
+    pub bis_ms: f64,
+    /// amgetbitmap thread CPU time, ns.
+    pub cpu_ns: f64,
+    /// TIDs.
+    pub ntids: i64,
+    /// Shared buffers hit.
+    pub hit: f64,
+    /// Shared buffers read.
+    pub read: f64,
+}
+
+fn find_bis(plan: &Value) -> Option<&Value> {
+    if plan.get("Node Type").and_then(Value::as_str) == Some("Bitmap Index Scan") {
+        return Some(plan);
+    }
+    plan.get("Plans")?.as_array()?.iter().find_map(find_bis)
+}
+
+/// Parse `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)` output: the Bitmap Index Scan's time (ms),
+/// rows, shared hit and read blocks. An error if the plan has no Bitmap Index Scan.
+pub fn parse_bis(json: &str) -> Result<(f64, i64, f64, f64)> {
+    let v: Value = serde_json::from_str(json.trim()).with_context(|| format!("EXPLAIN output is not JSON: {}", json.trim()))?;
+    let plan = v.get(0).and_then(|p| p.get("Plan")).context("EXPLAIN JSON has no Plan")?;
+    let bis = find_bis(plan).with_context(|| format!("the plan has no Bitmap Index Scan (the planner chose another plan): {plan}"))?;
+    let f = |k: &str| bis.get(k).and_then(Value::as_f64).with_context(|| format!("Bitmap Index Scan has no `{k}`"));
+    Ok((f("Actual Total Time")?, f("Actual Rows")? as i64, f("Shared Hit Blocks")?, f("Shared Read Blocks")?))
+}
+
+/// Run `query` once under `variant` in `s`: one [`Sample`]; checks that hl_btree ran `variant`.
+pub fn measure_once(s: &mut Session, variant: &str, query: &str) -> Result<Sample> {
+    let out = s.query(&format!(
+        "SET hl_btree.variant = '{variant}';\nEXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) {query};\nSELECT hl_btree_last_ns() || ' ' || hl_btree_last_ntids() || ' ' || hl_btree_last_variant();"
+    ))?;
+    let out = out.trim_end();
+    let (json, last) = out.rsplit_once('\n').context("no output from EXPLAIN")?;
+    let f: Vec<&str> = last.split_whitespace().collect();
+    if f.len() != 3 || f[2] != variant {
+        bail!("hl_btree did not run {variant} (last call: {last:?}): is the index an hl_btree index?");
+    }
+    let (bis_ms, rows, hit, read) = parse_bis(json)?;
+    let ntids: i64 = f[1].parse()?;
+    if ntids != rows {
+        bail!("{variant}: amgetbitmap returned {ntids} TIDs but the node reports {rows}");
+    }
+    Ok(Sample { bis_ms, cpu_ns: f[0].parse()?, ntids, hit, read })
+}
+
+/// `sum(col1)` and `count(*)` of `query`'s WHERE clause under each variant; an error if any
+/// differs from the baseline's.
+pub fn check_results(s: &mut Session, query: &str) -> Result<(String, i64)> {
+    let Some(rest) = query.strip_prefix("SELECT sum(") else { bail!("check_results wants `SELECT sum(COL) ...`, got {query}") };
+    let Some((col, tail)) = rest.split_once(')') else { bail!("check_results: no `)` in {query}") };
+    let counted = format!("SELECT coalesce(sum({col})::text, 'null') || ' ' || count(*){tail}");
+    let mut base: Option<String> = None;
+    for v in VARIANTS {
+        let out = s.query(&format!("SET hl_btree.variant = '{v}';\n{counted};"))?;
+        let got = out.trim().to_string();
+        match &base {
+            None => base = Some(got),
+            Some(b) if *b != got => bail!("{v} returned `{got}`, the baseline tid-batch/server `{b}`: the variants disagree on {query}"),
+            _ => {}
+        }
+    }
+    let b = base.unwrap();
+    let (sum, n) = b.rsplit_once(' ').context("bad sum/count output")?;
+    Ok((sum.to_string(), n.parse()?))
+}
+
+/// Percentile-bootstrap median interval and verdict for per-round ratios.
+pub fn pair_stats(a: &str, b: &str, metric: &str, ratios: &[f64], floor: Option<f64>) -> PairResult {
+    let m = median(ratios);
+    let (lo, hi) = bootstrap_median_ci(ratios, 2000, 0.95, 0x5eed_0012);
+    let verdict = match floor {
+        None => "A/A floor".to_string(),
+        Some(fl) => {
+            if (lo <= 1.0 && 1.0 <= hi) || (m - 1.0).abs() <= fl {
+                "not resolved".into()
+            } else if m < 1.0 {
+                "faster".into()
+            } else {
+                "slower".into()
+            }
+        }
+    };
+    PairResult { a: a.into(), b: b.into(), metric: metric.into(), median_ratio: m, ci_low: lo, ci_high: hi, verdict }
+}
+
+/// The A/A floor of a pair: the larger of its median's distance from 1 and its interval's half-width.
+pub fn floor_of(aa: &PairResult) -> f64 {
+    (aa.median_ratio - 1.0).abs().max((aa.ci_high - aa.ci_low) / 2.0)
+}
+
+/// Measure one case in a started cluster.
+pub fn measure_case(c: &Cluster, case: &str, state: &str, rows: u64, rounds: usize) -> Result<CaseResult> {
+    let query = case_query(case, rows)?;
+    let reps = if case == "btree-few" { 20 } else { 1 };
+    let mut s = c.session()?;
+    s.query(SEED_SET)?;
+    let result = check_results(&mut s, &query)?;
+    // Slots: every variant plus the baseline's A/A copy, rotated by one each round.
+    let mut slots: Vec<String> = VARIANTS.iter().map(|v| v.to_string()).collect();
+    slots.insert(1, "tid-batch/server#2".into());
+    let real = |slot: &str| slot.trim_end_matches("#2").to_string();
+    // One discarded round: caches, the backend's catalog caches, the buffers of this state.
+    for slot in &slots {
+        measure_once(&mut s, &real(slot), &query)?;
+    }
+    let mut samples: Vec<Vec<Sample>> = vec![Vec::with_capacity(rounds); slots.len()];
+    for r in 0..rounds {
+        for k in 0..slots.len() {
+            let i = (k + r) % slots.len();
+            let mut acc = Sample::default();
+            for _ in 0..reps {
+                let x = measure_once(&mut s, &real(&slots[i]), &query)?;
+                acc.bis_ms += x.bis_ms;
+                acc.cpu_ns += x.cpu_ns;
+                acc.hit += x.hit / reps as f64;
+                acc.read += x.read / reps as f64;
+                acc.ntids = x.ntids;
+            }
+            samples[i].push(acc);
+        }
+        eprint!("\r{case} {state}: round {}/{rounds}", r + 1);
+    }
+    eprintln!();
+    let idx = |id: &str| slots.iter().position(|s| s == id).unwrap();
+    let variants = slots
+        .iter()
+        .zip(&samples)
+        .map(|(id, xs)| {
+            let bis: Vec<f64> = xs.iter().map(|x| x.bis_ms / reps as f64).collect();
+            let ntids = xs[0].ntids;
+            VariantResult {
+                id: id.clone(),
+                median_bis_ms: median(&bis),
+                min_bis_ms: bis.iter().copied().fold(f64::INFINITY, f64::min),
+                median_cpu_ms: median(&xs.iter().map(|x| x.cpu_ns / reps as f64 / 1e6).collect::<Vec<_>>()),
+                bis_ns_per_tid: if ntids > 0 { median(&bis) * 1e6 / ntids as f64 } else { 0.0 },
+                ntids,
+                shared_hit: median(&xs.iter().map(|x| x.hit).collect::<Vec<_>>()),
+                shared_read: median(&xs.iter().map(|x| x.read).collect::<Vec<_>>()),
+            }
+        })
+        .collect();
+    let mut pairs = Vec::new();
+    let mut floors = (0.0, 0.0);
+    for metric in ["bis", "cpu"] {
+        let get = |x: &Sample| if metric == "bis" { x.bis_ms } else { x.cpu_ns };
+        let mut floor = None;
+        for (a, b) in PAIRS {
+            let (ia, ib) = (idx(a), idx(b));
+            let ratios: Vec<f64> = (0..rounds).map(|r| get(&samples[ib][r]) / get(&samples[ia][r]).max(1e-12)).collect();
+            let p = pair_stats(a, b, metric, &ratios, floor);
+            if floor.is_none() {
+                let f = floor_of(&p);
+                floor = Some(f);
+                if metric == "bis" { floors.0 = f } else { floors.1 = f }
+            }
+            pairs.push(p);
+        }
+    }
+    Ok(CaseResult { case: case.into(), cache_state: state.into(), query, reps, rounds, settings: c.settings.clone(), result, variants, pairs, aa_floor: floors })
+}
+
+/// The whole measurement: load (or copy from the cache), then each cache state and case.
+pub fn run(inst: &Install, so: &Path, cfg: &Config) -> Result<PgReport> {
+    let (mut c, data) = loaded_cluster(inst, so, cfg.rows)?;
+    eprintln!("data: {data}");
+    let mut results = Vec::new();
+    for state in &cfg.cache_states {
+        c.start(&state_settings(state)?)?;
+        eprintln!("cache state {state}: {}", c.settings.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "));
+        for case in &cfg.cases {
+            results.push(measure_case(&c, case, state, cfg.rows, cfg.rounds)?);
+        }
+        c.stop();
+    }
+    let kernel = std::process::Command::new("uname").arg("-sr").output().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default();
+    Ok(PgReport {
+        provenance: Provenance {
+            server_version: inst.version.clone(),
+            pg_config: inst.pg_config.display().to_string(),
+            extension_cflags: inst.cflags.clone(),
+            host_cpu: cpu_name(),
+            kernel,
+            rows: cfg.rows,
+            rounds: cfg.rounds,
+            data,
+            unix_time: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
+            command: std::env::args().collect::<Vec<_>>().join(" "),
+        },
+        results,
+    })
+}
+
+/// The Markdown report (the same data as the JSON).
+pub fn markdown(r: &PgReport) -> String {
+    let p = &r.provenance;
+    let mut s = format!(
+        "# hotloops pg: tid-batch in the real server\n\n- server: {}\n- pg_config: {}\n- extension flags: `{}`\n- host: {}; {}\n- rows: {}, rounds: {}\n- data: {}\n- command: `{}`\n\n",
+        p.server_version, p.pg_config, p.extension_cflags, p.host_cpu, p.kernel, p.rows, p.rounds, p.data, p.command
+    );
+    s += "Ratios are B/A per round (< 1: B is faster), median with a percentile-bootstrap 95% interval over rounds; \
+          `bis` is the Bitmap Index Scan node time, `cpu` hl_btree's thread CPU time of amgetbitmap. \
+          A pair is resolved only if its interval excludes 1 and its effect exceeds the A/A floor of the same metric.\n\n";
+    for c in &r.results {
+        s += &format!("## {} / {}\n\n`{}` x{} a round; sum(col1) = {}, {} rows for every variant.\n\nSettings: {}\n\n",
+            c.case, c.cache_state, c.query, c.reps, c.result.0, c.result.1,
+            c.settings.iter().map(|(k, v)| format!("`{k}={v}`")).collect::<Vec<_>>().join(" "));
+        s += "| variant | BIS ms (median) | BIS ms (min) | ns/TID | amgetbitmap CPU ms | TIDs | shared hit | shared read |\n|---|---:|---:|---:|---:|---:|---:|---:|\n";
+        for v in &c.variants {
+            s += &format!("| {} | {:.4} | {:.4} | {:.2} | {:.4} | {} | {:.0} | {:.0} |\n", v.id, v.median_bis_ms, v.min_bis_ms, v.bis_ns_per_tid, v.median_cpu_ms, v.ntids, v.shared_hit, v.shared_read);
+        }
+        s += &format!("\nA/A floor: bis ±{:.2}%, cpu ±{:.2}%\n\n| A | B | metric | B/A | 95% interval | verdict |\n|---|---|---|---:|---|---|\n", c.aa_floor.0 * 100.0, c.aa_floor.1 * 100.0);
+        for q in &c.pairs {
+            s += &format!("| {} | {} | {} | {:.3} | [{:.3}, {:.3}] | {} |\n", q.a, q.b, q.metric, q.median_ratio, q.ci_low, q.ci_high, q.verdict);
+        }
+        s += "\n";
+    }
+    s
+}
+
+/// Write `text` to `path` atomically (a temporary file in the same directory, then rename).
+pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut f = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("creating a file in {}", dir.display()))?;
+    std::io::Write::write_all(&mut f, text.as_bytes())?;
+    // A report, not a secret: the usual 0644 instead of the temporary file's 0600.
+    std::fs::set_permissions(f.path(), std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
+    f.persist(path).map_err(|e| e.error).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// Write pg.json and pg.md into `out`.
+pub fn write(r: &PgReport, out: &Path) -> Result<(PathBuf, PathBuf)> {
+    let (j, m) = (out.join("pg.json"), out.join("pg.md"));
+    write_atomic(&j, &serde_json::to_string_pretty(r)?)?;
+    write_atomic(&m, &markdown(r))?;
+    Ok((j, m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLAN: &str = r#"[{"Plan": {"Node Type": "Aggregate", "Plans": [{"Node Type": "Bitmap Heap Scan",
+        "Plans": [{"Node Type": "Bitmap Index Scan", "Actual Total Time": 12.5, "Actual Rows": 1000,
+        "Shared Hit Blocks": 3, "Shared Read Blocks": 27324}]}]}, "Execution Time": 40.0}]"#;
+
+    #[test]
+    fn parse_bis_finds_the_nested_node() {
+        assert_eq!(parse_bis(PLAN).unwrap(), (12.5, 1000, 3.0, 27324.0));
+    }
+
+    #[test]
+    fn parse_bis_rejects_a_plan_without_bitmap_index_scan() {
+        let seq = r#"[{"Plan": {"Node Type": "Seq Scan", "Actual Total Time": 1.0}}]"#;
+        let e = parse_bis(seq).unwrap_err().to_string();
+        assert!(e.contains("no Bitmap Index Scan"), "{e}");
+        assert!(parse_bis("ERROR: x").is_err());
+    }
+
+    #[test]
+    fn verdicts_follow_interval_and_floor() {
+        let aa = pair_stats("a", "a#2", "bis", &[1.0, 1.01, 0.99, 1.0, 1.02, 0.98], None);
+        assert_eq!(aa.verdict, "A/A floor");
+        let fl = floor_of(&aa);
+        assert!(fl > 0.0 && fl < 0.05, "{fl}");
+        let fast = pair_stats("a", "b", "bis", &[0.66, 0.65, 0.67, 0.66, 0.64, 0.68], Some(fl));
+        assert_eq!(fast.verdict, "faster");
+        let within = pair_stats("a", "b", "bis", &[0.995, 0.996, 0.994, 0.995, 0.996, 0.995], Some(0.02));
+        assert_eq!(within.verdict, "not resolved", "an effect inside the A/A floor is noise");
+        let spans = pair_stats("a", "b", "bis", &[0.9, 1.1, 0.95, 1.05, 1.0, 0.92], Some(0.0));
+        assert_eq!(spans.verdict, "not resolved");
+    }
+
+    #[test]
+    fn few_keys_are_ten_distinct_keys_inside_the_table() {
+        for rows in [100_000u64, 1_000_000, 10_000_000] {
+            let k = few_keys(rows);
+            assert_eq!(k.len(), 10);
+            assert!(k.windows(2).all(|w| w[0] < w[1]) && *k.last().unwrap() < rows);
+        }
+        assert!(case_query("btree-few", 100).unwrap().contains("'{5,15,25,35,45,55,65,75,85,95}'::int8[]"));
+    }
+}

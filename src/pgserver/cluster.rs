@@ -1,0 +1,362 @@
+//! A throwaway PostgreSQL cluster: initdb in a fresh temporary directory, Unix socket only,
+//! stopped (`pg_ctl -m fast stop`) and removed on Drop, on error and on SIGINT/SIGTERM. As
+//! root, the server runs as the `postgres` OS user (initdb refuses root). Never touches an
+//! existing cluster: every path it writes is under its own temporary directory.
+
+use super::{Install, UsageError};
+use anyhow::{Context, Result, anyhow, bail};
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, channel};
+
+/// The OS user a server runs as: `postgres` when we are root, else ourselves.
+#[derive(Clone, Copy, Debug)]
+pub struct RunAs {
+    /// None: the current user.
+    pub ids: Option<(u32, u32)>,
+}
+
+impl RunAs {
+    /// `postgres` (uid, gid) when running as root; an error naming the package when it is missing.
+    pub fn detect() -> Result<Self> {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            return Ok(RunAs { ids: None });
+        }
+        let name = c"postgres";
+        // SAFETY: a NUL-terminated name; the returned record is read before any other getpw* call.
+        let pw = unsafe { libc::getpwnam(name.as_ptr()) };
+        if pw.is_null() {
+            return Err(UsageError(
+                "running as root needs the `postgres` OS user to run the server (the Debian package postgresql-15 creates it)".into(),
+            )
+            .into());
+        }
+        // SAFETY: pw is non-null and points to getpwnam's static record.
+        let (uid, gid) = unsafe { ((*pw).pw_uid, (*pw).pw_gid) };
+        Ok(RunAs { ids: Some((uid, gid)) })
+    }
+
+    /// A command that runs as this user.
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut c = Command::new(program);
+        if let Some((uid, gid)) = self.ids {
+            c.uid(uid).gid(gid);
+            // Our working directory may be closed to that user (a checkout under /root).
+            c.env("HOME", "/tmp").current_dir("/");
+        }
+        c
+    }
+
+    /// Give `path` (recursively) to this user.
+    pub fn chown_tree(&self, path: &Path) -> Result<()> {
+        if let Some((uid, gid)) = self.ids {
+            let st = Command::new("chown").arg("-R").arg(format!("{uid}:{gid}")).arg(path).status()?;
+            if !st.success() {
+                bail!("chown -R {uid}:{gid} {} failed", path.display());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Servers started by this process and not yet stopped: what the signal handler stops.
+static LIVE: Mutex<Vec<(PathBuf, PathBuf, RunAs, PathBuf)>> = Mutex::new(Vec::new());
+static HANDLER: std::sync::Once = std::sync::Once::new();
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether SIGINT/SIGTERM arrived: the handler is stopping the clusters and will exit 130.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Install the SIGINT/SIGTERM handler once: stop every live cluster, remove its directory, exit 130.
+fn install_signal_handler() {
+    HANDLER.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+            let live = LIVE.lock().map(|g| g.clone()).unwrap_or_default();
+            for (pg_ctl, data, run_as, root) in &live {
+                stop_server(pg_ctl, data, *run_as);
+                let _ = std::fs::remove_dir_all(root);
+            }
+            eprintln!("interrupted: stopped and removed {} cluster(s)", live.len());
+            std::process::exit(130);
+        });
+    });
+}
+
+fn stop_server(pg_ctl: &Path, data: &Path, run_as: RunAs) {
+    let ok = run_as
+        .command(pg_ctl)
+        .args(["-D"])
+        .arg(data)
+        .args(["-m", "fast", "-w", "-t", "60", "stop"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    if !ok {
+        // pg_ctl failed (the server died, or never came up): kill what postmaster.pid names.
+        if let Some(pid) = postmaster_pid(data) {
+            // SAFETY: kill with a pid read from our own cluster's postmaster.pid.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    }
+}
+
+/// The postmaster's pid from `data/postmaster.pid`, if present.
+pub fn postmaster_pid(data: &Path) -> Option<i32> {
+    std::fs::read_to_string(data.join("postmaster.pid")).ok()?.lines().next()?.trim().parse().ok()
+}
+
+/// A running throwaway cluster. Dropping it stops the server and removes the directory.
+pub struct Cluster {
+    root: Option<tempfile::TempDir>,
+    /// The data directory (inside the temporary directory).
+    pub data: PathBuf,
+    /// The socket directory (the temporary directory itself).
+    pub socket_dir: PathBuf,
+    /// The directory holding hl_btree.so, on dynamic_library_path.
+    pub lib_dir: PathBuf,
+    /// Settings passed to the server with -c, in order.
+    pub settings: Vec<(String, String)>,
+    /// Extra environment of the server (seed 004: MALLOC_TRIM_THRESHOLD_).
+    pub env: Vec<(String, String)>,
+    bin: PathBuf,
+    run_as: RunAs,
+    running: bool,
+}
+
+impl Cluster {
+    /// A fresh temporary directory with an initdb'ed data directory (not started).
+    pub fn init(inst: &Install, so: &Path) -> Result<Self> {
+        let c = Self::empty(inst, so)?;
+        let out = c
+            .run_as
+            .command(inst.bin("initdb"))
+            .arg("-D")
+            .arg(&c.data)
+            .args(["-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"])
+            .output()
+            .context("running initdb")?;
+        if !out.status.success() {
+            bail!("initdb failed: {}", String::from_utf8_lossy(&out.stderr).trim());
+        }
+        c.root_chown()?;
+        Ok(c)
+    }
+
+    /// A fresh temporary directory whose data directory is a copy of `cached` (a stopped cluster).
+    pub fn from_copy(inst: &Install, so: &Path, cached: &Path) -> Result<Self> {
+        let c = Self::empty(inst, so)?;
+        let st = Command::new("cp").arg("-a").arg(cached).arg(&c.data).status().context("running cp -a")?;
+        if !st.success() {
+            bail!("copying the cached data directory {} failed", cached.display());
+        }
+        c.root_chown()?;
+        Ok(c)
+    }
+
+    fn empty(inst: &Install, so: &Path) -> Result<Self> {
+        install_signal_handler();
+        let run_as = RunAs::detect()?;
+        let root = tempfile::Builder::new().prefix("hotloops-pg-").tempdir_in("/tmp").context("creating the cluster's temporary directory")?;
+        let base = root.path().to_path_buf();
+        let lib_dir = base.join("lib");
+        std::fs::create_dir(&lib_dir)?;
+        // A copy the server can read wherever the checkout lives (e.g. under a 0700 /root).
+        std::fs::copy(so, lib_dir.join("hl_btree.so")).context("copying hl_btree.so into the cluster directory")?;
+        let c = Cluster {
+            data: base.join("data"),
+            socket_dir: base.clone(),
+            lib_dir,
+            settings: Vec::new(),
+            env: Vec::new(),
+            bin: inst.bindir.clone(),
+            run_as,
+            running: false,
+            root: Some(root),
+        };
+        c.root_chown()?;
+        Ok(c)
+    }
+
+    fn root_chown(&self) -> Result<()> {
+        self.run_as.chown_tree(&self.socket_dir)
+    }
+
+    /// The temporary directory (removed on Drop).
+    pub fn root(&self) -> &Path {
+        &self.socket_dir
+    }
+
+    /// Start the server with `settings` (plus the fixed socket-only, no-fsync ones).
+    pub fn start(&mut self, settings: &[(&str, String)]) -> Result<()> {
+        if self.running {
+            bail!("cluster already running");
+        }
+        let mut all: Vec<(String, String)> = vec![
+            ("listen_addresses".into(), "''".into()),
+            ("unix_socket_directories".into(), format!("'{}'", self.socket_dir.display())),
+            ("port".into(), "5432".into()),
+            ("dynamic_library_path".into(), format!("'{}:$libdir'", self.lib_dir.display())),
+            ("fsync".into(), "off".into()),
+            ("synchronous_commit".into(), "off".into()),
+            ("full_page_writes".into(), "off".into()),
+            ("wal_level".into(), "minimal".into()),
+            ("max_wal_senders".into(), "0".into()),
+            ("autovacuum".into(), "off".into()),
+            ("jit".into(), "off".into()),
+            ("max_parallel_workers_per_gather".into(), "0".into()),
+            // hl_btree's build hook covers the leader only.
+            ("max_parallel_maintenance_workers".into(), "0".into()),
+            ("logging_collector".into(), "off".into()),
+        ];
+        for (k, v) in settings {
+            all.retain(|(kk, _)| kk != k);
+            all.push((k.to_string(), v.clone()));
+        }
+        let opts: Vec<String> = all.iter().map(|(k, v)| format!("-c {k}={v}")).collect();
+        let log = self.socket_dir.join("server.log");
+        let mut cmd = self.run_as.command(self.bin.join("pg_ctl"));
+        cmd.arg("-D").arg(&self.data).arg("-l").arg(&log).args(["-w", "-t", "120", "-o"]).arg(opts.join(" ")).arg("start");
+        for (k, v) in &self.env {
+            cmd.env(k, v);
+        }
+        // Register before starting: a signal during the start still stops it.
+        LIVE.lock().unwrap().push((self.bin.join("pg_ctl"), self.data.clone(), self.run_as, self.socket_dir.clone()));
+        self.running = true;
+        let out = cmd.stdin(Stdio::null()).output().context("running pg_ctl start")?;
+        if !out.status.success() {
+            // pg_ctl may give up while a postmaster still starts: stop whatever it left.
+            self.stop();
+            let tail = std::fs::read_to_string(&log).unwrap_or_default();
+            let tail: Vec<&str> = tail.lines().rev().take(8).collect::<Vec<_>>().into_iter().rev().collect();
+            bail!("pg_ctl start failed: {}\n{}", String::from_utf8_lossy(&out.stderr).trim(), tail.join("\n"));
+        }
+        self.settings = all;
+        Ok(())
+    }
+
+    /// Fast-stop the server (idempotent).
+    pub fn stop(&mut self) {
+        if self.running {
+            stop_server(&self.bin.join("pg_ctl"), &self.data, self.run_as);
+            self.running = false;
+            if let Ok(mut g) = LIVE.lock() {
+                g.retain(|(_, d, _, _)| d != &self.data);
+            }
+        }
+    }
+
+    /// The postmaster's pid, while running.
+    pub fn pid(&self) -> Option<i32> {
+        postmaster_pid(&self.data)
+    }
+
+    /// A psql command connected to this cluster over its socket, quiet, no psqlrc, stop on error.
+    pub fn psql(&self) -> Command {
+        let mut c = Command::new(self.bin.join("psql"));
+        c.arg("-h").arg(&self.socket_dir).args(["-U", "postgres", "-d", "postgres", "-X", "-q", "-v", "ON_ERROR_STOP=1"]);
+        c
+    }
+
+    /// Run SQL text through psql (`vars`: psql -v NAME=VALUE), returning stdout.
+    pub fn sql(&self, sql: &str, vars: &[(&str, String)]) -> Result<String> {
+        let mut c = self.psql();
+        c.args(["-A", "-t"]);
+        for (k, v) in vars {
+            c.arg("-v").arg(format!("{k}={v}"));
+        }
+        let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().context("running psql")?;
+        child.stdin.take().unwrap().write_all(sql.as_bytes())?;
+        let out = child.wait_with_output()?;
+        if !out.status.success() {
+            bail!("psql failed: {}", String::from_utf8_lossy(&out.stderr).trim());
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
+    /// A long-lived psql session (one backend for every query of a measurement).
+    pub fn session(&self) -> Result<Session> {
+        let mut c = self.psql();
+        c.args(["-A", "-t"]);
+        let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().context("running psql")?;
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let err = child.stderr.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = std::io::Read::read_to_string(&mut { err }, &mut s);
+            let _ = tx.send(s);
+        });
+        Ok(Session { child, stdin, stdout, stderr: rx, n: 0 })
+    }
+
+    /// Stop, then leave the data directory to the caller (for caching); the rest is removed on Drop.
+    pub fn stop_for_copy(&mut self) -> &Path {
+        self.stop();
+        &self.data
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        self.stop();
+        if let Some(r) = self.root.take() {
+            let p = r.path().to_path_buf();
+            if r.close().is_err() {
+                let _ = std::fs::remove_dir_all(&p);
+            }
+        }
+    }
+}
+
+/// One backend kept open through psql: statements in, rows out, one marker line after each.
+pub struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    stderr: Receiver<String>,
+    n: u64,
+}
+
+impl Session {
+    /// Run `sql` (one or more statements) and return the rows printed (unaligned, tuples only).
+    pub fn query(&mut self, sql: &str) -> Result<String> {
+        self.n += 1;
+        let marker = format!("__hotloops_end_{}__", self.n);
+        writeln!(self.stdin, "{sql}\n\\echo {marker}").and_then(|_| self.stdin.flush()).map_err(|e| self.died(e.into()))?;
+        let mut out = String::new();
+        loop {
+            let mut line = String::new();
+            let got = self.stdout.read_line(&mut line).map_err(|e| self.died(e.into()))?;
+            if got == 0 {
+                return Err(self.died(anyhow!("psql exited")));
+            }
+            if line.trim_end() == marker {
+                return Ok(out);
+            }
+            out.push_str(&line);
+        }
+    }
+
+    fn died(&mut self, e: anyhow::Error) -> anyhow::Error {
+        let _ = self.child.wait();
+        let msg = self.stderr.recv_timeout(std::time::Duration::from_secs(5)).unwrap_or_default();
+        anyhow!("psql session failed ({e}): {}", msg.trim())
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "\\q");
+        let _ = self.child.wait();
+    }
+}

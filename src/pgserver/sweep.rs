@@ -1,0 +1,209 @@
+//! Seed 004 on the real server: pgbench_accounts at scale 1 split into N partitions
+//! (sql/seed004-partitions.sql, with the index on `bid`), the seed's query as a pgbench script,
+//! TPS and the backend's minor page faults per transaction (hl_btree_minflt(), getrusage), with
+//! glibc's dynamic trim threshold as it is and with it fixed by `MALLOC_TRIM_THRESHOLD_` in the
+//! server's environment. The cliff: the first N whose faults per transaction reach 1.
+
+use super::bench::write_atomic;
+use super::cluster::Cluster;
+use crate::measure::stats::median;
+use super::{Install, SEED004_PARTITIONS, SEED004_QUERY, cpu_name, extension_sql};
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The full grid of partition counts.
+pub const FULL_GRID: [u32; 12] = [1, 2, 3, 4, 5, 6, 8, 10, 20, 50, 100, 200];
+/// The quick grid.
+pub const QUICK_GRID: [u32; 7] = [1, 3, 4, 5, 6, 10, 100];
+/// glibc's trim threshold when fixed (64 MiB): no dynamic adjustment, no trim at these sizes.
+pub const TRIM_FIXED: &str = "67108864";
+/// pgbench runs a point and setting (alternating between the settings; median TPS).
+pub const REPS: usize = 3;
+/// Queries per fault count.
+const FAULT_QUERIES: usize = 200;
+
+/// One point of the sweep.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Point {
+    /// Partitions.
+    pub partitions: u32,
+    /// `dynamic` (glibc's default) or `fixed` (MALLOC_TRIM_THRESHOLD_).
+    pub trim: String,
+    /// pgbench TPS (one client, simple protocol, without connection time).
+    pub tps: f64,
+    /// Backend minor faults a transaction.
+    pub minflt_per_txn: f64,
+    /// The per-partition scan node the planner chose.
+    pub scan: String,
+}
+
+/// The sweep's report.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SweepReport {
+    /// `postgres --version`.
+    pub server_version: String,
+    /// /proc/cpuinfo.
+    pub host_cpu: String,
+    /// Seconds of pgbench per point.
+    pub seconds: u64,
+    /// Points, trim `dynamic` first.
+    pub points: Vec<Point>,
+    /// First partition count with >= 1 fault a transaction, trim dynamic / fixed.
+    pub cliff: (Option<u32>, Option<u32>),
+    /// The command line.
+    pub command: String,
+}
+
+fn scan_node(c: &Cluster) -> Result<String> {
+    let out = c.sql(&format!("EXPLAIN (FORMAT JSON) {SEED004_QUERY}"), &[])?;
+    let v: serde_json::Value = serde_json::from_str(out.trim())?;
+    let mut found = Vec::new();
+    fn walk(p: &serde_json::Value, found: &mut Vec<String>) {
+        if let Some(t) = p.get("Node Type").and_then(|t| t.as_str())
+            && t.contains("Scan")
+            && !found.iter().any(|f| f == t)
+        {
+            found.push(t.to_string());
+        }
+        if let Some(ps) = p.get("Plans").and_then(|p| p.as_array()) {
+            ps.iter().for_each(|q| walk(q, found));
+        }
+    }
+    walk(&v[0]["Plan"], &mut found);
+    Ok(found.join("+"))
+}
+
+fn pgbench(inst: &Install, c: &Cluster, script: &Path, seconds: u64) -> Result<f64> {
+    let out = std::process::Command::new(inst.bin("pgbench"))
+        .arg("-h")
+        .arg(&c.socket_dir)
+        .args(["-U", "postgres", "-n", "-M", "simple", "-c", "1", "-T", &seconds.to_string(), "-f"])
+        .arg(script)
+        .arg("postgres")
+        .output()
+        .context("running pgbench")?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        bail!("pgbench failed: {}", String::from_utf8_lossy(&out.stderr).trim());
+    }
+    text.lines()
+        .find(|l| l.starts_with("tps = "))
+        .and_then(|l| l[6..].split_whitespace().next())
+        .and_then(|x| x.parse().ok())
+        .with_context(|| format!("no tps line in pgbench's output: {text}"))
+}
+
+/// Run the sweep over `grid` partition counts.
+pub fn run(inst: &Install, so: &Path, grid: &[u32], seconds: u64) -> Result<SweepReport> {
+    if !inst.bin("pgbench").is_file() {
+        return Err(super::UsageError(format!("pgbench is missing from {}: install {}", inst.bindir.display(), super::PACKAGES)).into());
+    }
+    // Both servers up at once, so each point's pgbench runs alternate between them (REPS each,
+    // median TPS): the machine's drift hits both settings alike.
+    let trims = ["dynamic", "fixed"];
+    let mut clusters = Vec::new();
+    for trim in trims {
+        let mut c = Cluster::init(inst, so)?;
+        if trim == "fixed" {
+            c.env.push(("MALLOC_TRIM_THRESHOLD_".into(), TRIM_FIXED.into()));
+        }
+        c.start(&[("shared_buffers", "128MB".into())])?;
+        c.sql(&extension_sql(), &[])?;
+        std::fs::write(c.root().join("seed004-query.sql"), SEED004_QUERY)?;
+        clusters.push(c);
+    }
+    let mut points = Vec::new();
+    for &n in grid {
+        let mut tps = [Vec::new(), Vec::new()];
+        let mut scans = Vec::new();
+        for c in &clusters {
+            c.sql(SEED004_PARTITIONS, &[("partitions", n.to_string())]).context("loading sql/seed004-partitions.sql")?;
+            scans.push(scan_node(c)?);
+        }
+        for _ in 0..REPS {
+            for (k, c) in clusters.iter().enumerate() {
+                tps[k].push(pgbench(inst, c, &c.root().join("seed004-query.sql"), seconds)?);
+            }
+        }
+        for (k, c) in clusters.iter().enumerate() {
+            let mut s = c.session()?;
+            s.query("SELECT hl_btree_minflt();")?;
+            // Warm the backend's caches so the count is the steady state.
+            s.query(&SEED004_QUERY.repeat(20))?;
+            let before: f64 = s.query("SELECT hl_btree_minflt();")?.trim().parse()?;
+            s.query(&SEED004_QUERY.repeat(FAULT_QUERIES))?;
+            let after: f64 = s.query("SELECT hl_btree_minflt();")?.trim().parse()?;
+            let p = Point {
+                partitions: n,
+                trim: trims[k].into(),
+                tps: median(&tps[k]),
+                minflt_per_txn: (after - before) / FAULT_QUERIES as f64,
+                scan: scans[k].clone(),
+            };
+            eprintln!("partitions {n:>3} trim {}: {:.0} tps, {:.2} minor faults a transaction ({})", trims[k], p.tps, p.minflt_per_txn, p.scan);
+            points.push(p);
+        }
+    }
+    drop(clusters);
+    points.sort_by_key(|p| p.trim != "dynamic");
+    let cliff = |t: &str| cliff_of(&points, t);
+    Ok(SweepReport {
+        server_version: inst.version.clone(),
+        host_cpu: cpu_name(),
+        seconds,
+        cliff: (cliff("dynamic"), cliff("fixed")),
+        points,
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+    })
+}
+
+/// The first partition count (in sweep order) whose trim-`trim` point has >= 1 minor fault a transaction.
+pub fn cliff_of(points: &[Point], trim: &str) -> Option<u32> {
+    points.iter().find(|p| p.trim == trim && p.minflt_per_txn >= 1.0).map(|p| p.partitions)
+}
+
+/// The sweep as Markdown.
+pub fn markdown(r: &SweepReport) -> String {
+    let mut s = format!(
+        "# hotloops pg --sweep-partitions: seed 004 on the real server\n\n- server: {}\n- host: {}\n- pgbench: 1 client, simple protocol, {REPS} runs of {} s a point alternating between the settings, median TPS; faults: backend getrusage over {FAULT_QUERIES} queries\n- trim fixed: MALLOC_TRIM_THRESHOLD_={TRIM_FIXED} in the server's environment\n- command: `{}`\n\n",
+        r.server_version, r.host_cpu, r.seconds, r.command
+    );
+    let show = |c: Option<u32>| c.map(|n| format!("{n} partitions")).unwrap_or_else(|| "none in the grid".into());
+    s += &format!("Cliff (first point with >= 1 minor fault a transaction): trim dynamic {}, trim fixed {}.\n\n", show(r.cliff.0), show(r.cliff.1));
+    s += "| partitions | scan | TPS (trim dynamic) | faults/txn | TPS (trim fixed) | faults/txn | fixed/dynamic TPS |\n|---:|---|---:|---:|---:|---:|---:|\n";
+    for d in r.points.iter().filter(|p| p.trim == "dynamic") {
+        if let Some(f) = r.points.iter().find(|p| p.trim == "fixed" && p.partitions == d.partitions) {
+            s += &format!("| {} | {} | {:.0} | {:.2} | {:.0} | {:.2} | {:.2} |\n", d.partitions, d.scan, d.tps, d.minflt_per_txn, f.tps, f.minflt_per_txn, f.tps / d.tps);
+        }
+    }
+    s
+}
+
+/// Write pg-sweep.json and pg-sweep.md into `out`.
+pub fn write(r: &SweepReport, out: &Path) -> Result<(PathBuf, PathBuf)> {
+    let (j, m) = (out.join("pg-sweep.json"), out.join("pg-sweep.md"));
+    write_atomic(&j, &serde_json::to_string_pretty(r)?)?;
+    write_atomic(&m, &markdown(r))?;
+    Ok((j, m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(n: u32, trim: &str, f: f64) -> Point {
+        Point { partitions: n, trim: trim.into(), tps: 1000.0, minflt_per_txn: f, scan: "Index Only Scan".into() }
+    }
+
+    #[test]
+    fn cliff_is_the_first_point_with_a_fault_a_transaction() {
+        let p = vec![pt(3, "dynamic", 0.1), pt(4, "dynamic", 4.1), pt(10, "dynamic", 22.0), pt(3, "fixed", 0.0), pt(100, "fixed", 0.2)];
+        assert_eq!(cliff_of(&p, "dynamic"), Some(4));
+        assert_eq!(cliff_of(&p, "fixed"), None);
+        let r = SweepReport { server_version: "v".into(), host_cpu: "c".into(), seconds: 1, points: p, cliff: (Some(4), None), command: "x".into() };
+        let md = markdown(&r);
+        assert!(md.contains("trim dynamic 4 partitions, trim fixed none in the grid"), "{md}");
+        assert!(md.contains("| 3 | Index Only Scan | 1000 | 0.10 | 1000 | 0.00 | 1.00 |"), "{md}");
+    }
+}
