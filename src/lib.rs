@@ -6,11 +6,13 @@
 //!
 //! - [`pg`]: the PostgreSQL structures, sizes checked at compile time against the reference.
 //! - [`study`]: one file per study and the registry.
+//! - [`ckernels`]: C reference kernels built with PostgreSQL's flags (csrc/, build.rs).
 //! - [`measure`]: wall clock, instructions, counters.
 //! - [`asm`]: snapshots, normalisation and structural checks.
 //! - [`report`]: report files, provenance, plots, cross-host comparison.
 
 pub mod asm;
+pub mod ckernels;
 pub mod measure;
 pub mod pg;
 pub mod report;

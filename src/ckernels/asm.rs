@@ -1,0 +1,1 @@
+//! C asm snapshots (filled in below).
