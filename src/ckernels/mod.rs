@@ -9,8 +9,6 @@
 //! crate's `_bt_next`) and the flush ([`hl_tid_sink_add_tuples`], the crate's `TidSink`, so that
 //! C and Rust kernels of one study feed the very same sink and differ only in their own code).
 
-pub mod asm;
-
 use crate::pg::ItemPointer;
 use crate::pg::nbtree::{BTScanOpaque, BTScanPos, BTree, IndexScanDesc, MAX_TIDS_PER_BTREE_PAGE, ScanKey, bt_first_all, bt_steppage};
 use crate::pg::page::Page;

@@ -1,1 +1,0 @@
-//! C asm snapshots (filled in below).
