@@ -83,6 +83,12 @@ const HLLayoutRow HL_SYM(hl_layout)[] = {
 	HL_ROW(ScanKeyData, sk_strategy),
 	HL_ROW(ScanKeyData, sk_argument),
 	HL_ROW(HLIndexRelation, keytype),
+	HL_SIZE(PagetableEntry),
+	HL_ROW(PagetableEntry, blockno),
+	HL_ROW(PagetableEntry, status),
+	HL_ROW(PagetableEntry, ischunk),
+	HL_ROW(PagetableEntry, recheck),
+	HL_ROW(PagetableEntry, words),
 	{"HL_BATCH_CAPACITY", "", 0, HL_BATCH_CAPACITY},
 	{NULL, NULL, 0, 0}
 };

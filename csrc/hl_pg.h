@@ -289,4 +289,65 @@ extern bool HL_SYM(hl_dir_by_value_c_opaque_checkkeys)(IndexScanDesc scan, BTRea
 extern bool HL_SYM(hl_dir_by_value_c_by_value_checkkeys)(IndexScanDesc scan, BTReadPageState *pstate,
 														 const char *tuple);
 
+/* TIDBitmap (tidbitmap.c): exact mode. */
+typedef uint64 bitmapword;
+
+typedef struct PagetableEntry
+{
+	BlockNumber blockno;
+	char		status;
+	bool		ischunk;
+	bool		recheck;
+	bitmapword	words[5];
+} PagetableEntry;
+
+typedef struct pagetable_hash
+{
+	uint64		size;
+	uint32		members;
+	uint32		sizemask;
+	uint32		grow_threshold;
+	PagetableEntry *data;
+} pagetable_hash;
+
+typedef enum
+{
+	TBM_EMPTY,
+	TBM_ONE_PAGE,
+	TBM_HASH
+} TBMStatus;
+
+#define HL_TBM_BAD_OFFSET 1
+#define HL_TBM_NEEDS_LOSSIFY 2
+
+typedef struct TIDBitmap
+{
+	TBMStatus	status;
+	pagetable_hash *pagetable;
+	int			nentries;
+	int			maxentries;
+	int			npages;
+	int			nchunks;
+	PagetableEntry entry1;
+	/* An ERROR PostgreSQL would raise (HL_TBM_*), the first one. */
+	int			error;
+	BlockNumber error_block;
+	uint32		error_offset;
+} TIDBitmap;
+
+_Static_assert(sizeof(PagetableEntry) == 48 && offsetof(PagetableEntry, words) == 8, "PagetableEntry");
+/* Mirrored by CTbmHead / CPagetableHead in src/ckernels/mod.rs. */
+_Static_assert(offsetof(TIDBitmap, entry1) == 32 && offsetof(TIDBitmap, error) == 80 && sizeof(TIDBitmap) == 96, "TIDBitmap");
+_Static_assert(offsetof(pagetable_hash, grow_threshold) == 16, "pagetable_hash");
+
+extern TIDBitmap *HL_SYM(hl_tbm_create)(int64 maxbytes);
+extern void HL_SYM(hl_tbm_free)(TIDBitmap *tbm);
+extern void HL_SYM(hl_tbm_add_tuples)(TIDBitmap *tbm, const ItemPointerData *tids, int ntids, bool recheck);
+extern const PagetableEntry *HL_SYM(hl_tbm_buckets)(const TIDBitmap *tbm, uint64 *nbuckets);
+
+/* tid-batch kernels (nbtree_bitmap.c), sinking into the C TIDBitmap */
+#define HL_TID_BATCH MaxTIDsPerBTreePage
+extern int64 HL_SYM(hotloops_tid_batch_c_per_tid)(IndexScanDesc scan, TIDBitmap *tbm);
+extern int64 HL_SYM(hotloops_tid_batch_c_batched)(IndexScanDesc scan, TIDBitmap *tbm);
+
 #endif							/* HL_PG_H */

@@ -110,3 +110,71 @@ HL_SYM(hotloops_local_index_c_span)(IndexScanDesc scan, ItemPointerData *batch, 
 		hl_tid_sink_add_tuples(sink, batch, nbatch, false);
 	return ntids;
 }
+
+/*
+ * tid-batch c-per-tid: btgetbitmap as in master, one tbm_add_tuples call per TID, the cursor
+ * advanced in so->currPos (++itemIndex, then the end-of-page check), into the C TIDBitmap
+ * (tidbitmap.c, another translation unit).
+ */
+int64
+HL_SYM(hotloops_tid_batch_c_per_tid)(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	BTScanOpaque so = (BTScanOpaque) scan->opaque;
+	const HLIndexRelation *rel = scan->indexRelation;
+	int64		ntids = 0;
+
+	/* _bt_first positioned the scan; an empty scan has no item to return. */
+	if (so->currPos.itemIndex > so->currPos.lastItem)
+		return 0;
+	HL_SYM(hl_tbm_add_tuples)(tbm, &so->currPos.items[so->currPos.itemIndex].heapTid, 1, false);
+	ntids++;
+	for (;;)
+	{
+		if (++so->currPos.itemIndex > so->currPos.lastItem)
+		{
+			if (!hl_bt_steppage(so, rel))
+				break;
+		}
+		HL_SYM(hl_tbm_add_tuples)(tbm, &so->currPos.items[so->currPos.itemIndex].heapTid, 1, false);
+		ntids++;
+	}
+	return ntids;
+}
+
+/*
+ * tid-batch c-batched: each leaf's span copied into a stack batch with the cursor in locals;
+ * a full batch is flushed, the residual once at the end.
+ */
+int64
+HL_SYM(hotloops_tid_batch_c_batched)(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	BTScanOpaque so = (BTScanOpaque) scan->opaque;
+	const HLIndexRelation *rel = scan->indexRelation;
+	ItemPointerData batch[HL_TID_BATCH];
+	int			nbatch = 0;
+	int64		ntids = 0;
+
+	for (;;)
+	{
+		int			i = so->currPos.itemIndex;
+		int			last = so->currPos.lastItem;
+
+		while (i <= last)
+		{
+			if (nbatch == HL_TID_BATCH)
+			{
+				HL_SYM(hl_tbm_add_tuples)(tbm, batch, nbatch, false);
+				nbatch = 0;
+			}
+			batch[nbatch++] = so->currPos.items[i].heapTid;
+			ntids++;
+			i++;
+		}
+		so->currPos.itemIndex = i;
+		if (!hl_bt_steppage(so, rel))
+			break;
+	}
+	if (nbatch > 0)
+		HL_SYM(hl_tbm_add_tuples)(tbm, batch, nbatch, false);
+	return ntids;
+}

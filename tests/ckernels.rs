@@ -130,6 +130,12 @@ fn c_layouts_equal_rust_layouts() {
             f!("ScanKeyData", "sk_strategy", ScanKey, sk_strategy, u16),
             f!("ScanKeyData", "sk_argument", ScanKey, sk_argument, i64),
             f!("HLIndexRelation", "keytype", BTree, key, KeyType),
+            ("PagetableEntry", "", 0, size_of::<hotloops::pg::tidbitmap::PagetableEntry>()),
+            f!("PagetableEntry", "blockno", hotloops::pg::tidbitmap::PagetableEntry, blockno, u32),
+            f!("PagetableEntry", "status", hotloops::pg::tidbitmap::PagetableEntry, status, u8),
+            f!("PagetableEntry", "ischunk", hotloops::pg::tidbitmap::PagetableEntry, ischunk, bool),
+            f!("PagetableEntry", "recheck", hotloops::pg::tidbitmap::PagetableEntry, recheck, bool),
+            f!("PagetableEntry", "words", hotloops::pg::tidbitmap::PagetableEntry, words, [u64; 5]),
             ("HL_BATCH_CAPACITY", "", 0, ckernels::BATCH_CAPACITY),
         ]
     };
@@ -300,4 +306,138 @@ fn wrong_study_kernel_is_an_error() {
     let mut r = RangeScan::new(Arc::new(pgbench_accounts_pkey(100)), vec![(1, 5)], 0);
     assert!(r.outcome(li).is_err());
     assert!(ckernels::kernel("local-index/c-nope", "gcc12-pg").unwrap_err().to_string().contains("c-store-each"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The C TIDBitmap (csrc/tidbitmap.c) against the Rust model, and the tid-batch C kernels.
+
+use hotloops::ckernels::CTidBitmap;
+use hotloops::pg::sink::TidSink;
+use hotloops::pg::tidbitmap::{PagetableEntry, TbmStatus, TidBitmap};
+use proptest::prelude::*;
+
+const BIG: usize = 1 << 30;
+
+/// Everything the two bitmaps must agree on: state, counters, table size, every bucket.
+fn same_bitmap(c: &CTidBitmap, r: &TidBitmap, what: &str) {
+    let i = c.info();
+    let status = match r.status() {
+        TbmStatus::Empty => 0,
+        TbmStatus::OnePage => 1,
+        TbmStatus::Hash => 2,
+    };
+    assert_eq!((i.status, i.nentries, i.npages, i.maxentries), (status, r.nentries(), r.npages(), r.maxentries()), "{what} [{}]: counters", c.config);
+    let rb: Vec<PagetableEntry> = match r.pagetable() {
+        Some(pt) => {
+            assert_eq!((i.size, i.members, i.grow_threshold), (pt.size(), pt.members(), pt.grow_threshold()), "{what} [{}]: table", c.config);
+            pt.buckets().to_vec()
+        }
+        None => r.entries(),
+    };
+    assert!(c.buckets() == rb, "{what} [{}]: buckets differ", c.config);
+    let rerr = r.error().map(|e| (1, e.block, e.offset));
+    assert_eq!(i.error, rerr, "{what} [{}]: error", c.config);
+}
+
+fn feed(calls: &[(Vec<ItemPointer>, bool)]) {
+    for cfg in built() {
+        let mut c = CTidBitmap::new(cfg, BIG).unwrap();
+        let mut r = TidBitmap::new(BIG);
+        for (tids, recheck) in calls {
+            c.add_tuples(tids, *recheck);
+            r.add_tuples(tids, *recheck);
+        }
+        same_bitmap(&c, &r, &format!("{} calls", calls.len()));
+    }
+}
+
+#[test]
+fn c_tidbitmap_edges_equal_rust() {
+    feed(&[]);
+    feed(&[(vec![], false)]);
+    feed(&[(vec![ItemPointer::new(7, 1)], false)]);
+    feed(&[(vec![ItemPointer::new(7, 291), ItemPointer::new(7, 1)], true)]);
+    // Offsets 0 and 292 are PostgreSQL's ERROR: the call stops there.
+    feed(&[(vec![ItemPointer::new(1, 5), ItemPointer::new(1, 0), ItemPointer::new(2, 1)], false), (vec![ItemPointer::new(3, 1)], false)]);
+    feed(&[(vec![ItemPointer::new(1, 292)], false)]);
+    // Many pages, one TID each: the table grows from 256 buckets several times.
+    let many: Vec<ItemPointer> = (0..20_000u32).map(|b| ItemPointer::new(b.wrapping_mul(2_654_435_761) >> 8, 1 + (b % 291) as u16)).collect();
+    feed(&[(many.clone(), false)]);
+    let per: Vec<_> = many.iter().map(|&t| (vec![t], false)).collect();
+    feed(&per);
+    // Heap order, 291 tuples a page, over page boundaries.
+    let heap: Vec<ItemPointer> = (0..5_000u32).map(|g| ItemPointer::new(g / 291, (g % 291 + 1) as u16)).collect();
+    feed(&[(heap, false)]);
+    let c = CTidBitmap::new(ckernels::CANONICAL, BIG).unwrap();
+    assert!(c.buckets().is_empty() && c.info().status == 0);
+    assert!(CTidBitmap::new("nope", BIG).is_err());
+}
+
+#[test]
+fn c_tidbitmap_grows_like_rust() {
+    for cfg in built() {
+        let mut c = CTidBitmap::new(cfg, BIG).unwrap();
+        let mut r = TidBitmap::new(BIG);
+        for b in 0..3_000u32 {
+            let t = [ItemPointer::new(b * 7, 3)];
+            c.add_tuples(&t, false);
+            r.add_tuples(&t, false);
+        }
+        same_bitmap(&c, &r, "3000 pages");
+        assert!(c.info().size >= 4096, "{cfg}: {:?}", c.info());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn c_tidbitmap_equals_rust_on_random_streams(
+        calls in proptest::collection::vec(
+            (proptest::collection::vec((0u32..600, 0u16..=293), 0..300), any::<bool>()),
+            0..12,
+        ),
+        spread in 1u32..100_000,
+    ) {
+        let calls: Vec<(Vec<ItemPointer>, bool)> = calls
+            .into_iter()
+            .map(|(v, rc)| (v.into_iter().map(|(b, o)| ItemPointer::new(b.wrapping_mul(spread), o)).collect(), rc))
+            .collect();
+        feed(&calls);
+    }
+}
+
+#[test]
+fn tid_batch_c_kernels_equal_rust_into_the_same_bitmap() {
+    let ks = rows("tid-batch/");
+    assert_eq!(ks.len(), 2 * built().len());
+    let builds: Vec<(&str, Build)> = vec![
+        ("table3-20k", Box::new(|| table3_col0_index(20_000))),
+        ("empty", Box::new(|| table3_col0_index(0))),
+        ("one", Box::new(|| table3_col0_index(1))),
+        ("1359-per-366", Box::new(|| {
+            let e: Vec<_> = (0..1359i64).map(|k| (k, ItemPointer::new(k as u32 / 291, (k % 291 + 1) as u16))).collect();
+            BTree::build(KeyType::Int8, &e, &leaf_sizes(1359, 366))
+        })),
+    ];
+    for (name, build) in builds {
+        let mut rust = ScanCase::new(name.into(), build());
+        rust.position();
+        let mut r = TidBitmap::new(BIG);
+        let rn = rust.run_from_position(0, &mut r);
+        let ro = rust.outcome(0);
+        let mut c = BitmapScan::new(build());
+        for k in &ks {
+            c.position();
+            let mut tbm = CTidBitmap::new(k.config, BIG).unwrap();
+            let n = c.run_tbm(k, &mut tbm).unwrap();
+            assert_eq!(n, rn, "{} [{}] on {name}", k.id, k.config);
+            same_bitmap(&tbm, &r, &format!("{} on {name}", k.id));
+            let cur = c.cursor();
+            assert_eq!((cur.item_index, cur.last_item, cur.curr_page), (ro.item_index, ro.last_item, ro.curr_page), "{} [{}] on {name}: cursor", k.id, k.config);
+            // A bitmap of another configuration is refused.
+            if let Some(other) = built().into_iter().find(|&o| o != k.config) {
+                assert!(c.run_tbm(k, &mut CTidBitmap::new(other, BIG).unwrap()).is_err());
+            }
+        }
+    }
 }

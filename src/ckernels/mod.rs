@@ -13,6 +13,7 @@ use crate::pg::ItemPointer;
 use crate::pg::nbtree::{BTScanOpaque, BTScanPos, BTree, IndexScanDesc, MAX_TIDS_PER_BTREE_PAGE, ScanKey, bt_first_all, bt_steppage};
 use crate::pg::page::Page;
 use crate::pg::sink::{TidDigest, TidSink};
+use crate::pg::tidbitmap::PagetableEntry;
 use anyhow::{Result, bail};
 use std::ffi::{CStr, c_char, c_int, c_void};
 use std::sync::Arc;
@@ -57,6 +58,9 @@ pub type LocalIndexFn = unsafe extern "C" fn(*mut IndexScanDesc, *mut ItemPointe
 /// `dir-by-value` C kernel: `_bt_readpage(scan, page, offnum, firstpage, min_keys)`.
 pub type DirByValueFn = unsafe extern "C" fn(*mut IndexScanDesc, *const Page, u16, bool, c_int) -> bool;
 
+/// `tid-batch` C kernel: `(scan, C TIDBitmap) -> ntids`.
+pub type TidBatchFn = unsafe extern "C" fn(*mut IndexScanDesc, *mut c_void) -> i64;
+
 /// A C kernel's entry point, typed by study.
 #[derive(Clone, Copy, Debug)]
 pub enum Entry {
@@ -64,6 +68,17 @@ pub enum Entry {
     LocalIndex(LocalIndexFn),
     /// A `dir-by-value` readpage.
     DirByValue(DirByValueFn),
+    /// A `tid-batch` btgetbitmap into the C TIDBitmap.
+    TidBatch(TidBatchFn),
+}
+
+/// One configuration's C TIDBitmap functions (csrc/tidbitmap.c).
+#[derive(Debug)]
+pub struct TbmFns {
+    create: unsafe extern "C" fn(i64) -> *mut c_void,
+    free: unsafe extern "C" fn(*mut c_void),
+    add_tuples: unsafe extern "C" fn(*mut c_void, *const ItemPointer, c_int, bool),
+    buckets: unsafe extern "C" fn(*const c_void, *mut u64) -> *const PagetableEntry,
 }
 
 /// One (kernel, configuration) row.
@@ -138,9 +153,22 @@ macro_rules! config_kernels {
                 fn dv_opaque(scan: *mut IndexScanDesc, page: *const Page, offnum: u16, firstpage: bool, min_keys: c_int) -> bool;
                 #[link_name = concat!("hotloops_dir_by_value_c_by_value__", $suffix)]
                 fn dv_by_value(scan: *mut IndexScanDesc, page: *const Page, offnum: u16, firstpage: bool, min_keys: c_int) -> bool;
+                #[link_name = concat!("hotloops_tid_batch_c_per_tid__", $suffix)]
+                fn tb_per_tid(scan: *mut IndexScanDesc, tbm: *mut c_void) -> i64;
+                #[link_name = concat!("hotloops_tid_batch_c_batched__", $suffix)]
+                fn tb_batched(scan: *mut IndexScanDesc, tbm: *mut c_void) -> i64;
+                #[link_name = concat!("hl_tbm_create__", $suffix)]
+                fn tbm_create(maxbytes: i64) -> *mut c_void;
+                #[link_name = concat!("hl_tbm_free__", $suffix)]
+                fn tbm_free(tbm: *mut c_void);
+                #[link_name = concat!("hl_tbm_add_tuples__", $suffix)]
+                fn tbm_add_tuples(tbm: *mut c_void, tids: *const ItemPointer, ntids: c_int, recheck: bool);
+                #[link_name = concat!("hl_tbm_buckets__", $suffix)]
+                fn tbm_buckets(tbm: *const c_void, n: *mut u64) -> *const PagetableEntry;
                 #[link_name = concat!("hl_layout__", $suffix)]
                 static LAYOUT: LayoutRowC;
             }
+            pub(super) static TBM: TbmFns = TbmFns { create: tbm_create, free: tbm_free, add_tuples: tbm_add_tuples, buckets: tbm_buckets };
             pub(super) fn layout() -> *const LayoutRowC {
                 &raw const LAYOUT
             }
@@ -180,6 +208,20 @@ macro_rules! config_kernels {
                     helpers: &[concat!("hl_dir_by_value_c_by_value_checkkeys__", $suffix), concat!("hl_bt_check_compare__", $suffix)],
                     entry: Entry::DirByValue(dv_by_value),
                 },
+                CKernel {
+                    id: "tid-batch/c-per-tid",
+                    config: $name,
+                    symbol: concat!("hotloops_tid_batch_c_per_tid__", $suffix),
+                    helpers: &[],
+                    entry: Entry::TidBatch(tb_per_tid),
+                },
+                CKernel {
+                    id: "tid-batch/c-batched",
+                    config: $name,
+                    symbol: concat!("hotloops_tid_batch_c_batched__", $suffix),
+                    helpers: &[],
+                    entry: Entry::TidBatch(tb_batched),
+                },
             ];
         }
     };
@@ -190,18 +232,18 @@ config_kernels!(hlc_gcc12_upstream, "gcc12-upstream", "gcc12_upstream");
 config_kernels!(hlc_gcc12_strict, "gcc12-strict", "gcc12_strict");
 config_kernels!(hlc_clang19_pg, "clang19-pg", "clang19_pg");
 
-/// Per built configuration: (name, its kernel rows, its layout table).
-type BuiltConfig = (&'static str, &'static [CKernel], fn() -> *const LayoutRowC);
+/// Per built configuration: (name, its kernel rows, its layout table, its TIDBitmap).
+type BuiltConfig = (&'static str, &'static [CKernel], fn() -> *const LayoutRowC, &'static TbmFns);
 
 static BUILT: &[BuiltConfig] = &[
     #[cfg(hlc_gcc12_pg)]
-    ("gcc12-pg", hlc_gcc12_pg::ROWS, hlc_gcc12_pg::layout),
+    ("gcc12-pg", hlc_gcc12_pg::ROWS, hlc_gcc12_pg::layout, &hlc_gcc12_pg::TBM),
     #[cfg(hlc_gcc12_upstream)]
-    ("gcc12-upstream", hlc_gcc12_upstream::ROWS, hlc_gcc12_upstream::layout),
+    ("gcc12-upstream", hlc_gcc12_upstream::ROWS, hlc_gcc12_upstream::layout, &hlc_gcc12_upstream::TBM),
     #[cfg(hlc_gcc12_strict)]
-    ("gcc12-strict", hlc_gcc12_strict::ROWS, hlc_gcc12_strict::layout),
+    ("gcc12-strict", hlc_gcc12_strict::ROWS, hlc_gcc12_strict::layout, &hlc_gcc12_strict::TBM),
     #[cfg(hlc_clang19_pg)]
-    ("clang19-pg", hlc_clang19_pg::ROWS, hlc_clang19_pg::layout),
+    ("clang19-pg", hlc_clang19_pg::ROWS, hlc_clang19_pg::layout, &hlc_clang19_pg::TBM),
 ];
 
 /// Every (kernel, configuration) row of this build, configurations in [`CONFIGS`] order.
@@ -343,12 +385,138 @@ impl BitmapScan {
         Cursor { item_index: self.so.curr_pos.item_index, last_item: self.so.curr_pos.last_item, curr_page: self.so.curr_pos.curr_page }
     }
 
+    /// Run a `tid-batch` kernel from the current position into `tbm`; returns `ntids`.
+    pub fn run_tbm(&mut self, k: &CKernel, tbm: &mut CTidBitmap) -> Result<i64> {
+        let Entry::TidBatch(f) = k.entry else { bail!("{} is not a tid-batch kernel", k.id) };
+        if tbm.config != k.config {
+            bail!("{} [{}] given a TIDBitmap built under {}", k.id, k.config, tbm.config);
+        }
+        // SAFETY: as `run`; the bitmap is live and of the kernel's configuration.
+        Ok(unsafe { f(&mut *self.scan, tbm.as_ptr()) })
+    }
+
     /// A whole scan with `k` into a fresh digest: (ntids, digest, final cursor).
     pub fn outcome(&mut self, k: &CKernel) -> Result<(i64, TidDigest, Cursor)> {
         self.position();
         let mut d = TidDigest::new();
         let n = self.run(k, &mut d)?;
         Ok((n, d, self.cursor()))
+    }
+}
+
+/// The C TIDBitmap of one configuration (csrc/tidbitmap.c, exact mode only): a [`TidSink`],
+/// read back as its bucket array to compare with the Rust model slot by slot.
+pub struct CTidBitmap {
+    fns: &'static TbmFns,
+    tbm: *mut c_void,
+    /// Configuration name.
+    pub config: &'static str,
+}
+
+/// The C TIDBitmap's counters and its first ERROR, read from the struct.
+#[repr(C)]
+struct CTbmHead {
+    status: c_int,
+    pagetable: *const CPagetableHead,
+    nentries: c_int,
+    maxentries: c_int,
+    npages: c_int,
+    nchunks: c_int,
+    entry1: PagetableEntry,
+    error: c_int,
+    error_block: u32,
+    error_offset: u32,
+}
+
+const _: () = assert!(std::mem::offset_of!(CTbmHead, entry1) == 32 && std::mem::offset_of!(CTbmHead, error) == 80 && size_of::<CTbmHead>() == 96);
+
+#[repr(C)]
+struct CPagetableHead {
+    size: u64,
+    members: u32,
+    sizemask: u32,
+    grow_threshold: u32,
+}
+
+/// What [`CTidBitmap::info`] reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CTbmInfo {
+    /// 0 = TBM_EMPTY, 1 = TBM_ONE_PAGE, 2 = TBM_HASH.
+    pub status: i32,
+    /// Entries.
+    pub nentries: i32,
+    /// Exact pages.
+    pub npages: i32,
+    /// `maxentries`.
+    pub maxentries: i32,
+    /// Buckets and members of the page table (0, 0 before it exists).
+    pub size: u64,
+    /// Members.
+    pub members: u32,
+    /// Grow threshold.
+    pub grow_threshold: u32,
+    /// First ERROR: 1 = bad offset, 2 = would lossify (not modelled), with block and offset.
+    pub error: Option<(i32, u32, u32)>,
+}
+
+impl CTidBitmap {
+    /// `tbm_create(maxbytes)` under `config_name`.
+    pub fn new(config_name: &str, maxbytes: usize) -> Result<CTidBitmap> {
+        let Some(b) = BUILT.iter().find(|b| b.0 == config_name) else { bail!("C configuration `{config_name}` is not in this build") };
+        // SAFETY: plain constructor; the pointer is freed in Drop.
+        let tbm = unsafe { (b.3.create)(maxbytes.min(i64::MAX as usize) as i64) };
+        Ok(CTidBitmap { fns: b.3, tbm, config: b.0 })
+    }
+
+    /// The raw bitmap, for the tid-batch kernels.
+    pub fn as_ptr(&mut self) -> *mut c_void {
+        self.tbm
+    }
+
+    /// Counters, table size and the first ERROR.
+    pub fn info(&self) -> CTbmInfo {
+        // SAFETY: tbm points at a live TIDBitmap whose head CTbmHead mirrors (hl_pg.h).
+        unsafe {
+            let h = &*(self.tbm as *const CTbmHead);
+            let (size, members, grow_threshold) =
+                if h.pagetable.is_null() { (0, 0, 0) } else { ((*h.pagetable).size, (*h.pagetable).members, (*h.pagetable).grow_threshold) };
+            CTbmInfo {
+                status: h.status,
+                nentries: h.nentries,
+                npages: h.npages,
+                maxentries: h.maxentries,
+                size,
+                members,
+                grow_threshold,
+                error: (h.error != 0).then_some((h.error, h.error_block, h.error_offset)),
+            }
+        }
+    }
+
+    /// The bucket array (TBM_HASH), `[entry1]` (TBM_ONE_PAGE) or nothing (TBM_EMPTY).
+    pub fn buckets(&self) -> Vec<PagetableEntry> {
+        let mut n = 0u64;
+        // SAFETY: the C side returns `n` live entries.
+        unsafe {
+            let p = (self.fns.buckets)(self.tbm, &mut n);
+            if p.is_null() { Vec::new() } else { std::slice::from_raw_parts(p, n as usize).to_vec() }
+        }
+    }
+}
+
+impl TidSink for CTidBitmap {
+    fn add_tuples(&mut self, tids: &[ItemPointer], recheck: bool) {
+        for chunk in tids.chunks(c_int::MAX as usize) {
+            // SAFETY: tbm is live; chunk holds chunk.len() TIDs.
+            unsafe { (self.fns.add_tuples)(self.tbm, chunk.as_ptr(), chunk.len() as c_int, recheck) };
+        }
+    }
+}
+
+impl Drop for CTidBitmap {
+    fn drop(&mut self) {
+        // SAFETY: created by this configuration's tbm_create, freed once.
+        unsafe { (self.fns.free)(self.tbm) };
     }
 }
 
