@@ -113,7 +113,9 @@ fn c_span_cursor_in_registers_only_under_gcc_strict_aliasing() {
         let b = body("local-index/c-span", cfg, "hotloops_local_index_c_span").unwrap();
         let uses = structure::slot_use_in_loops(&b, II);
         assert!(!uses.is_empty(), "{cfg}: c-span has no call-free loop\n{b}");
-        let in_memory = uses.iter().any(|u| u.loads >= 1 && u.stores >= 1);
+        // A load or a store of the cursor in the loop is the cursor in memory: gcc under strict
+        // aliasing still stores it every TID when a call follows on a rare path.
+        let in_memory = uses.iter().any(|u| u.loads >= 1 || u.stores >= 1);
         let expect_memory = cfg != "gcc12-strict";
         assert_eq!(in_memory, expect_memory, "{cfg}: c-span's copy loop {} itemIndex [so + {II}] in memory: {uses:?}\n{b}", if expect_memory { "must keep" } else { "must not keep" });
     }
