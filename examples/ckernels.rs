@@ -3,6 +3,7 @@
 //! ```sh
 //! cargo run --release --example ckernels -- instructions           # callgrind, test size, per item
 //! cargo run --release --example ckernels -- wallclock --processes 3 # paired ABBA + A/A, quick size
+//!     [--budget-ms 1000] [--only SUBSTRING]                          # time per pair and process; pair filter
 //! cargo run --release --example ckernels -- run local-index/c-store-each@gcc12-pg --case li
 //! ```
 //!
@@ -251,14 +252,14 @@ fn pairs() -> Vec<(&'static str, String, String)> {
     v
 }
 
-fn wallclock_cmd(exe: &std::path::Path, processes: usize, size: &str) -> Result<()> {
+fn wallclock_cmd(exe: &std::path::Path, processes: usize, size: &str, budget_ms: &str, only: &str) -> Result<()> {
     let cfg = wallclock::PairConfig::quick();
     println!("| case | baseline | variant | variant/baseline | 95% interval | baseline ns/item | variant ns/item | process medians |");
     println!("|---|---|---|---:|---|---:|---:|---|");
-    for (case, a, b) in pairs() {
+    for (case, a, b) in pairs().into_iter().filter(|(c, a, b)| only.is_empty() || format!("{c} {a} {b}").contains(only)) {
         let mut per = vec![];
         for p in 0..processes {
-            let o = Command::new(exe).args(["pair", case, &a, &b, "--size", size, "--seed", &p.to_string()]).output()?;
+            let o = Command::new(exe).args(["pair", case, &a, &b, "--size", size, "--seed", &p.to_string(), "--budget-ms", budget_ms]).output()?;
             if !o.status.success() {
                 bail!("pair {a} vs {b} failed:\n{}", String::from_utf8_lossy(&o.stderr));
             }
@@ -281,7 +282,7 @@ fn wallclock_cmd(exe: &std::path::Path, processes: usize, size: &str) -> Result<
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: ckernels instructions | wallclock [--processes N] [--size quick|test] | run <id>@<config> --case C [--size S] [--reps N] | pair <case> <a> <b> [--size S] [--seed N]";
+    let usage = "usage: ckernels instructions | wallclock [--processes N] [--size quick|test] [--budget-ms MS] [--only S] | run <id>@<config> --case C [--size S] [--reps N] | pair <case> <a> <b> [--size S] [--seed N]";
     let opt = |name: &str, default: &str| -> String {
         args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned().unwrap_or_else(|| default.to_string())
     };
@@ -291,7 +292,9 @@ fn main() {
         Some("wallclock") => {
             let n: usize = opt("--processes", "3").parse().map_err(|_| anyhow!("--processes wants a number"))?;
             size_arg(&opt("--size", "quick"))?;
-            wallclock_cmd(&exe, n.max(1), &opt("--size", "quick"))
+            let budget = opt("--budget-ms", "1000");
+            budget.parse::<u64>().map_err(|_| anyhow!("--budget-ms wants a number"))?;
+            wallclock_cmd(&exe, n.max(1), &opt("--size", "quick"), &budget, &opt("--only", ""))
         }
         Some("run") => {
             let spec = args.get(1).ok_or_else(|| anyhow!("run: which kernel?"))?;
@@ -312,7 +315,8 @@ fn main() {
             };
             let mut r = runner(case, size_arg(&opt("--size", "quick"))?, &[a, b])?;
             let seed: u64 = opt("--seed", "0").parse().map_err(|_| anyhow!("--seed wants a number"))?;
-            let cfg = wallclock::PairConfig { seed: 0x4a11 ^ seed, ..wallclock::PairConfig::quick() };
+            let budget: u64 = opt("--budget-ms", "1000").parse().map_err(|_| anyhow!("--budget-ms wants a number"))?;
+            let cfg = wallclock::PairConfig { seed: 0x4a11 ^ seed, budget: std::time::Duration::from_millis(budget), ..wallclock::PairConfig::quick() };
             let t = wallclock::run_trials(&mut r, 0, 1, &cfg, &mut |_| {})?;
             println!("{}", serde_json::to_string(&t)?);
             Ok(())
