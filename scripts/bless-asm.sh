@@ -5,5 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-tools.sh
 HOTLOOPS_BLESS=1 cargo test --release --test asm_snapshots snapshots_match_fresh_codegen -- --exact
+HOTLOOPS_BLESS=1 cargo test --release --test ckernels_asm c_snapshots_match_fresh_codegen -- --exact
 cargo test --release --test asm_snapshots
+cargo test --release --test ckernels_asm
 git status --short asm-snapshots

@@ -26,6 +26,14 @@ if ! command -v llvm-mca-19 >/dev/null; then
 fi
 # PostgreSQL 15 server and PGXS headers for `hotloops pg` and tests/pg_server.rs.
 "$(dirname "$0")/install-pg.sh"
+# clang-19 builds the optional clang19-pg configuration of the C kernels (build.rs); without it
+# that configuration is skipped with a warning, so a failed install does not fail this script.
+if ! command -v clang-19 >/dev/null; then
+  echo "installing clang-19 (optional: the clang19-pg C kernel configuration)" >&2
+  if ! { command -v apt-get >/dev/null && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-19; } >&2; then
+    echo "clang-19 could not be installed: clang19-pg will be skipped (apt-get install clang-19)" >&2
+  fi
+fi
 if ! command -v valgrind >/dev/null; then
   echo "valgrind is missing: instruction counts need it (apt-get install valgrind)" >&2
   exit 1

@@ -1,6 +1,7 @@
 //! Assembly: generate a kernel's asm with cargo-show-asm, normalise it so unrelated changes do
 //! not churn snapshots, diff it, and read loop structure out of it for the structural tests.
 
+pub mod c;
 pub mod structure;
 
 use anyhow::{Context, Result, anyhow, bail};

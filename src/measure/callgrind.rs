@@ -66,11 +66,23 @@ pub fn count(exe: &Path, id: &str, case: &str, size: crate::study::Size) -> Resu
         .with_context(|| format!("callgrind run of {id} on {case}: `hotloops run` printed no item count"))?;
     let text = std::fs::read_to_string(&out).with_context(|| format!("reading {}", out.display()))?;
     let parsed = parse(&text)?;
-    let own = symbols.iter().map(|s| parsed.self_cost.get(*s).copied().unwrap_or(0)).sum();
+    let own = own_cost(&parsed, &symbols);
     if parsed.total == 0 {
         bail!("callgrind collected nothing for {id}: is `{}` called by `hotloops run`?", v.kernel);
     }
     Ok(InstrCount { id: id.to_string(), case: case.to_string(), items, inclusive: parsed.total, own })
+}
+
+/// Exclusive cost of `symbols` and of the parts a C compiler split off or specialised from
+/// them: gcc names those `<sym>.isra.0`, `<sym>.constprop.0`, `<sym>.part.0`, `<sym>.cold`
+/// (callgrind reports each as its own function).
+pub fn own_cost(parsed: &Parsed, symbols: &[&str]) -> u64 {
+    parsed
+        .self_cost
+        .iter()
+        .filter(|(name, _)| symbols.iter().any(|s| name.as_str() == *s || name.strip_prefix(*s).is_some_and(|r| r.starts_with('.'))))
+        .map(|(_, c)| c)
+        .sum()
 }
 
 /// The items per run from `hotloops run`'s line (`... : 20000 TIDs per run, digest ...`).
@@ -188,6 +200,13 @@ mod tests {
         assert_eq!(p.total, 113);
         assert_eq!(p.self_cost["kernel"], 13);
         assert_eq!(p.self_cost["callee"], 100);
+    }
+
+    #[test]
+    fn own_cost_counts_gcc_clones_and_cold_parts() {
+        let f = "events: Ir\nfn=(1) k__gcc12_pg\n1 10\nfn=(2) k__gcc12_pg.cold\n1 3\nfn=(3) hl_h__gcc12_pg.isra.0\n1 5\nfn=(4) hl_h__gcc12_pg.constprop.0\n1 2\nfn=(5) k__gcc12_pgx\n1 100\nfn=(6) other\n1 1000\ntotals: 1120\n";
+        let p = parse(f).unwrap();
+        assert_eq!(own_cost(&p, &["k__gcc12_pg".into(), "hl_h__gcc12_pg".into()]), 20);
     }
 
     #[test]

@@ -1,0 +1,63 @@
+# hotloops asm snapshot of `tid-batch/c-per-tid` under `gcc12-upstream` (csrc/nbtree_bitmap.c)
+# compiler: gcc-12 (Debian 12.2.0-14+deb12u1) 12.2.0
+# flags: -Wall -Wmissing-prototypes -Wpointer-arith -Wdeclaration-after-statement -Werror=vla -Wmissing-format-attribute -Wimplicit-fallthrough=5 -Wcast-function-type -Wshadow=compatible-local -Wformat-security -fno-strict-aliasing -fwrapv -fexcess-precision=standard -O2 -D_GNU_SOURCE -DHL_CONFIG=gcc12_upstream
+# the compiler's -S -masm=intel output with the object build's arguments, normalised to the Rust snapshots' dialect; symbol suffix __gcc12_upstream dropped
+
+hotloops_tid_batch_c_per_tid:
+	push r13
+	push r12
+	push rbp
+	xor ebp, ebp
+	push rbx
+	sub rsp, 8
+	mov rbx, qword ptr [rdi + 56]
+	movsx rax, dword ptr [rbx + 132]
+	cmp eax, dword ptr [rbx + 128]
+	jle .L0
+	add rsp, 8
+	mov rax, rbp
+	pop rbx
+	pop rbp
+	pop r12
+	pop r13
+	ret
+.L0:
+	mov r12, rsi
+	lea rax, [rax + 4*rax]
+	mov r13, qword ptr [rdi + 8]
+	xor ecx, ecx
+	lea rsi, [rbx + 2*rax + 136]
+	mov edx, 1
+	mov rdi, r12
+	mov ebp, 1
+	call hl_tbm_add_tuples@PLT
+	jmp .L1
+.L2:
+	mov eax, dword ptr [rbx + 132]
+.L3:
+	cdqe
+	xor ecx, ecx
+	mov edx, 1
+	mov rdi, r12
+	lea rax, [rax + 4*rax]
+	add rbp, 1
+	lea rsi, [rbx + 2*rax + 136]
+	call hl_tbm_add_tuples@PLT
+.L1:
+	mov eax, dword ptr [rbx + 132]
+	add eax, 1
+	mov dword ptr [rbx + 132], eax
+	cmp eax, dword ptr [rbx + 128]
+	jle .L3
+	mov rsi, r13
+	mov rdi, rbx
+	call hl_bt_steppage@PLT
+	test al, al
+	jne .L2
+	add rsp, 8
+	mov rax, rbp
+	pop rbx
+	pop rbp
+	pop r12
+	pop r13
+	ret

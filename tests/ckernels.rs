@@ -1,0 +1,453 @@
+//! The C reference kernels (csrc/): layouts as the C compiler sees them against the Rust
+//! `#[repr(C)]` structs, and every C kernel under every built configuration against the Rust
+//! baseline on the same scans (whole scans, edges, page and batch boundaries).
+
+use hotloops::ckernels::{self, BitmapScan, CKernel, CONFIGS, RangeScan};
+use hotloops::pg::ItemPointer;
+use hotloops::pg::nbtree::{
+    BTReadPageState, BTScanOpaque, BTScanPos, BTScanPosItem, BTree, IndexScanDesc, KeyType, MAX_TIDS_PER_BTREE_PAGE, ScanKey,
+};
+use hotloops::pg::sink::{TidDigest, TidVec};
+use hotloops::pg::workload::{leaf_sizes, pgbench_accounts_pkey, pgbench_ranges, table3_col0_index};
+use hotloops::study::dir_by_value::RangeCase;
+use hotloops::study::local_index::ScanCase;
+use std::mem::{offset_of, size_of};
+use std::sync::Arc;
+
+/// local-index's baseline row (store-each).
+fn li0() -> &'static hotloops::study::Variant {
+    hotloops::study::local_index::info().baseline_variant()
+}
+
+/// dir-by-value's baseline row (opaque).
+fn dv0() -> &'static hotloops::study::Variant {
+    hotloops::study::dir_by_value::info().baseline_variant()
+}
+
+fn built() -> Vec<&'static str> {
+    CONFIGS.iter().filter(|c| c.built).map(|c| c.name).collect()
+}
+
+fn rows(prefix: &str) -> Vec<&'static CKernel> {
+    ckernels::kernels().filter(|k| k.id.starts_with(prefix)).collect()
+}
+
+#[test]
+fn canonical_config_is_built_and_every_config_says_what_it_is() {
+    let c = ckernels::config(ckernels::CANONICAL).unwrap();
+    assert!(c.built, "gcc12-pg must always build: {}", c.note);
+    assert!(c.flags.contains("-fno-strict-aliasing -fwrapv -fexcess-precision=standard"), "{}", c.flags);
+    assert!(c.flags.contains("-fstack-protector-strong") && c.flags.ends_with("-D_FORTIFY_SOURCE=2 -D_GNU_SOURCE"), "{}", c.flags);
+    for c in CONFIGS {
+        if c.built {
+            assert!(!c.version.is_empty() && !c.compiler.is_empty(), "{c:?}");
+            // cc added nothing but -I, -D and a repeated -Wall: no -fPIC, -Wextra, -ffunction-sections, -m64.
+            for bad in ["-fPIC", "-Wextra", "-ffunction-sections", "-m64", "-w "] {
+                assert!(!format!("{} ", c.effective_args).contains(&format!("{bad} ")), "{}: cc added {bad}: {}", c.name, c.effective_args);
+            }
+            assert!(c.effective_args.contains(c.flags), "{}: flags not passed verbatim", c.name);
+        } else {
+            assert!(c.note.contains("apt-get install"), "a skipped configuration names its package: {c:?}");
+        }
+    }
+    let strict = ckernels::config("gcc12-strict").unwrap();
+    assert!(strict.flags.contains("-fstrict-aliasing") && !strict.flags.contains("-fno-strict-aliasing"));
+    assert!(ckernels::config("nope").unwrap_err().to_string().contains("gcc12-pg"));
+    assert_eq!(rows("").len(), built().len() * ckernels::variant_ids().len());
+}
+
+#[test]
+fn c_layouts_equal_rust_layouts() {
+    let rust: Vec<(&str, &str, usize, usize)> = {
+        macro_rules! f {
+            ($s:literal, $f:literal, $t:ty, $field:ident, $ft:ty) => {
+                ($s, $f, offset_of!($t, $field), size_of::<$ft>())
+            };
+        }
+        vec![
+            ("ItemPointerData", "", 0, size_of::<ItemPointer>()),
+            ("ItemPointerData", "ip_blkid", 0, 4),
+            f!("ItemPointerData", "ip_posid", ItemPointer, ip_posid, u16),
+            ("BTScanPosItem", "", 0, size_of::<BTScanPosItem>()),
+            f!("BTScanPosItem", "heapTid", BTScanPosItem, heap_tid, ItemPointer),
+            f!("BTScanPosItem", "indexOffset", BTScanPosItem, index_offset, u16),
+            f!("BTScanPosItem", "tupleOffset", BTScanPosItem, tuple_offset, u16),
+            ("BTScanPosData", "", 0, size_of::<BTScanPos>()),
+            f!("BTScanPosData", "buf", BTScanPos, buf, i32),
+            f!("BTScanPosData", "currPage", BTScanPos, curr_page, u32),
+            f!("BTScanPosData", "prevPage", BTScanPos, prev_page, u32),
+            f!("BTScanPosData", "nextPage", BTScanPos, next_page, u32),
+            f!("BTScanPosData", "lsn", BTScanPos, lsn, u64),
+            f!("BTScanPosData", "dir", BTScanPos, dir, i32),
+            f!("BTScanPosData", "nextTupleOffset", BTScanPos, next_tuple_offset, i32),
+            f!("BTScanPosData", "moreLeft", BTScanPos, more_left, bool),
+            f!("BTScanPosData", "moreRight", BTScanPos, more_right, bool),
+            f!("BTScanPosData", "firstItem", BTScanPos, first_item, i32),
+            f!("BTScanPosData", "lastItem", BTScanPos, last_item, i32),
+            f!("BTScanPosData", "itemIndex", BTScanPos, item_index, i32),
+            f!("BTScanPosData", "items", BTScanPos, items, [BTScanPosItem; MAX_TIDS_PER_BTREE_PAGE]),
+            ("BTScanOpaqueData", "", 0, size_of::<BTScanOpaque>()),
+            f!("BTScanOpaqueData", "qual_ok", BTScanOpaque, qual_ok, bool),
+            f!("BTScanOpaqueData", "numberOfKeys", BTScanOpaque, number_of_keys, i32),
+            f!("BTScanOpaqueData", "keyData", BTScanOpaque, key_data, usize),
+            f!("BTScanOpaqueData", "numArrayKeys", BTScanOpaque, num_array_keys, i32),
+            f!("BTScanOpaqueData", "skipScan", BTScanOpaque, skip_scan, bool),
+            f!("BTScanOpaqueData", "needPrimScan", BTScanOpaque, need_prim_scan, bool),
+            f!("BTScanOpaqueData", "scanBehind", BTScanOpaque, scan_behind, bool),
+            f!("BTScanOpaqueData", "oppositeDirCheck", BTScanOpaque, opposite_dir_check, bool),
+            f!("BTScanOpaqueData", "arrayKeys", BTScanOpaque, array_keys, usize),
+            f!("BTScanOpaqueData", "orderProcs", BTScanOpaque, order_procs, usize),
+            f!("BTScanOpaqueData", "arrayContext", BTScanOpaque, array_context, usize),
+            f!("BTScanOpaqueData", "killedItems", BTScanOpaque, killed_items, usize),
+            f!("BTScanOpaqueData", "numKilled", BTScanOpaque, num_killed, i32),
+            f!("BTScanOpaqueData", "dropPin", BTScanOpaque, drop_pin, bool),
+            f!("BTScanOpaqueData", "currTuples", BTScanOpaque, curr_tuples, usize),
+            f!("BTScanOpaqueData", "markTuples", BTScanOpaque, mark_tuples, usize),
+            f!("BTScanOpaqueData", "markItemIndex", BTScanOpaque, mark_item_index, i32),
+            f!("BTScanOpaqueData", "currPos", BTScanOpaque, curr_pos, BTScanPos),
+            f!("BTScanOpaqueData", "markPos", BTScanOpaque, mark_pos, BTScanPos),
+            ("IndexScanDescData", "", 0, size_of::<IndexScanDesc>()),
+            f!("IndexScanDescData", "heapRelation", IndexScanDesc, heap_relation, usize),
+            f!("IndexScanDescData", "indexRelation", IndexScanDesc, index_relation, usize),
+            f!("IndexScanDescData", "xs_snapshot", IndexScanDesc, xs_snapshot, usize),
+            f!("IndexScanDescData", "numberOfKeys", IndexScanDesc, number_of_keys, i32),
+            f!("IndexScanDescData", "numberOfOrderBys", IndexScanDesc, number_of_order_bys, i32),
+            f!("IndexScanDescData", "keyData", IndexScanDesc, key_data, usize),
+            f!("IndexScanDescData", "orderByData", IndexScanDesc, order_by_data, usize),
+            f!("IndexScanDescData", "xs_want_itup", IndexScanDesc, xs_want_itup, bool),
+            f!("IndexScanDescData", "xs_temp_snap", IndexScanDesc, xs_temp_snap, bool),
+            f!("IndexScanDescData", "kill_prior_tuple", IndexScanDesc, kill_prior_tuple, bool),
+            f!("IndexScanDescData", "ignore_killed_tuples", IndexScanDesc, ignore_killed_tuples, bool),
+            f!("IndexScanDescData", "opaque", IndexScanDesc, opaque, usize),
+            ("BTReadPageState", "", 0, size_of::<BTReadPageState>()),
+            f!("BTReadPageState", "dir", BTReadPageState, dir, i32),
+            f!("BTReadPageState", "minoff", BTReadPageState, minoff, u16),
+            f!("BTReadPageState", "maxoff", BTReadPageState, maxoff, u16),
+            f!("BTReadPageState", "finaltup", BTReadPageState, finaltup, usize),
+            f!("BTReadPageState", "page", BTReadPageState, page, usize),
+            f!("BTReadPageState", "firstpage", BTReadPageState, firstpage, bool),
+            f!("BTReadPageState", "forcenonrequired", BTReadPageState, forcenonrequired, bool),
+            f!("BTReadPageState", "startikey", BTReadPageState, startikey, i32),
+            f!("BTReadPageState", "offnum", BTReadPageState, offnum, u16),
+            f!("BTReadPageState", "skip", BTReadPageState, skip, u16),
+            f!("BTReadPageState", "continuescan", BTReadPageState, continuescan, bool),
+            f!("BTReadPageState", "rechecks", BTReadPageState, rechecks, i16),
+            f!("BTReadPageState", "targetdistance", BTReadPageState, targetdistance, i16),
+            f!("BTReadPageState", "nskipadvances", BTReadPageState, nskipadvances, i16),
+            ("ScanKeyData", "", 0, size_of::<ScanKey>()),
+            f!("ScanKeyData", "sk_flags", ScanKey, sk_flags, i32),
+            f!("ScanKeyData", "sk_attno", ScanKey, sk_attno, i16),
+            f!("ScanKeyData", "sk_strategy", ScanKey, sk_strategy, u16),
+            f!("ScanKeyData", "sk_argument", ScanKey, sk_argument, i64),
+            f!("HLIndexRelation", "keytype", BTree, key, KeyType),
+            ("PagetableEntry", "", 0, size_of::<hotloops::pg::tidbitmap::PagetableEntry>()),
+            f!("PagetableEntry", "blockno", hotloops::pg::tidbitmap::PagetableEntry, blockno, u32),
+            f!("PagetableEntry", "status", hotloops::pg::tidbitmap::PagetableEntry, status, u8),
+            f!("PagetableEntry", "ischunk", hotloops::pg::tidbitmap::PagetableEntry, ischunk, bool),
+            f!("PagetableEntry", "recheck", hotloops::pg::tidbitmap::PagetableEntry, recheck, bool),
+            f!("PagetableEntry", "words", hotloops::pg::tidbitmap::PagetableEntry, words, [u64; 5]),
+            ("HL_BATCH_CAPACITY", "", 0, ckernels::BATCH_CAPACITY),
+        ]
+    };
+    for cfg in built() {
+        let c: Vec<(String, String, usize, usize)> =
+            ckernels::layout(cfg).unwrap().into_iter().map(|r| (r.strct, r.field, r.offset as usize, r.size as usize)).collect();
+        let r: Vec<(String, String, usize, usize)> = rust.iter().map(|&(s, f, o, z)| (s.into(), f.into(), o, z)).collect();
+        assert_eq!(c, r, "{cfg}: C layout (left) differs from Rust (right)");
+    }
+    // C reads the key type as one byte: 0 = int4, 1 = int8 (a Rust enum without repr).
+    // SAFETY: KeyType is one byte (checked by size above), any byte pattern of it is readable.
+    let byte = |k: KeyType| unsafe { *(&k as *const KeyType as *const u8) };
+    assert_eq!((byte(KeyType::Int4), byte(KeyType::Int8)), (0, 1));
+    assert!(ckernels::layout("clang19-pg-nope").is_err());
+}
+
+/// What the Rust baseline (`local-index/store-each`) does from the same position: (ntids,
+/// TIDs, digest). `ScanCase` shows its cursor only after whole scans (checked below).
+fn rust_from(case: &mut ScanCase, pos: Option<&BTScanPos>) -> (i64, Vec<ItemPointer>, TidDigest) {
+    let start = |case: &mut ScanCase| match pos {
+        Some(p) => case.position_at(p),
+        None => case.position(),
+    };
+    start(case);
+    let mut v = TidVec::default();
+    let n = case.run_from_position(li0(), &mut v).unwrap();
+    start(case);
+    let mut d = TidDigest::new();
+    assert_eq!(case.run_from_position(li0(), &mut d).unwrap(), n);
+    (n, v.0, d)
+}
+
+fn c_from(scan: &mut BitmapScan, k: &CKernel, pos: Option<&BTScanPos>) -> (i64, Vec<ItemPointer>, TidDigest, ckernels::Cursor) {
+    match pos {
+        Some(p) => scan.position_at(p),
+        None => scan.position(),
+    }
+    let mut v = TidVec::default();
+    let n = scan.run(k, &mut v).unwrap();
+    match pos {
+        Some(p) => scan.position_at(p),
+        None => scan.position(),
+    }
+    let mut d = TidDigest::new();
+    assert_eq!(scan.run(k, &mut d).unwrap(), n);
+    (n, v.0, d, scan.cursor())
+}
+
+/// Index builds for the local-index checks: (name, tree, positions to start from).
+type Build = Box<dyn Fn() -> BTree>;
+
+fn local_index_cases() -> Vec<(String, Build, Vec<Option<BTScanPos>>)> {
+    let mut v = vec![];
+    v.push(("table3-20k".to_string(), Box::new(|| table3_col0_index(20_000)) as Build, vec![None]));
+    v.push(("empty".into(), Box::new(|| table3_col0_index(0)), vec![None]));
+    v.push(("one".into(), Box::new(|| table3_col0_index(1)), vec![None]));
+    // Exactly one batch (1358) and one past it, over pages of 366: the flush inside the loop
+    // fires at the boundary; and pages of 291 (a heap page's worth of TIDs).
+    for (n, per) in [(1358usize, 366usize), (1359, 366), (2716, 366), (2717, 291), (5000, 291), (1000, 1)] {
+        let build = move || {
+            let entries: Vec<_> = (0..n as i64).map(|k| (k, ItemPointer::new(k as u32 / 291, (k % 291 + 1) as u16))).collect();
+            BTree::build(KeyType::Int8, &entries, &leaf_sizes(n, per))
+        };
+        v.push((format!("{n}-per-{per}"), Box::new(build), vec![None]));
+    }
+    // Empty leaves in the middle and at the end.
+    let gaps = || {
+        let entries: Vec<_> = (0..10i64).map(|k| (k, ItemPointer::new(0, k as u16 + 1))).collect();
+        BTree::build(KeyType::Int8, &entries, &[4, 0, 3, 3, 0])
+    };
+    v.push(("gaps".into(), Box::new(gaps), vec![None]));
+    // A full 1358-item page set directly (no real leaf holds that many), started at its
+    // beginning, in the middle and past its end, then continuing along a small index.
+    let mut full = BTScanPos::invalid();
+    for (i, it) in full.items.iter_mut().enumerate() {
+        *it = BTScanPosItem { heap_tid: ItemPointer::new(7_000 + i as u32 / 291, (i % 291 + 1) as u16), index_offset: i as u16 + 1, tuple_offset: 0 };
+    }
+    full.first_item = 0;
+    full.last_item = MAX_TIDS_PER_BTREE_PAGE as i32 - 1;
+    full.curr_page = 99;
+    full.next_page = 2;
+    let mut mid = full.clone();
+    mid.item_index = 1000;
+    let mut past = full.clone();
+    past.item_index = MAX_TIDS_PER_BTREE_PAGE as i32;
+    let mut last_page = full.clone();
+    last_page.next_page = 0;
+    v.push(("full-page".into(), Box::new(|| table3_col0_index(1_000)), vec![Some(full), Some(mid), Some(past), Some(last_page)]));
+    v
+}
+
+#[test]
+fn local_index_c_kernels_equal_rust_store_each() {
+    let ks = rows("local-index/");
+    assert_eq!(ks.len(), 3 * built().len());
+    for (name, build, starts) in local_index_cases() {
+        let mut rust = ScanCase::new(build());
+        let mut c = BitmapScan::new(build());
+        for start in &starts {
+            let (rn, rtids, rd) = rust_from(&mut rust, start.as_ref());
+            for k in &ks {
+                let (n, tids, d, cur) = c_from(&mut c, k, start.as_ref());
+                let what = format!("{} [{}] on {name} from {:?}", k.id, k.config, start.as_ref().map(|p| p.item_index));
+                assert_eq!(n, rn, "{what}: ntids");
+                assert_eq!(tids, rtids, "{what}: TIDs");
+                assert_eq!((d.count, d.hash), (rd.count, rd.hash), "{what}: digest");
+                if k.variant() != "c-span" {
+                    // c-span flushes at span bounds, not at exactly full batches.
+                    assert_eq!(d.calls, rd.calls, "{what}: flushes");
+                }
+                assert_eq!(cur.item_index, cur.last_item + 1, "{what}: cursor past the last item");
+            }
+        }
+        // Whole scans: the final cursor equals the Rust kernel's.
+        if starts.len() == 1 && starts[0].is_none() {
+            let o = rust.outcome(li0()).unwrap();
+            for k in &ks {
+                let (n, d, cur) = c.outcome(k).unwrap();
+                assert_eq!((n, d.count, d.hash), (o.ntids, o.sink.count, o.sink.hash), "{} [{}] on {name}", k.id, k.config);
+                assert_eq!((cur.item_index, cur.last_item, cur.curr_page), (o.item_index, o.last_item, o.curr_page), "{} [{}] on {name}: cursor", k.id, k.config);
+            }
+        }
+    }
+}
+
+#[test]
+fn dir_by_value_c_kernels_equal_rust() {
+    let ks = rows("dir-by-value/");
+    assert_eq!(ks.len(), 2 * built().len());
+    let accounts = 40_000;
+    let rel = Arc::new(pgbench_accounts_pkey(accounts));
+    for (len, count) in [(2_000u64, 4usize), (15_000, 2), (1, 3), (366, 3)] {
+        for min_keys in [0, 1] {
+            let ranges = pgbench_ranges(accounts, len, count, 0x5EED_0001 ^ len);
+            let mut rust = RangeCase::new(rel.clone(), accounts, len, ranges.clone(), min_keys);
+            let mut c = RangeScan::new(rel.clone(), ranges.clone(), min_keys);
+            for v in [0, 1] {
+                let r = rust.outcome(&hotloops::study::dir_by_value::info().variants[v]).unwrap();
+                for k in &ks {
+                    let o = c.outcome(k).unwrap();
+                    let what = format!("{} [{}] range {len} x{count}, {min_keys} keys, vs Rust variant {v}", k.id, k.config);
+                    assert_eq!((o.digest, o.pages, o.last), (r.digest, r.pages, r.last), "{what}");
+                    assert!(o.digest.count >= len.min(accounts) * count as u64 / 2, "{what}: saved too few");
+                }
+            }
+        }
+    }
+    // Ranges at the ends of the index and past it.
+    let ranges = vec![(1, 10), (accounts as i64 - 5, accounts as i64 + 100), (accounts as i64 + 10, accounts as i64 + 20)];
+    for min_keys in [0, 1] {
+        let mut rust = RangeCase::new(rel.clone(), accounts, 10, ranges.clone(), min_keys);
+        let r = rust.outcome(dv0()).unwrap();
+        let mut c = RangeScan::new(rel.clone(), ranges.clone(), min_keys);
+        for k in &ks {
+            let o = c.outcome(k).unwrap();
+            assert_eq!((o.digest, o.pages, o.last), (r.digest, r.pages, r.last), "{} [{}] edges", k.id, k.config);
+        }
+        assert_eq!(r.digest.count, 10 + 6);
+    }
+}
+
+#[test]
+fn wrong_study_kernel_is_an_error() {
+    let li = rows("local-index/")[0];
+    let dv = rows("dir-by-value/")[0];
+    let mut s = BitmapScan::new(table3_col0_index(10));
+    assert!(s.run(dv, &mut TidDigest::new()).is_err());
+    let mut r = RangeScan::new(Arc::new(pgbench_accounts_pkey(100)), vec![(1, 5)], 0);
+    assert!(r.outcome(li).is_err());
+    assert!(ckernels::kernel("local-index/c-nope", "gcc12-pg").unwrap_err().to_string().contains("c-store-each"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The C TIDBitmap (csrc/tidbitmap.c) against the Rust model, and the tid-batch C kernels.
+
+use hotloops::ckernels::CTidBitmap;
+use hotloops::pg::sink::TidSink;
+use hotloops::pg::tidbitmap::{PagetableEntry, TbmStatus, TidBitmap};
+use proptest::prelude::*;
+
+const BIG: usize = 1 << 30;
+
+/// Everything the two bitmaps must agree on: state, counters, table size, every bucket.
+fn same_bitmap(c: &CTidBitmap, r: &TidBitmap, what: &str) {
+    let i = c.info();
+    let status = match r.status() {
+        TbmStatus::Empty => 0,
+        TbmStatus::OnePage => 1,
+        TbmStatus::Hash => 2,
+    };
+    assert_eq!((i.status, i.nentries, i.npages, i.maxentries), (status, r.nentries(), r.npages(), r.maxentries()), "{what} [{}]: counters", c.config);
+    let rb: Vec<PagetableEntry> = match r.pagetable() {
+        Some(pt) => {
+            assert_eq!((i.size, i.members, i.grow_threshold), (pt.size(), pt.members(), pt.grow_threshold()), "{what} [{}]: table", c.config);
+            pt.buckets().to_vec()
+        }
+        None => r.entries(),
+    };
+    assert!(c.buckets() == rb, "{what} [{}]: buckets differ", c.config);
+    let rerr = r.error().map(|e| (1, e.block, e.offset));
+    assert_eq!(i.error, rerr, "{what} [{}]: error", c.config);
+}
+
+fn feed(calls: &[(Vec<ItemPointer>, bool)]) {
+    for cfg in built() {
+        let mut c = CTidBitmap::new(cfg, BIG).unwrap();
+        let mut r = TidBitmap::new(BIG);
+        for (tids, recheck) in calls {
+            c.add_tuples(tids, *recheck);
+            r.add_tuples(tids, *recheck);
+        }
+        same_bitmap(&c, &r, &format!("{} calls", calls.len()));
+    }
+}
+
+#[test]
+fn c_tidbitmap_edges_equal_rust() {
+    feed(&[]);
+    feed(&[(vec![], false)]);
+    feed(&[(vec![ItemPointer::new(7, 1)], false)]);
+    feed(&[(vec![ItemPointer::new(7, 291), ItemPointer::new(7, 1)], true)]);
+    // Offsets 0 and 292 are PostgreSQL's ERROR: the call stops there.
+    feed(&[(vec![ItemPointer::new(1, 5), ItemPointer::new(1, 0), ItemPointer::new(2, 1)], false), (vec![ItemPointer::new(3, 1)], false)]);
+    feed(&[(vec![ItemPointer::new(1, 292)], false)]);
+    // Many pages, one TID each: the table grows from 256 buckets several times.
+    let many: Vec<ItemPointer> = (0..20_000u32).map(|b| ItemPointer::new(b.wrapping_mul(2_654_435_761) >> 8, 1 + (b % 291) as u16)).collect();
+    feed(&[(many.clone(), false)]);
+    let per: Vec<_> = many.iter().map(|&t| (vec![t], false)).collect();
+    feed(&per);
+    // Heap order, 291 tuples a page, over page boundaries.
+    let heap: Vec<ItemPointer> = (0..5_000u32).map(|g| ItemPointer::new(g / 291, (g % 291 + 1) as u16)).collect();
+    feed(&[(heap, false)]);
+    let c = CTidBitmap::new(ckernels::CANONICAL, BIG).unwrap();
+    assert!(c.buckets().is_empty() && c.info().status == 0);
+    assert!(CTidBitmap::new("nope", BIG).is_err());
+}
+
+#[test]
+fn c_tidbitmap_grows_like_rust() {
+    for cfg in built() {
+        let mut c = CTidBitmap::new(cfg, BIG).unwrap();
+        let mut r = TidBitmap::new(BIG);
+        for b in 0..3_000u32 {
+            let t = [ItemPointer::new(b * 7, 3)];
+            c.add_tuples(&t, false);
+            r.add_tuples(&t, false);
+        }
+        same_bitmap(&c, &r, "3000 pages");
+        assert!(c.info().size >= 4096, "{cfg}: {:?}", c.info());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn c_tidbitmap_equals_rust_on_random_streams(
+        calls in proptest::collection::vec(
+            (proptest::collection::vec((0u32..600, 0u16..=293), 0..300), any::<bool>()),
+            0..12,
+        ),
+        spread in 1u32..100_000,
+    ) {
+        let calls: Vec<(Vec<ItemPointer>, bool)> = calls
+            .into_iter()
+            .map(|(v, rc)| (v.into_iter().map(|(b, o)| ItemPointer::new(b.wrapping_mul(spread), o)).collect(), rc))
+            .collect();
+        feed(&calls);
+    }
+}
+
+#[test]
+fn tid_batch_c_kernels_equal_rust_into_the_same_bitmap() {
+    let ks = rows("tid-batch/");
+    assert_eq!(ks.len(), 2 * built().len());
+    let builds: Vec<(&str, Build)> = vec![
+        ("table3-20k", Box::new(|| table3_col0_index(20_000))),
+        ("empty", Box::new(|| table3_col0_index(0))),
+        ("one", Box::new(|| table3_col0_index(1))),
+        ("1359-per-366", Box::new(|| {
+            let e: Vec<_> = (0..1359i64).map(|k| (k, ItemPointer::new(k as u32 / 291, (k % 291 + 1) as u16))).collect();
+            BTree::build(KeyType::Int8, &e, &leaf_sizes(1359, 366))
+        })),
+    ];
+    for (name, build) in builds {
+        let mut rust = ScanCase::new(build());
+        rust.position();
+        let mut r = TidBitmap::new(BIG);
+        let rn = rust.run_from_position(li0(), &mut r).unwrap();
+        let ro = rust.outcome(li0()).unwrap();
+        let mut c = BitmapScan::new(build());
+        for k in &ks {
+            c.position();
+            let mut tbm = CTidBitmap::new(k.config, BIG).unwrap();
+            let n = c.run_tbm(k, &mut tbm).unwrap();
+            assert_eq!(n, rn, "{} [{}] on {name}", k.id, k.config);
+            same_bitmap(&tbm, &r, &format!("{} on {name}", k.id));
+            let cur = c.cursor();
+            assert_eq!((cur.item_index, cur.last_item, cur.curr_page), (ro.item_index, ro.last_item, ro.curr_page), "{} [{}] on {name}: cursor", k.id, k.config);
+            // A bitmap of another configuration is refused.
+            if let Some(other) = built().into_iter().find(|&o| o != k.config) {
+                assert!(c.run_tbm(k, &mut CTidBitmap::new(other, BIG).unwrap()).is_err());
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! Asm snapshots of the C kernels (`asm-snapshots/<study>/c-<variant>@<config>.s`): the
+//! compiler's own `-S` output (build.rs), normalised, diffed against the checked-in files;
+//! then the mechanisms each finding rests on, read from the snapshots' loops per configuration.
+//! Re-bless after reviewing a diff: `HOTLOOPS_BLESS=1 cargo test --release --test ckernels_asm`
+//! (scripts/bless-asm.sh does it with the Rust snapshots).
+
+use hotloops::asm::{self, c as casm, structure};
+use hotloops::ckernels::{self, CKernel, CONFIGS};
+use hotloops::pg::nbtree::{CURR_POS_DIR_OFFSET, CURR_POS_ITEM_INDEX_OFFSET, CURR_POS_LAST_ITEM_OFFSET, IndexScanDesc};
+use std::mem::offset_of;
+
+const II: i64 = CURR_POS_ITEM_INDEX_OFFSET as i64;
+const LI: i64 = CURR_POS_LAST_ITEM_OFFSET as i64;
+
+fn kernel(id: &str, config: &str) -> Option<&'static CKernel> {
+    ckernels::kernels().find(|k| k.id == id && k.config == config)
+}
+
+/// The checked-in snapshot of (id, config), or None when that configuration is not built here.
+fn snapshot(id: &str, config: &str) -> Option<String> {
+    let k = kernel(id, config)?;
+    let p = casm::snapshot_file(&asm::snapshot_dir(), k);
+    Some(std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}; bless with HOTLOOPS_BLESS=1 cargo test --release --test ckernels_asm", p.display())))
+}
+
+fn body(id: &str, config: &str, symbol: &str) -> Option<String> {
+    let s = snapshot(id, config)?;
+    Some(asm::symbol_body(&s, symbol).unwrap_or_else(|| panic!("{symbol} not in the snapshot of {id}@{config}:\n{s}")).to_string())
+}
+
+fn built() -> Vec<&'static str> {
+    CONFIGS.iter().filter(|c| c.built).map(|c| c.name).collect()
+}
+
+#[test]
+fn c_snapshots_match_fresh_codegen() {
+    let bless = std::env::var_os("HOTLOOPS_BLESS").is_some();
+    let dir = asm::snapshot_dir();
+    let mut failures = String::new();
+    for k in ckernels::kernels() {
+        let fresh = casm::generate(k).unwrap_or_else(|e| panic!("generating {}@{}: {e:#}", k.id, k.config));
+        let p = casm::snapshot_file(&dir, k);
+        if bless {
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            let tmp = p.with_extension("s.tmp");
+            std::fs::write(&tmp, &fresh).unwrap();
+            std::fs::rename(&tmp, &p).unwrap();
+            continue;
+        }
+        match std::fs::read_to_string(&p) {
+            Ok(old) => failures.push_str(&asm::unified_diff(&format!("asm-snapshots/{}", k.snapshot_path()), &old, "fresh", &fresh)),
+            Err(_) => failures.push_str(&format!("asm-snapshots/{} is missing\n", k.snapshot_path())),
+        }
+    }
+    // A C snapshot whose kernel or configuration no longer exists is stale; one of a known
+    // configuration that is not built here (clang-19 absent) is left alone.
+    for study in std::fs::read_dir(&dir).unwrap().flatten() {
+        for f in std::fs::read_dir(study.path()).into_iter().flatten().flatten() {
+            let name = f.file_name().to_string_lossy().into_owned();
+            let Some((variant, config)) = name.strip_suffix(".s").and_then(|n| n.split_once('@')) else { continue };
+            let id = format!("{}/{variant}", study.file_name().to_string_lossy());
+            let known_config = CONFIGS.iter().any(|c| c.name == config);
+            if !known_config || !ckernels::variant_ids().contains(&id.as_str()) {
+                failures.push_str(&format!("asm-snapshots/{id}@{config}.s belongs to no C kernel or configuration\n"));
+            }
+        }
+    }
+    for c in CONFIGS.iter().filter(|c| !c.built) {
+        eprintln!("note: C configuration {} not checked: {}", c.name, c.note);
+    }
+    assert!(failures.is_empty(), "C code generation changed:\n{failures}\nReview; if intended, re-bless with HOTLOOPS_BLESS=1 cargo test --release --test ckernels_asm");
+}
+
+#[test]
+fn snapshot_headers_name_compiler_version_and_flags() {
+    for k in ckernels::kernels() {
+        let s = snapshot(k.id, k.config).unwrap();
+        let c = ckernels::config(k.config).unwrap();
+        assert!(s.contains(&format!("# compiler: {}", c.version)) && s.contains(&format!("# flags: {}", c.flags)), "{}@{}", k.id, k.config);
+    }
+}
+
+/// c-store-each: with the flush inside the copy loop, every configuration loads and stores
+/// itemIndex in the loop (the call is the cause, not the aliasing flag).
+#[test]
+fn c_store_each_keeps_the_cursor_in_memory_under_every_config() {
+    for cfg in built() {
+        let b = body("local-index/c-store-each", cfg, "hotloops_local_index_c_store_each").unwrap();
+        let uses = structure::slot_use_in_loops(&b, II);
+        assert!(uses.iter().any(|u| u.loads >= 1 && u.stores >= 1), "{cfg}: c-store-each must load and store [so + {II}] in its copy loop: {uses:?}\n{b}");
+    }
+}
+
+/// c-local: the cursor in locals stays out of memory in the copy loop everywhere.
+#[test]
+fn c_local_keeps_the_cursor_in_registers_under_every_config() {
+    for cfg in built() {
+        let b = body("local-index/c-local", cfg, "hotloops_local_index_c_local").unwrap();
+        assert!(!structure::Cfg::parse(&b).call_free_loops().is_empty(), "{cfg}: no call-free loop\n{b}");
+        for (slot, name) in [(II, "itemIndex"), (LI, "lastItem")] {
+            let uses = structure::slot_use_in_loops(&b, slot);
+            assert!(uses.iter().all(|u| u.loads == 0 && u.stores == 0), "{cfg}: c-local's loop touches {name}: {uses:?}\n{b}");
+        }
+    }
+}
+
+/// c-span: the call-free copy loop, where the aliasing flag alone decides: registers under
+/// gcc -fstrict-aliasing, memory under PostgreSQL's -fno-strict-aliasing (gcc12-pg,
+/// gcc12-upstream) and under clang with either (the packed TID copy is a char-aliasing memcpy).
+#[test]
+fn c_span_cursor_in_registers_only_under_gcc_strict_aliasing() {
+    for cfg in built() {
+        let b = body("local-index/c-span", cfg, "hotloops_local_index_c_span").unwrap();
+        let uses = structure::slot_use_in_loops(&b, II);
+        assert!(!uses.is_empty(), "{cfg}: c-span has no call-free loop\n{b}");
+        // A load or a store of the cursor in the loop is the cursor in memory: gcc under strict
+        // aliasing still stores it every TID when a call follows on a rare path.
+        let in_memory = uses.iter().any(|u| u.loads >= 1 || u.stores >= 1);
+        let expect_memory = cfg != "gcc12-strict";
+        assert_eq!(in_memory, expect_memory, "{cfg}: c-span's copy loop {} itemIndex [so + {II}] in memory: {uses:?}\n{b}", if expect_memory { "must keep" } else { "must not keep" });
+    }
+}
+
+/// c-opaque's _bt_checkkeys loads scan->opaque then ->currPos.dir; c-by-value does not, and
+/// reads pstate->dir (its second argument's first field) instead.
+#[test]
+fn c_opaque_checkkeys_chases_two_dependent_loads() {
+    let scan_opaque = offset_of!(IndexScanDesc, opaque) as i64;
+    let dir = CURR_POS_DIR_OFFSET as i64;
+    for cfg in built() {
+        let op = body("dir-by-value/c-opaque", cfg, "hl_dir_by_value_c_opaque_checkkeys").unwrap();
+        assert!(structure::has_dependent_load(&op, scan_opaque, dir), "{cfg}: c-opaque must load [scan + {scan_opaque}] then [that + {dir}]:\n{op}");
+        let bv = body("dir-by-value/c-by-value", cfg, "hl_dir_by_value_c_by_value_checkkeys").unwrap();
+        assert!(!structure::has_dependent_load(&bv, scan_opaque, dir), "{cfg}: c-by-value must not chase scan->opaque->currPos.dir:\n{bv}");
+        assert!(bv.contains("dword ptr [rsi]"), "{cfg}: c-by-value reads pstate->dir ([rsi]):\n{bv}");
+    }
+}
+
+/// Debian's -fstack-protector-strong puts a canary (fs:[40]) into gcc's _bt_checkkeys, whose
+/// `ikey` has its address taken, on every tuple; PostgreSQL's own flags do not.
+#[test]
+fn stack_protector_canary_in_gcc_checkkeys_under_debian_flags() {
+    for cfg in built().into_iter().filter(|c| c.starts_with("gcc")) {
+        for (id, f) in [("dir-by-value/c-opaque", "hl_dir_by_value_c_opaque_checkkeys"), ("dir-by-value/c-by-value", "hl_dir_by_value_c_by_value_checkkeys")] {
+            let b = body(id, cfg, f).unwrap();
+            let canary = b.contains("fs:[40]");
+            let debian = ckernels::config(cfg).unwrap().flags.contains("-fstack-protector-strong");
+            assert_eq!(canary, debian, "{cfg} {f}: canary {canary}, Debian flags {debian}:\n{b}");
+        }
+    }
+}
