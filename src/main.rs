@@ -112,6 +112,9 @@ enum Cmd {
         /// Skip callgrind.
         #[arg(long)]
         no_instructions: bool,
+        /// Skip the static core model block (llvm-mca) of each study.
+        #[arg(long)]
+        no_model: bool,
         /// Measuring processes per wall-clock pair (1 to 64; pooled with a hierarchical bootstrap).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         processes: u16,
@@ -376,7 +379,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::Report { study, quick, out, require, no_instructions, processes, budget_ms, size } => {
+        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size } => {
             let opts = report::run::Options {
                 studies: study,
                 quick,
@@ -384,6 +387,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 require_instructions: require.iter().any(|r| r == "instructions"),
                 require_counters: require.iter().any(|r| r == "counters"),
                 no_instructions,
+                no_model,
                 processes: processes.into(),
                 budget: budget_ms.map(Duration::from_millis),
                 size,

@@ -84,6 +84,14 @@ fn small_report_writes_complete_files_with_provenance() {
     assert_eq!(instr.len(), 3 * cases, "one instruction row per variant and case");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains(&r.provenance.commit) && md.contains("A/A noise floor"));
+    // The static core model's block per study: the predictions, or what to install.
+    assert!(md.contains("### local-index / static core model"), "{md}");
+    let sm = &r.studies[0].static_model;
+    if hotloops::model::available().is_ok() {
+        assert!(sm.contains("skylake") && sm.contains("znver3") && sm.contains("[r13 + 132]"), "{sm}");
+    } else {
+        assert!(sm.contains("llvm-19"), "{sm}");
+    }
     let svg = std::fs::read_to_string(out.join("local-index.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("</svg>"));
 

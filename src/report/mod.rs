@@ -74,6 +74,11 @@ pub struct StudyReport {
     pub baseline: String,
     /// Cases.
     pub cases: Vec<CaseReport>,
+    /// The static core model's block for the study (`hotloops model STUDY`, Markdown): predicted
+    /// cycles per loop trip per CPU model beside the host's loop-only measurement, or why it
+    /// did not run.
+    #[serde(default)]
+    pub static_model: String,
 }
 
 /// One case of a study.
@@ -239,6 +244,11 @@ pub fn markdown(r: &Report) -> String {
                 t.row([format!("`{v}`"), ns, ratio, verdict, seed].into_iter().chain(cells));
             }
             let _ = writeln!(m, "{}", t.render());
+        }
+        if !s.static_model.is_empty() {
+            let _ = writeln!(m, "### {} / static core model
+
+{}", s.name, s.static_model.trim_start_matches('\n').replacen("## ", "", 1));
         }
     }
     m

@@ -27,6 +27,8 @@ pub struct Options {
     pub require_counters: bool,
     /// Skip callgrind.
     pub no_instructions: bool,
+    /// Skip the static core model block.
+    pub no_model: bool,
     /// Processes per wall-clock pair.
     pub processes: usize,
     /// Override the wall-clock budget per pair and process.
@@ -213,7 +215,16 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 }
             }
         }
+        // The static core model: llvm-mca per CPU beside the host's loop-only cycles (a few
+        // seconds a study; without llvm-mca the block says what to install).
+        let static_model = if opts.no_model {
+            String::new()
+        } else {
+            bar.set_message(format!("{}: static core model", info.name));
+            crate::model::report_block(info.name)
+        };
         study_reports.push(StudyReport {
+            static_model,
             name: info.name.into(),
             seed: info.seed.into(),
             claim: info.claim.into(),
