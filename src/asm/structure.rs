@@ -173,6 +173,12 @@ impl Cfg {
     /// loops a kernel iterates without leaving for a flush, page step or panic.
     pub fn call_free_loops(&self) -> Vec<BTreeSet<usize>> {
         let ok: Vec<bool> = self.blocks.iter().map(|b| !b.insns.iter().any(Insn::is_call)).collect();
+        self.loops_within(&ok)
+    }
+
+    /// Strongly connected components with a cycle of the subgraph of the blocks `ok` admits
+    /// (Tarjan): the loops that stay within them.
+    pub fn loops_within(&self, ok: &[bool]) -> Vec<BTreeSet<usize>> {
         let n = self.blocks.len();
         // Tarjan's algorithm, iterative enough for small graphs via recursion.
         struct St<'a> {
@@ -218,7 +224,7 @@ impl Cfg {
                 }
             }
         }
-        let mut s = St { cfg: self, ok: &ok, index: vec![None; n], low: vec![0; n], on: vec![false; n], stack: vec![], next: 0, out: vec![] };
+        let mut s = St { cfg: self, ok, index: vec![None; n], low: vec![0; n], on: vec![false; n], stack: vec![], next: 0, out: vec![] };
         for v in 0..n {
             if ok[v] && s.index[v].is_none() {
                 visit(&mut s, v);

@@ -145,67 +145,12 @@ fn is_taken_edge(cfg: &Cfg, from: usize, to: usize) -> bool {
     to != from + 1 || cfg.blocks[from].insns.last().is_some_and(|j| j.op == "jmp")
 }
 
-/// Strongly connected components with a cycle over the blocks `ok` admits (Tarjan).
-fn sccs(cfg: &Cfg, ok: &[bool]) -> Vec<BTreeSet<usize>> {
-    struct St<'a> {
-        cfg: &'a Cfg,
-        ok: &'a [bool],
-        index: Vec<Option<usize>>,
-        low: Vec<usize>,
-        on: Vec<bool>,
-        stack: Vec<usize>,
-        next: usize,
-        out: Vec<BTreeSet<usize>>,
-    }
-    fn visit(s: &mut St, v: usize) {
-        s.index[v] = Some(s.next);
-        s.low[v] = s.next;
-        s.next += 1;
-        s.stack.push(v);
-        s.on[v] = true;
-        for &w in &s.cfg.blocks[v].succ {
-            if !s.ok[w] {
-                continue;
-            }
-            match s.index[w] {
-                None => {
-                    visit(s, w);
-                    s.low[v] = s.low[v].min(s.low[w]);
-                }
-                Some(iw) if s.on[w] => s.low[v] = s.low[v].min(iw),
-                _ => {}
-            }
-        }
-        if Some(s.low[v]) == s.index[v] {
-            let mut comp = BTreeSet::new();
-            while let Some(w) = s.stack.pop() {
-                s.on[w] = false;
-                comp.insert(w);
-                if w == v {
-                    break;
-                }
-            }
-            if comp.len() > 1 || s.cfg.blocks[v].succ.contains(&v) {
-                s.out.push(comp);
-            }
-        }
-    }
-    let n = cfg.blocks.len();
-    let mut s = St { cfg, ok, index: vec![None; n], low: vec![0; n], on: vec![false; n], stack: vec![], next: 0, out: vec![] };
-    for (v, &admitted) in ok.iter().enumerate() {
-        if admitted && s.index[v].is_none() {
-            visit(&mut s, v);
-        }
-    }
-    s.out
-}
-
 /// The loops of a function a kernel can iterate per item: cycles of blocks that make no
 /// direct call to a named function outside `helpers` (indirect calls, such as a flush
 /// callback, may be on them; the path avoids them where it can).
 pub fn candidate_loops(cfg: &Cfg, helpers: &BTreeSet<String>) -> Vec<BTreeSet<usize>> {
     let ok: Vec<bool> = (0..cfg.blocks.len()).map(|b| !calls_outside(cfg, b, helpers)).collect();
-    sccs(cfg, &ok)
+    cfg.loops_within(&ok)
 }
 
 /// The loop's header: its first block reached from the function entry (breadth first).
