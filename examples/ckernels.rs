@@ -51,7 +51,7 @@ fn row(spec: &str, k: Kernel) -> &'static Variant {
         Kernel::C(c) => c.symbol,
         Kernel::Rust(v) => v.kernel,
     };
-    Box::leak(Box::new(Variant { id, summary: "", kernel, helpers: &[], setup: "", spec: Box::leak(Box::new(ExKernel(k))) }))
+    Box::leak(Box::new(Variant { id, summary: "", kernel, helpers: &[], setup: "", config: "", spec: Box::leak(Box::new(ExKernel(k))) }))
 }
 
 fn parse_kernel(spec: &str) -> Result<(String, Kernel)> {

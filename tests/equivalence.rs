@@ -8,7 +8,7 @@ use hotloops::pg::sink::{TidDigest, TidSink, TidVec};
 use hotloops::pg::tidbitmap::{DEFAULT_WORK_MEM_BYTES, TidBitmap};
 use hotloops::pg::workload::{TABLE3_TUPLES_PER_PAGE, heap_tid};
 use hotloops::study::dir_by_value::{RangeCase, expected_range};
-use hotloops::study::local_index::{self, BATCH_CAPACITY, ScanCase};
+use hotloops::study::local_index::{self, BATCH_CAPACITY, Outcome, ScanCase};
 use hotloops::study::{Case, Size, Study, dir_by_value};
 use proptest::prelude::*;
 use std::sync::Arc;
@@ -27,9 +27,12 @@ fn check_local_index(per_leaf: &[usize]) -> Result<(), TestCaseError> {
     let mut case = ScanCase::new(rel);
     let info = local_index::info();
     let base = case.outcome(info.baseline_variant()).unwrap();
+    // Every field but the number of flushes: `c-span` flushes at span boundaries, the others
+    // when the batch is full; the TIDs, their order and the cursor are the same.
+    let same = |o: Outcome| Outcome { sink: TidDigest { calls: 0, ..o.sink }, ..o };
     for v in info.variants {
         let o = case.outcome(v).unwrap();
-        prop_assert_eq!(o, base, "{} differs from store-each on leaves {:?}", v.id, per_leaf);
+        prop_assert_eq!(same(o), same(base), "{} differs from store-each on leaves {:?}", v.id, per_leaf);
         case.position();
         let mut got = TidVec::default();
         let n = case.run_from_position(v, &mut got).unwrap();
@@ -79,12 +82,14 @@ proptest! {
                 oracle.push(t, false);
             }
         }
-        let [opaque, by_value] = dir_by_value::info().variants else { panic!("dir-by-value has two variants") };
-        let base = case.outcome(opaque).unwrap();
+        let info = dir_by_value::info();
+        let base = case.outcome(info.baseline_variant()).unwrap();
         prop_assert_eq!(base.digest, oracle, "opaque returns exactly the keys in range, in order");
         prop_assert_eq!(case.items(), oracle.count);
-        let other = case.outcome(by_value).unwrap();
-        prop_assert_eq!(other, base, "by-value differs from opaque");
+        for v in info.variants {
+            let other = case.outcome(v).unwrap();
+            prop_assert_eq!(&other, &base, "{} differs from opaque", v.id);
+        }
     }
 }
 

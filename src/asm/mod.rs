@@ -173,6 +173,10 @@ fn strip_hashes(s: &str) -> String {
 /// The normalised snapshot text of variant `id`'s kernel: a header, then each symbol's asm.
 pub fn generate(id: &str) -> Result<String> {
     let (_, v) = crate::study::variant(id)?;
+    if v.is_c() {
+        // A C kernel: the compiler's own -S output under its configuration.
+        return c::generate(crate::ckernels::kernel(v.id, v.config)?);
+    }
     let owner = crate::study::kernel_owner(v).id;
     let mut text = format!(
         "# hotloops asm snapshot of `{owner}`\n# {}, x86_64, release profile, cargo-show-asm {CARGO_SHOW_ASM_VERSION}; normalised\n",

@@ -137,26 +137,26 @@ pub struct LayoutRow {
 macro_rules! config_kernels {
     ($cfg:ident, $name:literal, $suffix:literal) => {
         #[cfg($cfg)]
-        mod $cfg {
+        pub(crate) mod $cfg {
             use super::*;
             // C sees the Rust-only fields behind these pointers as opaque bytes
             // (HLIndexRelation, csrc/hl_pg.h): the pointers themselves are FFI-safe.
             #[allow(improper_ctypes)]
             unsafe extern "C" {
                 #[link_name = concat!("hotloops_local_index_c_store_each__", $suffix)]
-                fn li_store_each(scan: *mut IndexScanDesc, batch: *mut ItemPointer, sink: *mut c_void) -> i64;
+                pub(crate) fn li_store_each(scan: *mut IndexScanDesc, batch: *mut ItemPointer, sink: *mut c_void) -> i64;
                 #[link_name = concat!("hotloops_local_index_c_local__", $suffix)]
-                fn li_local(scan: *mut IndexScanDesc, batch: *mut ItemPointer, sink: *mut c_void) -> i64;
+                pub(crate) fn li_local(scan: *mut IndexScanDesc, batch: *mut ItemPointer, sink: *mut c_void) -> i64;
                 #[link_name = concat!("hotloops_local_index_c_span__", $suffix)]
-                fn li_span(scan: *mut IndexScanDesc, batch: *mut ItemPointer, sink: *mut c_void) -> i64;
+                pub(crate) fn li_span(scan: *mut IndexScanDesc, batch: *mut ItemPointer, sink: *mut c_void) -> i64;
                 #[link_name = concat!("hotloops_dir_by_value_c_opaque__", $suffix)]
-                fn dv_opaque(scan: *mut IndexScanDesc, page: *const Page, offnum: u16, firstpage: bool, min_keys: c_int) -> bool;
+                pub(crate) fn dv_opaque(scan: *mut IndexScanDesc, page: *const Page, offnum: u16, firstpage: bool, min_keys: c_int) -> bool;
                 #[link_name = concat!("hotloops_dir_by_value_c_by_value__", $suffix)]
-                fn dv_by_value(scan: *mut IndexScanDesc, page: *const Page, offnum: u16, firstpage: bool, min_keys: c_int) -> bool;
+                pub(crate) fn dv_by_value(scan: *mut IndexScanDesc, page: *const Page, offnum: u16, firstpage: bool, min_keys: c_int) -> bool;
                 #[link_name = concat!("hotloops_tid_batch_c_per_tid__", $suffix)]
-                fn tb_per_tid(scan: *mut IndexScanDesc, tbm: *mut c_void) -> i64;
+                pub(crate) fn tb_per_tid(scan: *mut IndexScanDesc, tbm: *mut c_void) -> i64;
                 #[link_name = concat!("hotloops_tid_batch_c_batched__", $suffix)]
-                fn tb_batched(scan: *mut IndexScanDesc, tbm: *mut c_void) -> i64;
+                pub(crate) fn tb_batched(scan: *mut IndexScanDesc, tbm: *mut c_void) -> i64;
                 #[link_name = concat!("hl_tbm_create__", $suffix)]
                 fn tbm_create(maxbytes: i64) -> *mut c_void;
                 #[link_name = concat!("hl_tbm_free__", $suffix)]

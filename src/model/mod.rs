@@ -102,7 +102,9 @@ pub fn block_from_text(snapshot: &str, id: &str, entry: &str, helpers: &[&str], 
 pub fn kernel_block(dir: &Path, id: &str) -> Result<KernelBlock> {
     let (s, v) = study::variant(id)?;
     let snap = crate::asm::read_snapshot(dir, id)?;
-    block_from_text(&snap, id, v.kernel, v.helpers, block::site_of(s.info().name))
+    // A C kernel's snapshot names its symbols without the configuration's suffix.
+    let helpers: Vec<&str> = v.helpers.iter().map(|h| v.snapshot_symbol(h)).collect();
+    block_from_text(&snap, id, v.snapshot_symbol(v.kernel), &helpers, block::site_of(s.info().name))
 }
 
 /// Combine llvm-mca's cycles with the memory chains (the stated assumption): the loop runs no

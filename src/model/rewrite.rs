@@ -132,7 +132,7 @@ pub fn mca_text(insns: &[Insn]) -> String {
     let mut s = format!(".intel_syntax noprefix\n{BLOCK_LABEL}:\n");
     for i in insns {
         s.push('\t');
-        s.push_str(&i.op);
+        s.push_str(llvm_mnemonic(i));
         if !i.args.is_empty() {
             s.push(' ');
             s.push_str(&i.args);
@@ -142,9 +142,31 @@ pub fn mca_text(insns: &[Insn]) -> String {
     s
 }
 
+/// The mnemonic as LLVM's assembler wants it: gcc's Intel syntax spells the 32-to-64-bit
+/// sign extension `movsx r64, r/m32`, which LLVM (and so llvm-mca) only accepts as `movsxd`.
+fn llvm_mnemonic(i: &Insn) -> &str {
+    let to64 = i.args.split(',').next().is_some_and(|d| d.trim().starts_with('r') && !d.trim().ends_with(['b', 'w', 'd']));
+    let from32 = i.args.split_once(',').is_some_and(|(_, src)| {
+        let src = src.trim();
+        src.starts_with("dword ptr") || (src.starts_with('e') && src.len() == 3) || (src.starts_with('r') && src.ends_with('d'))
+    });
+    if i.op == "movsx" && to64 && from32 { "movsxd" } else { &i.op }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gcc_sign_extensions_are_spelt_for_llvm() {
+        let i = |op: &str, a: &str| Insn { op: op.into(), args: a.into() };
+        assert_eq!(llvm_mnemonic(&i("movsx", "rax, dword ptr [rbx + 132]")), "movsxd");
+        assert_eq!(llvm_mnemonic(&i("movsx", "rcx, r15d")), "movsxd");
+        assert_eq!(llvm_mnemonic(&i("movsx", "rcx, eax")), "movsxd");
+        assert_eq!(llvm_mnemonic(&i("movsx", "eax, word ptr [rdi]")), "movsx");
+        assert_eq!(llvm_mnemonic(&i("movsx", "rax, byte ptr [rdi]")), "movsx");
+        assert_eq!(llvm_mnemonic(&i("mov", "rax, qword ptr [rdi]")), "mov");
+    }
 
     fn p(op: &str, a: &str) -> PathInsn {
         PathInsn { insn: Insn { op: op.into(), args: a.into() }, symbol: "f".into(), depth: 0, taken: None }

@@ -63,16 +63,32 @@ static INFO: StudyInfo = StudyInfo {
             "dir-by-value/opaque",
             "per tuple: dir = scan->opaque->currPos.dir (two dependent loads)",
             "hotloops_dir_by_value_opaque",
-            &ReadPage(hotloops_dir_by_value_opaque),
+            &ReadPage::Rust(hotloops_dir_by_value_opaque),
         )
         .helpers(&["hl_dir_by_value_opaque_checkkeys", "hl_bt_check_compare"]),
         Variant::new(
             "dir-by-value/by-value",
             "per tuple: dir = pstate->dir (one load from the caller's pointer)",
             "hotloops_dir_by_value_by_value",
-            &ReadPage(hotloops_dir_by_value_by_value),
+            &ReadPage::Rust(hotloops_dir_by_value_by_value),
         )
         .helpers(&["hl_dir_by_value_by_value_checkkeys", "hl_bt_check_compare"]),
+        Variant::c(
+            "dir-by-value/c-opaque",
+            "opaque in C, gcc 12 with Debian PostgreSQL 15's flags: scan->opaque then currPos.dir per tuple, and the stack-protector canary",
+            "gcc12-pg",
+            "hotloops_dir_by_value_c_opaque__gcc12_pg",
+            &ReadPage::C(crate::ckernels::hlc_gcc12_pg::dv_opaque),
+        )
+        .helpers(&["hl_dir_by_value_c_opaque_checkkeys__gcc12_pg", "hl_bt_check_compare__gcc12_pg"]),
+        Variant::c(
+            "dir-by-value/c-by-value",
+            "by-value in C, gcc 12 with Debian PostgreSQL 15's flags: pstate->dir per tuple",
+            "gcc12-pg",
+            "hotloops_dir_by_value_c_by_value__gcc12_pg",
+            &ReadPage::C(crate::ckernels::hlc_gcc12_pg::dv_by_value),
+        )
+        .helpers(&["hl_dir_by_value_c_by_value_checkkeys__gcc12_pg", "hl_bt_check_compare__gcc12_pg"]),
     ],
     cases: &[
         CaseSpec { id: "range-2000/0-keys", summary: "pgbench range scans of 2,000 tuples; the page-level check leaves 0 keys a tuple" },
@@ -301,12 +317,20 @@ pub unsafe fn hotloops_dir_by_value_by_value(scan: *mut IndexScanDesc, page: *co
 }
 
 /// A dir-by-value kernel: `_bt_readpage` over one leaf, `(scan, page, offnum, firstpage,
-/// min_keys)`.
-pub struct ReadPage(pub unsafe fn(*mut IndexScanDesc, *const Page, OffsetNumber, bool, i32) -> bool);
+/// min_keys)`, in Rust or in C (`csrc/nbtsearch_checkkeys.c`).
+pub enum ReadPage {
+    /// A Rust kernel of this file.
+    Rust(unsafe fn(*mut IndexScanDesc, *const Page, OffsetNumber, bool, i32) -> bool),
+    /// A C kernel.
+    C(crate::ckernels::DirByValueFn),
+}
 
 impl Kernel for ReadPage {
     fn entry(&self) -> usize {
-        self.0 as usize
+        match self {
+            ReadPage::Rust(f) => *f as usize,
+            ReadPage::C(f) => *f as usize,
+        }
     }
 }
 
@@ -358,7 +382,7 @@ impl RangeCase {
 
     /// Run variant `v` over every range.
     pub fn outcome(&mut self, v: &'static Variant) -> anyhow::Result<RangeOutcome> {
-        let kernel = v.spec::<ReadPage>()?.0;
+        let kernel = v.spec::<ReadPage>()?;
         let mut digest = TidDigest::new();
         let mut pages = 0u64;
         for i in 0..self.ranges.len() {
@@ -372,7 +396,12 @@ impl RangeCase {
             loop {
                 let page: *const Page = &*self.rel.leaves[leaf];
                 // SAFETY: scan points at self.so and self.rel; page is one of rel's leaves.
-                unsafe { kernel(&mut *self.scan, page, off, firstpage, self.min_keys) };
+                unsafe {
+                    match kernel {
+                        ReadPage::Rust(f) => f(&mut *self.scan, page, off, firstpage, self.min_keys),
+                        ReadPage::C(f) => f(&mut *self.scan, page, off, firstpage, self.min_keys),
+                    }
+                };
                 pages += 1;
                 for it in self.so.curr_pos.saved() {
                     digest.push(it.heap_tid, false);

@@ -65,6 +65,9 @@ pub enum LocalKernel {
     Raw(unsafe fn(*mut IndexScanDesc, *mut ItemPointer, &mut dyn TidSink) -> i64),
     /// `(so, rel, batch, tbm)` over `&mut`, bounds-checked.
     Safe(fn(&mut BTScanOpaque, &BTree, &mut TidBatch, &mut dyn TidSink) -> i64),
+    /// A C kernel of `csrc/nbtree_bitmap.c`: `(scan, batch, sink)`, the sink a `&mut dyn
+    /// TidSink` behind the `tbm_add_tuples` callback.
+    C(crate::ckernels::LocalIndexFn),
 }
 
 impl Kernel for LocalKernel {
@@ -72,6 +75,7 @@ impl Kernel for LocalKernel {
         match self {
             LocalKernel::Raw(f) => *f as usize,
             LocalKernel::Safe(f) => *f as usize,
+            LocalKernel::C(f) => *f as usize,
         }
     }
 }
@@ -105,6 +109,27 @@ static INFO: StudyInfo = StudyInfo {
             "cursor copied into locals, written back once per page (the patch)",
             "hotloops_local_index_local",
             &LocalKernel::Raw(hotloops_local_index_local),
+        ),
+        Variant::c(
+            "local-index/c-store-each",
+            "store-each in C, gcc 12 with Debian PostgreSQL 15's flags: the flush call in the loop keeps itemIndex in memory",
+            "gcc12-pg",
+            "hotloops_local_index_c_store_each__gcc12_pg",
+            &LocalKernel::C(crate::ckernels::hlc_gcc12_pg::li_store_each),
+        ),
+        Variant::c(
+            "local-index/c-local",
+            "local in C, gcc 12 with Debian PostgreSQL 15's flags: the cursor in registers",
+            "gcc12-pg",
+            "hotloops_local_index_c_local__gcc12_pg",
+            &LocalKernel::C(crate::ckernels::hlc_gcc12_pg::li_local),
+        ),
+        Variant::c(
+            "local-index/c-span",
+            "a call-free copy loop per page span, flushed after it, gcc 12 with Debian's flags: -fno-strict-aliasing keeps the cursor in memory",
+            "gcc12-pg",
+            "hotloops_local_index_c_span__gcc12_pg",
+            &LocalKernel::C(crate::ckernels::hlc_gcc12_pg::li_span),
         ),
     ],
     cases: &[
@@ -344,6 +369,11 @@ impl ScanCase {
             match v.spec::<LocalKernel>()? {
                 LocalKernel::Raw(f) => f(scan, batch, sink),
                 LocalKernel::Safe(f) => f(&mut *(*scan).opaque, &self.rel, &mut self.batch, sink),
+                LocalKernel::C(f) => {
+                    // The callback (`hl_tid_sink_add_tuples`) reads a `&mut dyn TidSink` here.
+                    let mut sink: &mut dyn TidSink = sink;
+                    f(scan, batch, (&raw mut sink).cast())
+                }
             }
         })
     }

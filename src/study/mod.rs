@@ -44,6 +44,9 @@ pub struct Variant {
     pub helpers: &'static [&'static str],
     /// The setup that distinguishes a variant sharing a kernel ("" when the kernel does).
     pub setup: &'static str,
+    /// The C configuration a C kernel was built under (`gcc12-pg`, see [`crate::ckernels`]);
+    /// "" for a Rust kernel.
+    pub config: &'static str,
     /// The kernel and setup the study's cases run.
     pub spec: &'static dyn Kernel,
 }
@@ -59,7 +62,15 @@ impl Variant {
     /// time when the row is a `static`).
     pub const fn new(id: &'static str, summary: &'static str, kernel: &'static str, spec: &'static dyn Kernel) -> Variant {
         assert!(is_symbol_of(id, kernel), "a variant's kernel symbol must be symbol_of(its id)");
-        Variant { id, summary, kernel, helpers: &[], setup: "", spec }
+        Variant { id, summary, kernel, helpers: &[], setup: "", config: "", spec }
+    }
+
+    /// A row whose kernel is a C function of `csrc/` built under configuration `config`
+    /// (`gcc12-pg`): `kernel` must be [`symbol_of`] `id` + `__` + the configuration with `-`
+    /// as `_` (checked at compile time).
+    pub const fn c(id: &'static str, summary: &'static str, config: &'static str, kernel: &'static str, spec: &'static dyn Kernel) -> Variant {
+        assert!(is_c_symbol_of(id, config, kernel), "a C variant's kernel symbol must be symbol_of(its id)__<config>");
+        Variant { id, summary, kernel, helpers: &[], setup: "", config, spec }
     }
 
     /// A row that runs another variant's kernel (`owner`'s) with a different setup.
@@ -73,7 +84,7 @@ impl Variant {
     ) -> Variant {
         assert!(is_symbol_of(owner, kernel), "a shared kernel's symbol must be symbol_of(its owner's id)");
         assert!(!setup.is_empty(), "a variant sharing a kernel must say what its setup changes");
-        Variant { id, summary, kernel, helpers: &[], setup, spec }
+        Variant { id, summary, kernel, helpers: &[], setup, config: "", spec }
     }
 
     /// The same row with its out-of-line helpers.
@@ -101,7 +112,21 @@ impl Variant {
 
     /// Does this row own its kernel (the kernel is named after it)?
     pub fn owns_kernel(&self) -> bool {
-        symbol_of(self.id) == self.kernel
+        self.is_c() || symbol_of(self.id) == self.kernel
+    }
+
+    /// Is the kernel a C function of `csrc/` (snapshotted from the compiler's `-S` output)?
+    pub fn is_c(&self) -> bool {
+        !self.config.is_empty()
+    }
+
+    /// `symbol` as a C snapshot names it: without the configuration's `__<config>` suffix.
+    pub fn snapshot_symbol<'a>(&self, symbol: &'a str) -> &'a str {
+        if !self.is_c() {
+            return symbol;
+        }
+        let suffix = format!("__{}", self.config.replace('-', "_"));
+        symbol.strip_suffix(suffix.as_str()).unwrap_or(symbol)
     }
 }
 
@@ -126,6 +151,44 @@ pub const fn is_symbol_of(id: &str, symbol: &str) -> bool {
             return false;
         }
         j += 1;
+    }
+    true
+}
+
+/// `symbol == symbol_of(id) + "__" + config` with `-` as `_`, in a `const fn`.
+pub const fn is_c_symbol_of(id: &str, config: &str, symbol: &str) -> bool {
+    let (sym, cfg) = (symbol.as_bytes(), config.as_bytes());
+    let base = "hotloops_".len() + id.len();
+    if sym.len() != base + 2 + cfg.len() || cfg.is_empty() {
+        return false;
+    }
+    // The base part, checked as is_symbol_of does on the prefix of `symbol`.
+    let (prefix, idb) = (b"hotloops_", id.as_bytes());
+    let mut i = 0;
+    while i < prefix.len() {
+        if sym[i] != prefix[i] {
+            return false;
+        }
+        i += 1;
+    }
+    let mut j = 0;
+    while j < idb.len() {
+        let c = if idb[j] == b'/' || idb[j] == b'-' { b'_' } else { idb[j] };
+        if sym[prefix.len() + j] != c {
+            return false;
+        }
+        j += 1;
+    }
+    if sym[base] != b'_' || sym[base + 1] != b'_' {
+        return false;
+    }
+    let mut k = 0;
+    while k < cfg.len() {
+        let c = if cfg[k] == b'-' { b'_' } else { cfg[k] };
+        if sym[base + 2 + k] != c {
+            return false;
+        }
+        k += 1;
     }
     true
 }
@@ -266,14 +329,16 @@ pub fn kernel_owner(v: &'static Variant) -> &'static Variant {
         .unwrap_or(v)
 }
 
-/// Every kernel once, by its owning row (what `asm-snapshots/` holds).
+/// Every Rust kernel once, by its owning row (the snapshots cargo-show-asm writes; the C
+/// kernels' come from the compiler's `-S`, `tests/ckernels_asm.rs`).
 pub fn kernels() -> Vec<&'static Variant> {
-    STUDIES.iter().flat_map(|s| s.info().variants.iter()).filter(|v| v.owns_kernel()).collect()
+    STUDIES.iter().flat_map(|s| s.info().variants.iter()).filter(|v| v.owns_kernel() && !v.is_c()).collect()
 }
 
-/// Snapshot path of `v`'s kernel, relative to `asm-snapshots/`: `study/<owner>.s`.
+/// Snapshot path of `v`'s kernel, relative to `asm-snapshots/`: `study/<owner>.s`, or
+/// `study/c-<variant>@<config>.s` for a C kernel.
 pub fn snapshot_path(v: &'static Variant) -> String {
-    format!("{}.s", kernel_owner(v).id)
+    if v.is_c() { format!("{}@{}.s", v.id, v.config) } else { format!("{}.s", kernel_owner(v).id) }
 }
 
 /// A name the user gave that matches nothing; its message lists the valid names.
