@@ -299,6 +299,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 for v in i.variants {
                     let tag = if v.id == i.baseline { " (baseline)" } else if v.id == i.patched { " (patched)" } else { "" };
                     let setup = if v.setup.is_empty() { String::new() } else { format!("; setup: {}", v.setup) };
+                    let setup = if v.is_c() { format!("{setup}; C, built under {}", v.config) } else { setup };
                     outln!("  {}{tag}\n      {}  [kernel {}{setup}]", v.id, v.summary, v.kernel);
                 }
                 outln!();
