@@ -88,8 +88,11 @@ fn small_report_writes_complete_files_with_provenance() {
     // The static core model's block per study: the predictions, or what to install.
     assert!(md.contains("### local-index / static core model"), "{md}");
     let sm = &r.studies[0].static_model;
+    assert_eq!(r.provenance.llvm_mca.is_some(), hotloops::model::available().is_ok(), "provenance names llvm-mca when it is there");
     if hotloops::model::available().is_ok() {
         assert!(sm.contains("skylake") && sm.contains("znver3") && sm.contains("[r13 + 132]"), "{sm}");
+        // The report's pipeline beside the loop, for the variants the host harness timed.
+        assert!(sm.contains("The loop against the pipeline") && sm.contains("local-index/local: loop"), "{sm}");
     } else {
         assert!(sm.contains("llvm-19"), "{sm}");
     }

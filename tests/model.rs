@@ -264,3 +264,11 @@ fn host_harness_times_blocks_and_reports_a_faulting_one() {
         .count();
     assert_eq!(left, 0, "harness temp dirs left behind");
 }
+
+/// A pipeline difference much larger than the loop's is flagged, a matching one is not.
+#[test]
+fn the_pipeline_is_set_beside_the_loop() {
+    assert!(model::pipeline_flag(-0.9, -5.5).is_some(), "local-index on Intel: 0.9 cycles in the loop, 5-6 in the pipeline");
+    assert!(model::pipeline_flag(-1.5, -1.2).is_none());
+    assert!(model::pipeline_flag(0.0, 0.3).is_none(), "noise around zero is not flagged");
+}

@@ -38,6 +38,9 @@ pub struct Provenance {
     pub date: String,
     /// hotloops version.
     pub hotloops: String,
+    /// The static core model's `llvm-mca-19 --version` line, if installed.
+    #[serde(default)]
+    pub llvm_mca: Option<String>,
 }
 
 fn uname() -> (String, String) {
@@ -55,6 +58,13 @@ fn uname() -> (String, String) {
 fn git(args: &[&str]) -> Option<String> {
     let o = Command::new("git").arg("-C").arg(env!("CARGO_MANIFEST_DIR")).args(args).output().ok()?;
     o.status.success().then(|| String::from_utf8_lossy(&o.stdout).trim().to_string())
+}
+
+/// The first line of `tool --version` containing `word`, if the tool runs.
+fn tool_version(tool: &str, word: &str) -> Option<String> {
+    let o = Command::new(tool).arg("--version").output().ok()?;
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    o.status.success().then(|| text.lines().find(|l| l.contains(word)).unwrap_or("").trim().to_string()).filter(|l| !l.is_empty())
 }
 
 /// UTC now as RFC 3339 (days-from-civil inverse, Howard Hinnant's algorithm).
@@ -96,6 +106,7 @@ pub fn collect(pinned_core: Option<usize>, features: Vec<String>) -> Provenance 
         pinned_core,
         date: utc_now(),
         hotloops: env!("CARGO_PKG_VERSION").to_string(),
+        llvm_mca: tool_version("llvm-mca-19", "version"),
     }
 }
 

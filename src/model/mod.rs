@@ -593,14 +593,45 @@ pub fn cli(target: Option<&str>, cpu: Option<&str>, json: bool, no_measure: bool
 /// The static-model block for one study in `hotloops report`: the table and caveats, or a
 /// note saying what to install. Never fails.
 pub fn report_block(study_name: &str) -> String {
+    report_block_with(study_name, &[])
+}
+
+/// [`report_block`], with the report's pipeline beside the loop: `pipeline` holds each
+/// variant's wall-clock difference from the baseline in ns an item (one case). Each is turned
+/// into cycles with the host's add clock and set beside the loop's measured difference, and
+/// a pipeline difference much larger than the loop's is flagged ([`pipeline_flag`]).
+pub fn report_block_with(study_name: &str, pipeline: &[(String, f64)]) -> String {
     if mca::version().is_none() {
         return format!("Static core model: not run: {}.\n", mca::missing_message());
     }
     let opts = Options { measure: true, ..Options::default() };
     match build(Some(study_name), &opts) {
-        Ok(r) => render(&r),
+        Ok(r) => {
+            let mut o = render(&r);
+            o.push_str(&pipeline_lines(&r, pipeline));
+            o
+        }
         Err(e) => format!("Static core model: not run: {e:#}\n"),
     }
+}
+
+/// The loop against the pipeline, a line a variant (empty without a host clock or pipeline).
+pub fn pipeline_lines(r: &ModelReport, pipeline: &[(String, f64)]) -> String {
+    let Some(ghz) = r.host_ghz else { return String::new() };
+    let mut o = String::new();
+    for s in &r.studies {
+        for v in &s.variants {
+            let (Some(h), Some((_, ns))) = (&v.host, pipeline.iter().find(|(id, _)| id == &v.id)) else { continue };
+            let Some(loop_diff) = h.diff_vs_baseline else { continue };
+            let pipe = ns * ghz;
+            if o.is_empty() {
+                let _ = writeln!(o, "\nThe loop against the pipeline (cycles an item against {}, host clock {ghz:.2} GHz):\n", s.baseline);
+            }
+            let flag = pipeline_flag(loop_diff, pipe).map(|f| format!(": **{f}**")).unwrap_or_default();
+            let _ = writeln!(o, "- {}: loop {loop_diff:+.2} measured, pipeline {pipe:+.2}{flag}", v.id);
+        }
+    }
+    o
 }
 
 /// Whether llvm-mca 19 is installed (for callers that want to say so before running).

@@ -165,6 +165,7 @@ pub fn markdown(r: &Report) -> String {
     ])
     .row(["host / kernel".to_string(), format!("{} / {}", p.host, p.kernel)])
     .row(["rustc".to_string(), p.rustc.clone()])
+    .row(["llvm-mca (static model)".to_string(), p.llvm_mca.clone().unwrap_or_else(|| "not installed (apt-get install llvm-19)".into())])
     .row(["commit".to_string(), format!("{}{}", p.commit, if p.dirty { " (dirty tree)" } else { "" })])
     .row(["features".to_string(), if p.features.is_empty() { "none".to_string() } else { p.features.join(", ") }])
     .row(["pinned core".to_string(), p.pinned_core.map(|c| c.to_string()).unwrap_or_else(|| "not pinned".into())])

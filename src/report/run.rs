@@ -221,7 +221,12 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             String::new()
         } else {
             bar.set_message(format!("{}: static core model", info.name));
-            crate::model::report_block(info.name)
+            // The first case's wall clock, as ns an item against the baseline.
+            let pipeline: Vec<(String, f64)> = case_reports
+                .first()
+                .map(|c| c.pairs.iter().map(|p| (p.variant.clone(), p.variant_ns_per_item - p.baseline_ns_per_item)).collect())
+                .unwrap_or_default();
+            crate::model::report_block_with(info.name, &pipeline)
         };
         study_reports.push(StudyReport {
             static_model,
