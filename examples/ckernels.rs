@@ -14,7 +14,8 @@
 //! also pins buffers). Usage errors exit 2.
 
 use anyhow::{Context, Result, anyhow, bail};
-use hotloops::ckernels::{self, BitmapScan, CKernel, CTidBitmap, RangeScan};
+use hotloops::ckernels::{self, BitmapScan, CKernel, CTidBitmap, Entry};
+use hotloops::study::dir_by_value::ReadPage;
 use hotloops::measure::{callgrind, wallclock};
 use hotloops::pg::workload::{PGBENCH_ROWS_PER_SCALE, pgbench_accounts_pkey, pgbench_ranges, table3_col0_index};
 use hotloops::study::dir_by_value::RangeCase;
@@ -74,7 +75,7 @@ fn symbols(k: Kernel) -> Vec<String> {
 /// and the callgrind runs drive.
 enum Work {
     Li { rust: ScanCase, c: BitmapScan },
-    Dv { rust: RangeCase, c: RangeScan, tuples: u64 },
+    Dv { rust: RangeCase, tuples: u64 },
     Tb { c: BitmapScan, rust: Box<dyn Case>, rows: u64 },
 }
 
@@ -102,7 +103,7 @@ fn build(case: &str, size: Size) -> Result<Work> {
             let rel = Arc::new(pgbench_accounts_pkey(accounts));
             let ranges = pgbench_ranges(accounts, 15_000, count, 0x5EED_0001 ^ 15_000);
             let tuples = ranges.iter().map(|&(lo, hi)| rel.count_between(lo, hi)).sum();
-            Work::Dv { rust: RangeCase::new(rel.clone(), accounts, 15_000, ranges.clone(), min_keys), c: RangeScan::new(rel, ranges, min_keys), tuples }
+            Work::Dv { rust: RangeCase::new(rel, accounts, 15_000, ranges, min_keys), tuples }
         }
         "tb" => {
             let rust = hotloops::study::build_case(&hotloops::study::tid_batch::STUDY, "btree-many", size)?;
@@ -133,9 +134,9 @@ impl Case for Runner {
                 Ok(d.value() ^ (n as u64).rotate_left(7) ^ ((cur.item_index as u64) << 40) ^ ((cur.last_item as u64) << 20) ^ cur.curr_page as u64)
             }
             (Work::Dv { rust, .. }, Kernel::Rust(i)) => rust.run(i),
-            (Work::Dv { c, .. }, Kernel::C(k)) => {
-                let o = c.outcome(k)?;
-                Ok(o.digest.value() ^ o.pages.rotate_left(17) ^ ((o.last.0 as u64) << 32) ^ o.last.1 as u64)
+            (Work::Dv { rust, .. }, Kernel::C(k)) => {
+                let Entry::DirByValue(f) = k.entry else { bail!("{} is not a dir-by-value kernel", k.id) };
+                Ok(rust.outcome_with(&ReadPage::C(f)).value())
             }
             (Work::Tb { rust, .. }, Kernel::Rust(i)) => rust.run(i),
             (Work::Tb { c, .. }, Kernel::C(k)) => {

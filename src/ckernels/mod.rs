@@ -10,13 +10,12 @@
 //! C and Rust kernels of one study feed the very same sink and differ only in their own code).
 
 use crate::pg::ItemPointer;
-use crate::pg::nbtree::{BTScanOpaque, BTScanPos, BTree, IndexScanDesc, MAX_TIDS_PER_BTREE_PAGE, ScanKey, bt_first_all, bt_steppage};
+use crate::pg::nbtree::{BTScanOpaque, BTScanPos, BTree, IndexScanDesc, MAX_TIDS_PER_BTREE_PAGE, bt_first_all, bt_steppage};
 use crate::pg::page::Page;
 use crate::pg::sink::{TidDigest, TidSink};
 use crate::pg::tidbitmap::PagetableEntry;
 use anyhow::{Result, bail};
 use std::ffi::{CStr, c_char, c_int, c_void};
-use std::sync::Arc;
 
 /// One compiler configuration of the C kernels.
 #[derive(Debug)]
@@ -520,66 +519,3 @@ impl Drop for CTidBitmap {
     }
 }
 
-/// What a `dir-by-value` kernel returned over a set of ranges (as the Rust study's outcome).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RangeOutcome {
-    /// Digest of the saved heap TIDs in order.
-    pub digest: TidDigest,
-    /// Pages read.
-    pub pages: u64,
-    /// Final `currPos.lastItem` and `moreRight`.
-    pub last: (i32, bool),
-}
-
-/// Range scans `key BETWEEN lo AND hi` for the `dir-by-value` C kernels, driven page by page
-/// as the Rust study's `RangeCase` drives its kernels.
-pub struct RangeScan {
-    rel: Arc<BTree>,
-    ranges: Vec<(i64, i64)>,
-    min_keys: i32,
-    so: Box<BTScanOpaque>,
-    keys: Box<[ScanKey]>,
-    scan: Box<IndexScanDesc>,
-}
-
-impl RangeScan {
-    /// `ranges` over `rel`, keeping at least `min_keys` keys per tuple.
-    pub fn new(rel: Arc<BTree>, ranges: Vec<(i64, i64)>, min_keys: i32) -> Self {
-        let (so, keys) = BTScanOpaque::new_boxed(&[ScanKey::ge(0), ScanKey::le(0)]);
-        let mut s = RangeScan { scan: IndexScanDesc::new(&rel, &keys), rel, ranges, min_keys, so, keys };
-        s.scan.opaque = &mut *s.so;
-        s
-    }
-
-    /// Run `k` over every range.
-    pub fn outcome(&mut self, k: &CKernel) -> Result<RangeOutcome> {
-        let Entry::DirByValue(f) = k.entry else { bail!("{} is not a dir-by-value kernel", k.id) };
-        let mut digest = TidDigest::new();
-        let mut pages = 0u64;
-        for i in 0..self.ranges.len() {
-            let (lo, hi) = self.ranges[i];
-            self.keys[0] = ScanKey::ge(lo);
-            self.keys[1] = ScanKey::le(hi);
-            self.so.key_data = self.keys.as_ptr();
-            self.so.curr_pos = BTScanPos::invalid();
-            let Some((mut leaf, mut off)) = self.rel.first_leaf_ge(lo) else { continue };
-            let mut firstpage = true;
-            loop {
-                let page: *const Page = &*self.rel.leaves[leaf];
-                // SAFETY: scan points at self.so and self.rel; page is one of rel's leaves.
-                unsafe { f(&mut *self.scan, page, off, firstpage, self.min_keys) };
-                pages += 1;
-                for it in self.so.curr_pos.saved() {
-                    digest.push(it.heap_tid, false);
-                }
-                if !self.so.curr_pos.more_right || leaf + 1 == self.rel.leaves.len() {
-                    break;
-                }
-                leaf += 1;
-                off = 1;
-                firstpage = false;
-            }
-        }
-        Ok(RangeOutcome { digest, pages, last: (self.so.curr_pos.last_item, self.so.curr_pos.more_right) })
-    }
-}

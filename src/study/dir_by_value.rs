@@ -358,6 +358,13 @@ pub struct RangeOutcome {
     pub last: (i32, bool),
 }
 
+impl RangeOutcome {
+    /// The case's digest of this outcome (what `Case::run` returns).
+    pub fn value(&self) -> u64 {
+        self.digest.value() ^ self.pages.rotate_left(17) ^ ((self.last.0 as u64) << 32) ^ self.last.1 as u64
+    }
+}
+
 impl RangeCase {
     /// Range scans of `len` tuples at `ranges` over `rel`.
     pub fn new(rel: std::sync::Arc<BTree>, accounts: u64, len: u64, ranges: Vec<(i64, i64)>, min_keys: i32) -> Self {
@@ -382,7 +389,12 @@ impl RangeCase {
 
     /// Run variant `v` over every range.
     pub fn outcome(&mut self, v: &'static Variant) -> anyhow::Result<RangeOutcome> {
-        let kernel = v.spec::<ReadPage>()?;
+        Ok(self.outcome_with(v.spec::<ReadPage>()?))
+    }
+
+    /// Run `kernel` over every range: what [`RangeCase::outcome`] runs for a row, open to a
+    /// kernel that is no row (a C kernel under another configuration).
+    pub fn outcome_with(&mut self, kernel: &ReadPage) -> RangeOutcome {
         let mut digest = TidDigest::new();
         let mut pages = 0u64;
         for i in 0..self.ranges.len() {
@@ -414,7 +426,7 @@ impl RangeCase {
                 firstpage = false;
             }
         }
-        Ok(RangeOutcome { digest, pages, last: (self.so.curr_pos.last_item, self.so.curr_pos.more_right) })
+        RangeOutcome { digest, pages, last: (self.so.curr_pos.last_item, self.so.curr_pos.more_right) }
     }
 }
 
@@ -436,8 +448,7 @@ impl Case for RangeCase {
     }
 
     fn run(&mut self, v: &'static Variant) -> anyhow::Result<u64> {
-        let o = self.outcome(v)?;
-        Ok(o.digest.value() ^ o.pages.rotate_left(17) ^ ((o.last.0 as u64) << 32) ^ o.last.1 as u64)
+        Ok(self.outcome(v)?.value())
     }
 }
 
