@@ -11,7 +11,97 @@ fn main() {
     println!("cargo:rustc-env=HOTLOOPS_RUSTC_VERSION={}", v.trim());
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=rust-toolchain.toml");
-    ckernels::build();
+    let c_suffixes = ckernels::build();
+    layout::build(&c_suffixes);
+}
+
+/// Code layouts as a measured dimension (`src/host/layout.rs`): the `hotloops-layout-at-K`
+/// binaries are the same objects as `hotloops`, linked with an lld symbol ordering file that
+/// puts a K-byte pad (64-byte aligned, never executed) before every kernel and helper, so each
+/// starts at K mod 64 (a C translation unit's `.text` moves as one by K) and its loops move with
+/// it. Only link order differs: the instructions, digests and counts are the same.
+mod layout {
+    use std::fmt::Write as _;
+    use std::path::{Path, PathBuf};
+
+    /// The offsets (mod 64) of the `hotloops-layout-at-K` binaries (Cargo.toml lists them).
+    pub const OFFSETS: [u32; 4] = [0, 16, 32, 48];
+    const KERNEL_DIRS: [&str; 3] = ["src/study", "src/pg", "src/ckernels"];
+
+    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                rust_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+
+    /// `fn NAME` for each unmangled function named hotloops_* or hl_* in Rust sources, and
+    /// `HL_SYM(NAME)(` declarations in the C header, suffixed for each built configuration.
+    fn symbols(root: &Path, c_suffixes: &[String]) -> Vec<String> {
+        let mut files = vec![];
+        for d in KERNEL_DIRS {
+            rust_files(&root.join(d), &mut files);
+        }
+        files.sort();
+        let mut syms = vec![];
+        for f in &files {
+            let text = std::fs::read_to_string(f).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, l) in lines.iter().enumerate() {
+                let Some(at) = l.find("fn hotloops_").or_else(|| l.find("fn hl_")) else { continue };
+                if !lines[i.saturating_sub(3)..i].iter().any(|p| p.contains("no_mangle")) {
+                    continue;
+                }
+                let name: String = l[at + 3..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                syms.push(name);
+            }
+        }
+        let h = std::fs::read_to_string(root.join("csrc/hl_pg.h")).unwrap();
+        for part in h.split("HL_SYM(").skip(1) {
+            let Some((name, rest)) = part.split_once(')') else { continue };
+            if rest.starts_with('(') && (name.starts_with("hotloops_") || name.starts_with("hl_")) {
+                for s in c_suffixes {
+                    syms.push(format!("{name}__{s}"));
+                }
+            }
+        }
+        syms.dedup();
+        syms
+    }
+
+    pub fn build(c_suffixes: &[String]) {
+        let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+        let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+        // Kernels and helpers live in these; a test checks every row's kernel is placed.
+        for d in KERNEL_DIRS {
+            println!("cargo:rerun-if-changed={d}");
+        }
+        let syms = symbols(&root, c_suffixes);
+        // One pad per (symbol, offset): a section is placed once, so each kernel needs its own.
+        let mut asm = String::new();
+        for k in OFFSETS {
+            let size = if k == 0 { 64 } else { k };
+            let mut order = String::new();
+            for (i, s) in syms.iter().enumerate() {
+                let pad = format!("hotloops_layout_pad_{k}_{i}");
+                // "R": SHF_GNU_RETAIN, so --gc-sections keeps the unreferenced pad.
+                writeln!(asm, ".section .text.{pad},\"axR\",@progbits\n.p2align 6\n.globl {pad}\n{pad}:\n.skip {size}, 0xcc").unwrap();
+                writeln!(order, "{pad}\n{s}").unwrap();
+            }
+            let file = out.join(format!("layout-at-{k}.order"));
+            std::fs::write(&file, order).unwrap();
+            let bin = format!("hotloops-layout-at-{k}");
+            println!("cargo:rustc-link-arg-bin={bin}=-Wl,--symbol-ordering-file={}", file.display());
+            println!("cargo:rustc-link-arg-bin={bin}=-Wl,--no-warn-symbol-ordering");
+        }
+        asm.push_str(".text\n");
+        std::fs::write(out.join("layout_pads.s"), asm).unwrap();
+        std::fs::write(out.join("layout_symbols.txt"), syms.join("\n")).unwrap();
+    }
 }
 
 /// The C reference kernels: every `csrc/*.c` compiled with the `cc` crate under each
@@ -113,7 +203,9 @@ mod ckernels {
         format!("{s:?}")
     }
 
-    pub fn build() {
+    /// Returns the suffixes of the configurations built.
+    pub fn build() -> Vec<String> {
+        let mut built_suffixes = vec![];
         let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
         let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
         let csrc = root.join("csrc");
@@ -167,6 +259,7 @@ mod ckernels {
                 }
             };
             if built {
+                built_suffixes.push(c.suffix.to_string());
                 println!("cargo:rustc-cfg=hlc_{}", c.suffix);
             }
             writeln!(
@@ -185,6 +278,7 @@ mod ckernels {
         table.push_str("];\n");
         writeln!(table, "/// Where build.rs wrote each configuration's `-S -masm=intel` output: `<dir>/<config>/<file>.s`.\npub const ASM_DIR: &str = {};", esc(&out.join("asm").display().to_string())).unwrap();
         std::fs::write(out.join("ckernels_configs.rs"), table).unwrap();
+        built_suffixes
     }
 
     /// Compile every source under `c` into `libhlc_<suffix>.a` and write its asm; returns the

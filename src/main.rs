@@ -1,5 +1,5 @@
-//! The `hotloops` command: list studies, show and diff kernel asm, run kernels (for callgrind
-//! and perf), count them, and write and compare reports.
+// The `hotloops` command: list studies, show and diff kernel asm, run kernels (for callgrind
+// and perf), count them, and write and compare reports.
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -115,7 +115,8 @@ enum Cmd {
         /// Skip the static core model block (llvm-mca) of each study.
         #[arg(long)]
         no_model: bool,
-        /// Measuring processes per wall-clock pair (1 to 64; pooled with a hierarchical bootstrap).
+        /// Measuring processes per wall-clock pair in each code layout (1 to 64; pooled with a
+        /// hierarchical bootstrap: layouts, processes, trials).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         processes: u16,
         /// Wall-clock budget per pair and process, in ms (10 to 3,600,000; default: 1000
@@ -125,6 +126,34 @@ enum Cmd {
         /// Workload size, overriding --quick (test: seconds-long smoke runs).
         #[arg(long, value_enum, hide = true)]
         size: Option<Size>,
+        /// Code layouts to pool each pair over, comma-separated (natural, at-0, at-16, at-32,
+        /// at-48; default: at-0,at-48 with --quick, all five otherwise).
+        #[arg(long, value_delimiter = ',')]
+        layouts: Option<Vec<String>>,
+    },
+    /// One pair over every code layout: is the effect the patch or where the linker put the
+    /// kernels? A table and a plot of the ratio per layout, with each kernel's offset mod 64.
+    Layout {
+        /// A study (its pipeline variant against its baseline) or a variant id.
+        target: String,
+        /// Case id (default: the study's first; `hotloops list --cases`).
+        #[arg(long)]
+        case: Option<String>,
+        /// Measuring processes per layout (1 to 64).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+        processes: u16,
+        /// Wall-clock budget per pair, layout and process, ms (10 to 600,000).
+        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(10..=600_000))]
+        budget_ms: u64,
+        /// Workload size.
+        #[arg(long, value_enum, default_value = "quick")]
+        size: Size,
+        /// Only these layouts, comma-separated (default: all).
+        #[arg(long, value_delimiter = ',')]
+        layouts: Vec<String>,
+        /// Output directory (layout.md, layout.json, layout.svg).
+        #[arg(long, default_value = "target/hotloops-layout")]
+        out: PathBuf,
     },
     /// Merge reports from several hosts into one Markdown table and SVG per study.
     Compare {
@@ -249,6 +278,20 @@ fn worker() -> Result<()> {
                     Request::Trials { a, b, case, size, budget_ms, block_us } => {
                         let size = measure::wallclock::size_named(&size)?;
                         server.ok(&measure::wallclock::trials_by_id(&a, &b, &case, size, Duration::from_millis(budget_ms), Duration::from_micros(block_us))?)
+                    }
+                    Request::CaseTrials { case, size, pairs, budget_ms, block_us, heap_pad, features } => {
+                        let mine = study::features_enabled();
+                        if features != mine {
+                            anyhow::bail!(
+                                "this binary ({}) was built with features [{}], the client with [{}]: rebuild with `cargo build --release --bins` and the same --features",
+                                std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_default(),
+                                mine.join(","),
+                                features.join(",")
+                            );
+                        }
+                        let size = measure::wallclock::size_named(&size)?;
+                        let budget = Duration::from_millis(budget_ms);
+                        server.ok(&measure::wallclock::case_trials_by_id(&case, size, &pairs, budget, Duration::from_micros(block_us), heap_pad)?)
                     }
                     Request::Point { variant, partitions, accounts, key, target_ms, min_queries, max_queries } => {
                         let v = alloc_churn::variant_row(&variant)?;
@@ -380,8 +423,23 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size } => {
+        Cmd::Layout { target, case, processes, budget_ms, size, layouts, out } => {
+            report::layout::check_ids(&layouts)?;
+            let opts = report::layout::Options { target, case, size, processes: processes.into(), budget: Duration::from_millis(budget_ms), layouts, out };
+            let (_, md, files) = report::layout::run(&opts)?;
+            out!("{md}");
+            eprintln!("wrote:");
+            for f in files {
+                eprintln!("  {}", f.display());
+            }
+            Ok(())
+        }
+        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size, layouts } => {
+            if let Some(l) = &layouts {
+                report::layout::check_ids(l)?;
+            }
             let opts = report::run::Options {
+                layouts,
                 studies: study,
                 quick,
                 out: out.clone(),

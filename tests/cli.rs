@@ -161,10 +161,14 @@ fn report_processes_pools_fresh_worker_processes() {
     let r = hotloops::report::load(&out.join("report.json")).unwrap();
     assert_eq!(r.config.processes, 2);
     let case = &r.studies[0].cases[0];
+    // Two processes in each code layout (all five at a non-quick size), pooled over both.
+    assert_eq!(r.config.layouts, ["natural", "at-0", "at-16", "at-32", "at-48"]);
     for p in std::iter::once(&case.aa).chain(&case.pairs) {
-        assert_eq!(p.processes, 2, "{p:?}");
-        assert_eq!(p.process_medians.len(), 2, "{p:?}");
-        assert!(p.interval.contains("hierarchical"), "{}", p.interval);
+        assert_eq!(p.layouts.len(), 5, "{p:?}");
+        assert!(p.layouts.iter().all(|l| l.processes == 2), "{p:?}");
+        assert_eq!(p.processes, 10, "{p:?}");
+        assert_eq!(p.process_medians.len(), 10, "{p:?}");
+        assert!(p.interval.contains("hierarchical") && p.interval.contains("over code layouts"), "{}", p.interval);
     }
     assert_eq!(case.pairs.len(), hotloops::study::local_index::info().variants.len() - 1, "every variant against the baseline");
 }

@@ -3,6 +3,7 @@
 //! It imports nothing of the crate.
 
 pub mod cpu;
+pub mod layout;
 pub mod provenance;
 pub mod worker;
 

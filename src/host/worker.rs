@@ -43,6 +43,26 @@ pub enum Request {
         /// Target block length, us.
         block_us: u64,
     },
+    /// The trials of several pairs on one case, built once (the report's wall clock under
+    /// one code layout: the binary the worker was started from): replies with one
+    /// `PairTrials` per pair, in order.
+    CaseTrials {
+        /// Case id.
+        case: String,
+        /// Workload size.
+        size: String,
+        /// (baseline, variant) ids, one study.
+        pairs: Vec<(String, String)>,
+        /// Wall-clock budget per pair, ms.
+        budget_ms: u64,
+        /// Target block length, us.
+        block_us: u64,
+        /// Bytes allocated (and kept) before the workload, to move the heap.
+        heap_pad: usize,
+        /// The client's cargo features: a worker built with others refuses (its pipeline
+        /// variants would differ).
+        features: Vec<String>,
+    },
     /// A backend of one alloc-churn variant, in a heap of its own: replies `ready`, then
     /// answers [`Message::Run`] with a digest and [`Message::Ping`] with `pong`.
     Serve {
@@ -97,6 +117,7 @@ impl Request {
     pub fn name(&self) -> &'static str {
         match self {
             Request::Trials { .. } => "trials",
+            Request::CaseTrials { .. } => "case-trials",
             Request::Serve { .. } => "serve",
             Request::Point { .. } => "point",
             Request::Probe { .. } => "probe",
@@ -153,7 +174,7 @@ pub fn parse_request(line: &str) -> Result<Request, BadRequest> {
     }
     serde_json::from_str(line).map_err(|e| {
         BadRequest(format!(
-            "hotloops worker: malformed request `{}`: {e} (requests: trials, serve, point, probe, sequence)",
+            "hotloops worker: malformed request `{}`: {e} (requests: trials, case-trials, serve, point, probe, sequence)",
             line.chars().take(200).collect::<String>()
         ))
     })
@@ -204,9 +225,15 @@ impl Worker {
 
     /// [`start`](Self::start) from a given `hotloops` binary.
     pub fn start_with(exe: &std::path::Path, req: &Request) -> Result<Worker> {
+        Self::start_env(exe, req, &[])
+    }
+
+    /// [`start_with`](Self::start_with), with these environment variables set in the child.
+    pub fn start_env(exe: &std::path::Path, req: &Request, env: &[(&str, String)]) -> Result<Worker> {
         let what = describe(req);
         let err = tempfile::tempfile().context("a file for a worker's stderr")?;
         let mut child = Command::new(exe)
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
             .arg(SUBCOMMAND)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -293,6 +320,7 @@ impl Drop for Worker {
 fn describe(req: &Request) -> String {
     match req {
         Request::Trials { a, b, case, .. } => format!("trials {b} vs {a} on {case}"),
+        Request::CaseTrials { case, pairs, .. } => format!("{} pairs on {case}", pairs.len()),
         Request::Serve { variant, partitions, .. } => format!("serve {variant} at {partitions} partitions"),
         Request::Point { variant, partitions, .. } => format!("point {variant} at {partitions} partitions"),
         Request::Probe { .. } => "probe".into(),
@@ -303,6 +331,14 @@ fn describe(req: &Request) -> String {
 /// One request, one reply, then the worker's clean exit.
 pub fn one_shot<T: DeserializeOwned>(req: &Request) -> Result<T> {
     let mut w = Worker::start(req)?;
+    let r = w.reply()?;
+    w.finish()?;
+    Ok(r)
+}
+
+/// [`one_shot`] from a given binary with these environment variables.
+pub fn one_shot_env<T: DeserializeOwned>(exe: &std::path::Path, req: &Request, env: &[(&str, String)]) -> Result<T> {
+    let mut w = Worker::start_env(exe, req, env)?;
     let r = w.reply()?;
     w.finish()?;
     Ok(r)

@@ -10,7 +10,7 @@
 
 use super::stats::{bootstrap_median_ci, median, percentile_sorted};
 use crate::study::{self, Case, Size, UnknownName, Variant};
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Serialize};
@@ -84,6 +84,60 @@ pub struct Paired {
     pub process_medians: Vec<f64>,
     /// How the interval was built.
     pub interval: String,
+    /// Per code layout (`crate::host::layout`): its ratio and where the two kernels sat.
+    /// Empty when the pair was measured in one layout only.
+    #[serde(default)]
+    pub layouts: Vec<LayoutRatio>,
+}
+
+/// Where a kernel sat in one layout, mod 64.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Site {
+    /// The kernel's first byte, mod 64.
+    pub kernel: Option<u32>,
+    /// Its innermost loop's header, mod 64.
+    pub loop_header: Option<u32>,
+}
+
+impl std::fmt::Display for Site {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let o = |x: Option<u32>| x.map_or("?".to_string(), |v| v.to_string());
+        write!(f, "@{} loop@{}", o(self.kernel), o(self.loop_header))
+    }
+}
+
+/// The trials of one pair under one code layout, from one or more processes.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct LayoutTrials {
+    /// Layout id (`natural`, `at-16`, ...).
+    pub layout: String,
+    /// Where the baseline's kernel sat.
+    pub a: Site,
+    /// Where the variant's kernel sat.
+    pub b: Site,
+    /// Each process's trials.
+    pub processes: Vec<PairTrials>,
+}
+
+/// One layout's share of a [`Paired`].
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct LayoutRatio {
+    /// Layout id.
+    pub layout: String,
+    /// Where the baseline's kernel sat.
+    pub a: Site,
+    /// Where the variant's kernel sat.
+    pub b: Site,
+    /// Processes.
+    pub processes: usize,
+    /// Trials over those processes.
+    pub trials: usize,
+    /// Median ratio in this layout.
+    pub median_ratio: f64,
+    /// Its 95% interval (processes, then trials).
+    pub ci_low: f64,
+    /// Upper end.
+    pub ci_high: f64,
 }
 
 impl Paired {
@@ -164,6 +218,25 @@ pub fn trials_by_id(a: &str, b: &str, case: &str, size: Size, budget: Duration, 
     run_trials(c.as_mut(), va, vb, &cfg, &mut |_| {})
 }
 
+/// The trials of each (baseline, variant) pair in `pairs` on one case built once, in this
+/// process (pinned first), after allocating `heap_pad` bytes to move the heap: what a
+/// `case-trials` worker runs, one per code layout and process.
+pub fn case_trials_by_id(case: &str, size: Size, pairs: &[(String, String)], budget: Duration, block: Duration, heap_pad: usize) -> Result<Vec<PairTrials>> {
+    let Some((first, _)) = pairs.first() else { bail!("case-trials: no pairs") };
+    let (s, _) = study::variant(first)?;
+    let rows: Vec<(&'static Variant, &'static Variant)> =
+        pairs.iter().map(|(a, b)| Ok((s.info().variant(a)?, s.info().variant(b)?))).collect::<Result<_, UnknownName>>()?;
+    // Kept for the process's life, so everything allocated after it moves by its size.
+    let pad = std::hint::black_box(vec![0u8; heap_pad.max(1)]);
+    std::mem::forget(pad);
+    let mut c = study::build_case(s, case, size)?;
+    super::pin_current_thread();
+    let mut cfg = if size == Size::Full { PairConfig::full() } else { PairConfig::quick() };
+    cfg.budget = budget;
+    cfg.block = block;
+    rows.iter().map(|(a, b)| run_trials(c.as_mut(), a, b, &cfg, &mut |_| {}).with_context(|| format!("{} vs {} on {case}", b.id, a.id))).collect()
+}
+
 /// Pool the trials of one or more processes into a [`Paired`].
 pub fn combine(baseline: &str, variant: &str, per_process: &[PairTrials], resamples: usize, seed: u64) -> Paired {
     assert!(!per_process.is_empty());
@@ -213,7 +286,56 @@ pub fn combine(baseline: &str, variant: &str, per_process: &[PairTrials], resamp
         ci_high,
         process_medians,
         interval,
+        layouts: vec![],
     }
+}
+
+/// Pool a pair measured under several code layouts: a three-level hierarchical bootstrap
+/// (layouts resampled, then processes within each, then trials within each process), so the
+/// interval holds the spread between layouts; each layout's own ratio is kept beside it.
+/// One layout is [`combine`] with that layout's ratio attached.
+pub fn combine_layouts(baseline: &str, variant: &str, per_layout: &[LayoutTrials], resamples: usize, seed: u64) -> Paired {
+    assert!(!per_layout.is_empty() && per_layout.iter().all(|l| !l.processes.is_empty()));
+    let layouts: Vec<LayoutRatio> = per_layout
+        .iter()
+        .map(|l| {
+            let p = combine(baseline, variant, &l.processes, resamples, seed);
+            LayoutRatio { layout: l.layout.clone(), a: l.a, b: l.b, processes: p.processes, trials: p.trials, median_ratio: p.median_ratio, ci_low: p.ci_low, ci_high: p.ci_high }
+        })
+        .collect();
+    let flat: Vec<PairTrials> = per_layout.iter().flat_map(|l| l.processes.iter().cloned()).collect();
+    let mut p = combine(baseline, variant, &flat, resamples, seed);
+    if per_layout.len() > 1 {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut meds = Vec::with_capacity(resamples);
+        let mut pool = Vec::new();
+        for _ in 0..resamples {
+            pool.clear();
+            for _ in 0..per_layout.len() {
+                let l = &per_layout[rng.random_range(0..per_layout.len())].processes;
+                for _ in 0..l.len() {
+                    let r = &l[rng.random_range(0..l.len())].ratios;
+                    for _ in 0..r.len() {
+                        pool.push(r[rng.random_range(0..r.len())]);
+                    }
+                }
+            }
+            meds.push(median(&pool));
+        }
+        meds.sort_by(|x, y| x.total_cmp(y));
+        p.ci_low = percentile_sorted(&meds, 0.025);
+        p.ci_high = percentile_sorted(&meds, 0.975);
+        p.interval = format!(
+            "hierarchical percentile bootstrap ({resamples} resamples) over code layouts: layouts resampled, then processes \
+             within each, then trials; {} layouts ({}), {} processes and {} ABBA/BAAB trials in all",
+            per_layout.len(),
+            per_layout.iter().map(|l| l.layout.as_str()).collect::<Vec<_>>().join(", "),
+            flat.len(),
+            p.trials
+        );
+    }
+    p.layouts = layouts;
+    p
 }
 
 /// The A/A noise floor: how far from 1 a kernel measured against itself strays (the larger of
@@ -232,6 +354,9 @@ pub enum Verdict {
     Slower,
     /// The interval includes 1, or the effect is within the A/A floor.
     NotResolved,
+    /// The code layouts disagree: their ratios straddle 1, or spread wider than the effect
+    /// (and wider than the A/A floor). Placement, not the patch, decides the sign or size.
+    LayoutSensitive,
 }
 
 impl std::fmt::Display for Verdict {
@@ -240,12 +365,23 @@ impl std::fmt::Display for Verdict {
             Verdict::Faster => "faster",
             Verdict::Slower => "slower",
             Verdict::NotResolved => "not resolved",
+            Verdict::LayoutSensitive => "layout-sensitive",
         })
     }
 }
 
-/// Judge a pair: resolved only if its interval excludes 1 and the effect exceeds the floor.
+/// Judge a pair: resolved only if its interval (over layouts, when there are several)
+/// excludes 1 and the effect exceeds the floor; layout-sensitive when the layouts' own ratios
+/// straddle 1 or spread wider than the effect, by more than the floor.
 pub fn verdict(p: &Paired, floor: f64) -> Verdict {
+    if p.layouts.len() > 1 {
+        let lo = p.layouts.iter().map(|l| l.median_ratio).fold(f64::INFINITY, f64::min);
+        let hi = p.layouts.iter().map(|l| l.median_ratio).fold(f64::NEG_INFINITY, f64::max);
+        let spread = hi - lo;
+        if spread > floor && ((lo < 1.0 && hi > 1.0) || spread > (p.median_ratio - 1.0).abs()) {
+            return Verdict::LayoutSensitive;
+        }
+    }
     if p.ci_low <= 1.0 && 1.0 <= p.ci_high {
         return Verdict::NotResolved;
     }
@@ -278,6 +414,45 @@ mod tests {
         assert_eq!(verdict(&p, 0.06), Verdict::NotResolved, "an effect inside the A/A floor is noise");
         let slow: Vec<f64> = r.iter().map(|x| 2.0 - x).collect();
         assert_eq!(verdict(&combine("a", "b", &[trials(&slow)], 500, 1), 0.003), Verdict::Slower);
+    }
+
+    fn layout(name: &str, procs: &[&[f64]]) -> LayoutTrials {
+        LayoutTrials { layout: name.into(), a: Site::default(), b: Site::default(), processes: procs.iter().map(|r| trials(r)).collect() }
+    }
+
+    fn around(centre: f64, n: usize) -> Vec<f64> {
+        (0..n).map(|i| centre + (i % 5) as f64 * 0.0004 - 0.0008).collect()
+    }
+
+    #[test]
+    fn a_ratio_that_flips_with_layout_is_never_resolved() {
+        let (x, y) = (around(0.90, 40), around(1.08, 40));
+        let p = combine_layouts("a", "b", &[layout("at-0", &[&x, &x]), layout("at-48", &[&y, &y])], 1000, 5);
+        assert_eq!(p.layouts.len(), 2);
+        assert!((p.layouts[0].median_ratio - 0.90).abs() < 0.002 && (p.layouts[1].median_ratio - 1.08).abs() < 0.002, "{p:?}");
+        assert_eq!(verdict(&p, 0.003), Verdict::LayoutSensitive);
+        // Even a tiny floor and a one-sided pooled median cannot make it resolved.
+        let z = around(0.80, 40);
+        let q = combine_layouts("a", "b", &[layout("at-0", &[&z]), layout("at-16", &[&z]), layout("at-48", &[&y])], 1000, 5);
+        assert_eq!(verdict(&q, 0.0), Verdict::LayoutSensitive, "{q:?}");
+        assert!(p.interval.contains("over code layouts"), "{}", p.interval);
+    }
+
+    #[test]
+    fn layouts_that_agree_resolve_and_a_wide_spread_does_not() {
+        let (x, y) = (around(0.95, 40), around(0.955, 40));
+        let p = combine_layouts("a", "b", &[layout("at-0", &[&x]), layout("at-48", &[&y])], 1000, 5);
+        assert_eq!(verdict(&p, 0.003), Verdict::Faster, "{p:?}");
+        // Both faster, but by 2% in one layout and 10% in the other: the spread is wider
+        // than the pooled effect, so placement decides the size.
+        let (u, w) = (around(0.98, 40), around(0.90, 40));
+        let q = combine_layouts("a", "b", &[layout("at-0", &[&u]), layout("at-48", &[&w])], 1000, 5);
+        assert_eq!(verdict(&q, 0.003), Verdict::LayoutSensitive, "{q:?}");
+        // The layout-level interval covers both layouts' ratios; one layout's does not.
+        let one = combine_layouts("a", "b", &[layout("at-0", &[&u])], 1000, 5);
+        assert!(q.ci_low < 0.91 && q.ci_high > 0.97, "{q:?}");
+        assert!(one.half_width() < 0.01 && one.layouts.len() == 1, "{one:?}");
+        assert_eq!(verdict(&one, 0.003), Verdict::Faster);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! [`table`], plots from [`plot`].
 
 pub mod compare;
+pub mod layout;
 pub mod plot;
 pub mod run;
 pub mod sweep;
@@ -49,8 +50,11 @@ pub struct RunConfig {
     pub size: crate::study::Size,
     /// Workload size the instruction counts ran on.
     pub instructions_size: crate::study::Size,
-    /// Processes pooled per wall-clock pair.
+    /// Measuring processes per wall-clock pair and code layout.
     pub processes: usize,
+    /// The code layouts each pair was pooled over (empty: this binary's only).
+    #[serde(default)]
+    pub layouts: Vec<String>,
     /// Wall-clock budget per pair and process, ms.
     pub budget_ms: u64,
     /// Seconds the report took.
@@ -173,9 +177,11 @@ pub fn markdown(r: &Report) -> String {
     .row([
         "run".to_string(),
         format!(
-            "{} size, {} process(es) x {} ms a pair, instructions at {} size, {:.0} s in all",
+            "{} size, {} process(es) in each of {} code layout(s) ({}), {} ms a pair split over the layouts, instructions at {} size, {:.0} s in all",
             c.size.name(),
             c.processes,
+            c.layouts.len().max(1),
+            if c.layouts.is_empty() { "this binary's".to_string() } else { c.layouts.join(", ") },
             c.budget_ms,
             c.instructions_size.name(),
             c.elapsed_s
@@ -245,6 +251,7 @@ pub fn markdown(r: &Report) -> String {
                 t.row([format!("`{v}`"), ns, ratio, verdict, seed].into_iter().chain(cells));
             }
             let _ = writeln!(m, "{}", t.render());
+            m.push_str(&layout::case_block(case));
         }
         if !s.static_model.is_empty() {
             let _ = writeln!(m, "### {} / static core model

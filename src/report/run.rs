@@ -5,6 +5,8 @@ use super::{CaseReport, Report, Row, RunConfig, SCHEMA, SCHEMA_VERSION, StudyRep
 use crate::host::worker::{self, Request};
 use crate::measure::callgrind;
 use crate::measure::counters::{self, Microarch};
+use crate::host::layout;
+use super::layout::{Layouts, layout_pairs, sites};
 use crate::measure::wallclock::{self, PairConfig, PairTrials};
 use crate::study::{self, Size, Study, Variant};
 use anyhow::{Context, Result, bail};
@@ -35,6 +37,9 @@ pub struct Options {
     pub budget: Option<Duration>,
     /// Override the workload size (default: quick with --quick, else full).
     pub size: Option<Size>,
+    /// Code layouts to measure each pair under (default: `layout::QUICK` with --quick, else
+    /// `layout::FULL`).
+    pub layouts: Option<Vec<String>>,
 }
 
 /// Which studies: named ones (validated) or all.
@@ -105,6 +110,25 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     }
     let processes = opts.processes.max(1);
 
+    // Code layouts: each pair in several binaries that differ only in where the kernels sit.
+    let ids: Vec<String> = opts.layouts.clone().unwrap_or_else(|| (if opts.quick { layout::QUICK } else { layout::FULL }).iter().map(|s| s.to_string()).collect());
+    let id_refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let layouts: Option<Layouts> = match worker::exe().and_then(|exe| layout::ensure(&exe, &id_refs, &study::features_enabled())) {
+        Ok(l) => Some(l),
+        Err(e) if opts.layouts.is_some() => return Err(e.context("--layouts")),
+        Err(e) => {
+            notes.push(format!("code layout not measured, every pair ran in this binary's layout only: {e:#}"));
+            None
+        }
+    };
+    if let Some(l) = &layouts {
+        notes.push(format!(
+            "wall clock pooled over {} code layouts ({}): each kernel moved to a different offset mod 64, heap and stack offsets drawn per process; a verdict is resolved only across layouts",
+            l.len(),
+            l.iter().map(|(l, _)| l.id).collect::<Vec<_>>().join(", ")
+        ));
+    }
+
     // Progress: one tick per wall-clock pair (A/A included); grows as cases are built.
     let bar = ProgressBar::new(0);
     bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}").unwrap());
@@ -116,6 +140,10 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         let base = info.baseline_variant();
         bar.inc_length(info.cases.len() as u64 * info.variants.len() as u64);
         let mut case_reports = Vec::new();
+        let study_sites = match &layouts {
+            Some(l) => Some(sites(l, info.variants).with_context(|| format!("{}: reading kernel addresses", info.name))?),
+            None => None,
+        };
         for spec in info.cases {
             let cname = spec.id;
             let unit = info.unit;
@@ -130,22 +158,36 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 Err(e) => return Err(e.context(format!("building {}/{cname}", info.name))),
             };
             // Wall clock: A/A first, then each variant against the baseline.
-            let measure_pair = |a: &'static Variant, b: &'static Variant, case: &mut Box<dyn study::Case>| -> Result<wallclock::Paired> {
-                bar.set_message(format!("{cname} {} vs {}", b.id, a.id));
-                let per: Vec<PairTrials> = if processes == 1 {
-                    vec![wallclock::run_trials(case.as_mut(), a, b, &cfg, &mut |_| bar.tick()).with_context(|| format!("{}/{cname}", info.name))?]
-                } else {
-                    (0..processes).map(|_| child_trials(cname, a, b, size, &cfg)).collect::<Result<_>>()?
-                };
-                bar.inc(1);
-                Ok(wallclock::combine(a.id, b.id, &per, cfg.resamples, cfg.seed))
+            let mut pairs_ab: Vec<(&'static Variant, &'static Variant)> = vec![(base, base)];
+            pairs_ab.extend(info.variants.iter().filter(|v| v.id != base.id).map(|v| (base, v)));
+            let mut measured: Vec<wallclock::Paired> = match (&layouts, &study_sites) {
+                (Some(l), Some(st)) => {
+                    bar.set_message(format!("{cname}: {} pairs x {} layouts", pairs_ab.len(), l.len()));
+                    let per_call = pairs_ab.len() as u64;
+                    bar.inc_length(per_call * (l.len() * processes) as u64 - per_call);
+                    layout_pairs(l, st, info.variants, &pairs_ab, cname, size, &cfg, processes, &mut |n| bar.inc(n))
+                        .with_context(|| format!("{}/{cname}", info.name))?
+                }
+                _ => {
+                    let mut out = vec![];
+                    for (a, b) in &pairs_ab {
+                        bar.set_message(format!("{cname} {} vs {}", b.id, a.id));
+                        let per: Vec<PairTrials> = if processes == 1 {
+                            vec![wallclock::run_trials(case.as_mut(), a, b, &cfg, &mut |_| bar.tick()).with_context(|| format!("{}/{cname}", info.name))?]
+                        } else {
+                            (0..processes).map(|_| child_trials(cname, a, b, size, &cfg)).collect::<Result<_>>()?
+                        };
+                        bar.inc(1);
+                        out.push(wallclock::combine(a.id, b.id, &per, cfg.resamples, cfg.seed));
+                    }
+                    out
+                }
             };
-            let aa = measure_pair(base, base, &mut case)?;
+            let aa = measured.remove(0);
             let floor = wallclock::noise_floor(&aa);
             rows.push(Row::plain(info.name, cname, info.baseline, info.baseline, "wall-clock", aa.baseline_ns_per_item, &format!("ns/{unit}")));
             let mut pairs = Vec::new();
-            for var in info.variants.iter().filter(|v| v.id != base.id) {
-                let p = measure_pair(base, var, &mut case)?;
+            for (var, p) in info.variants.iter().filter(|v| v.id != base.id).zip(measured) {
                 let mut r = Row::plain(info.name, cname, var.id, info.baseline, "wall-clock", p.variant_ns_per_item, &format!("ns/{unit}"));
                 r.ratio = Some(p.median_ratio);
                 r.ci_low = Some(p.ci_low);
@@ -250,6 +292,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             size,
             instructions_size: Size::Test,
             processes,
+            layouts: layouts.as_ref().map(|l| l.iter().map(|(l, _)| l.id.to_string()).collect()).unwrap_or_default(),
             budget_ms: cfg.budget.as_millis() as u64,
             elapsed_s: started.elapsed().as_secs_f64(),
         },
