@@ -7,8 +7,11 @@
 //! cargo bench --bench wallclock --features local-index -- pipeline   # the patched pipeline
 //! ```
 //!
-//! prints the change of `pipeline/local-index/...` against the previous run. For sub-percent
-//! effects use `hotloops report` (paired, interleaved, with an A/A control) instead.
+//! prints the change of `pipeline/local-index/...` against the previous run. Those are two
+//! builds with two code layouts, so the change mixes the patch with where the linker put the
+//! kernels (the bench says so when it runs); for a verdict that holds across layouts use
+//! `hotloops layout STUDY` or `hotloops report` (paired, interleaved, pooled over layouts,
+//! with an A/A control).
 //!
 //! Workload size: `HOTLOOPS_BENCH_SIZE=test|quick|full` (default quick; the smoke run in the
 //! test script uses test).
@@ -58,6 +61,12 @@ fn studies(c: &mut Criterion) {
 }
 
 fn pipelines(c: &mut Criterion) {
+    // Said every run, since criterion's "change" line reads like a verdict.
+    eprintln!(
+        "note: a `pipeline` change against a saved run compares two builds, so two code layouts (the kernels sit at other \
+         offsets in each binary), measured minutes apart: it can move by 20% with no change to the kernels. For a verdict that \
+         holds across layouts: `cargo run --release -- layout STUDY` (one pair over five layouts) or `-- report`."
+    );
     let mut g = c.benchmark_group("pipeline");
     for s in study::STUDIES {
         let info = s.info();

@@ -186,14 +186,16 @@ pub fn parse_message(line: &str) -> Result<Message, BadRequest> {
 }
 
 /// The `hotloops` binary to start workers from: `$HOTLOOPS_EXE`, else this executable if it
-/// is `hotloops`, else `hotloops` one directory up (a test or bench binary in
+/// is `hotloops` or a `hotloops-layout-*` twin, else `hotloops` one directory up (a test or bench binary in
 /// `target/<profile>/deps`).
 pub fn exe() -> Result<PathBuf> {
     if let Some(p) = std::env::var_os("HOTLOOPS_EXE") {
         return Ok(PathBuf::from(p));
     }
     let me = std::env::current_exe().context("finding the current executable")?;
-    if me.file_stem().is_some_and(|s| s == "hotloops") {
+    // `hotloops` or one of its code-layout twins (`hotloops-layout-at-16`), whose workers
+    // must share its layout.
+    if me.file_stem().and_then(|s| s.to_str()).is_some_and(|s| s == "hotloops" || s.starts_with("hotloops-layout-")) {
         return Ok(me);
     }
     let up = me.parent().and_then(|d| d.parent()).map(|d| d.join(format!("hotloops{}", std::env::consts::EXE_SUFFIX)));

@@ -372,13 +372,17 @@ impl std::fmt::Display for Verdict {
 
 /// Judge a pair: resolved only if its interval (over layouts, when there are several)
 /// excludes 1 and the effect exceeds the floor; layout-sensitive when the layouts' own ratios
-/// straddle 1 or spread wider than the effect, by more than the floor.
+/// straddle 1 or spread wider than the effect, by more than the floor, and at least two
+/// layouts' own intervals are apart.
 pub fn verdict(p: &Paired, floor: f64) -> Verdict {
     if p.layouts.len() > 1 {
         let lo = p.layouts.iter().map(|l| l.median_ratio).fold(f64::INFINITY, f64::min);
         let hi = p.layouts.iter().map(|l| l.median_ratio).fold(f64::NEG_INFINITY, f64::max);
         let spread = hi - lo;
-        if spread > floor && ((lo < 1.0 && hi > 1.0) || spread > (p.median_ratio - 1.0).abs()) {
+        // Layouts that really differ: two whose own intervals do not overlap. Without that,
+        // a spread is the processes' noise, which the pooled interval already holds.
+        let apart = p.layouts.iter().any(|x| p.layouts.iter().any(|y| x.ci_high < y.ci_low));
+        if apart && spread > floor && ((lo < 1.0 && hi > 1.0) || spread > (p.median_ratio - 1.0).abs()) {
             return Verdict::LayoutSensitive;
         }
     }
@@ -436,6 +440,17 @@ mod tests {
         let q = combine_layouts("a", "b", &[layout("at-0", &[&z]), layout("at-16", &[&z]), layout("at-48", &[&y])], 1000, 5);
         assert_eq!(verdict(&q, 0.0), Verdict::LayoutSensitive, "{q:?}");
         assert!(p.interval.contains("over code layouts"), "{}", p.interval);
+    }
+
+    #[test]
+    fn noisy_layouts_that_overlap_are_noise_not_layout() {
+        // Medians 0.96 and 1.04 but each layout's trials spread ±15%: their intervals
+        // overlap, so this is not evidence about layout, and the pooled interval holds 1.
+        let noisy = |c: f64| (0..12).map(|i| c + [-0.15, 0.15, -0.1, 0.1, 0.0, 0.05][i % 6]).collect::<Vec<f64>>();
+        let (x, y) = (noisy(0.96), noisy(1.04));
+        let p = combine_layouts("a", "b", &[layout("at-0", &[&x]), layout("at-48", &[&y])], 1000, 5);
+        assert!(p.layouts[0].ci_high > p.layouts[1].ci_low, "{p:?}");
+        assert_eq!(verdict(&p, 0.01), Verdict::NotResolved, "{p:?}");
     }
 
     #[test]
