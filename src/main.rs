@@ -125,6 +125,10 @@ enum Cmd {
         /// Workload size, overriding --quick (test: seconds-long smoke runs).
         #[arg(long, value_enum, hide = true)]
         size: Option<Size>,
+        /// Refuse to write the report (exit 1) if any wall-clock pair was measured on a busy
+        /// host (its thread ran less than 90% of the wall time).
+        #[arg(long)]
+        strict: bool,
     },
     /// Merge reports from several hosts into one Markdown table and SVG per study.
     Compare {
@@ -189,7 +193,14 @@ enum Cmd {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match dispatch(cli.cmd) {
+    // SIGINT/SIGTERM (once a report, a temporary or a child installed the handler):
+    // temporaries removed, children stopped, exit 130 (host::cleanup).
+    let result = dispatch(cli.cmd);
+    if result.is_err() {
+        // A child killed by the signal handler fails its caller: let the handler finish.
+        hotloops::host::cleanup::wait_if_interrupted();
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         // A reader that closed our stdout has what it wanted: end quietly.
         Err(e) if e.is::<StdoutClosed>() => ExitCode::SUCCESS,
@@ -380,7 +391,10 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size } => {
+        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size, strict } => {
+            if let Some(d) = study.iter().enumerate().find_map(|(i, s)| study[..i].contains(s).then_some(s)) {
+                return Err(UsageError(format!("--study {d} is given twice: name each study once")).into());
+            }
             let opts = report::run::Options {
                 studies: study,
                 quick,
@@ -392,6 +406,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 processes: processes.into(),
                 budget: budget_ms.map(Duration::from_millis),
                 size,
+                strict,
             };
             let (r, files) = report::run::run(&opts)?;
             out!("{}", report::markdown(&r));

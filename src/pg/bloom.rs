@@ -575,6 +575,8 @@ impl BloomIndex {
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         fs::create_dir_all(dir)?;
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        // Removed by the signal handler if we are interrupted while writing it.
+        let _guard = crate::host::cleanup::temp(&tmp);
         let result = (|| -> io::Result<()> {
             let f = OpenOptions::new().write(true).create(true).truncate(true).open(&tmp)?;
             let mut w = BufWriter::with_capacity(1 << 20, f);

@@ -5,6 +5,7 @@
 
 pub mod compare;
 pub mod plot;
+pub mod progress;
 pub mod run;
 pub mod sweep;
 pub mod table;
@@ -125,6 +126,10 @@ pub struct Row {
     pub verdict: Option<Verdict>,
     /// The seed's ratio for this case, where it reported one.
     pub seed_ratio: Option<f64>,
+    /// Warnings about how this figure was measured (`busy-host: thread ran 71% of wall time,
+    /// ...`); a flagged figure is not to be trusted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
 }
 
 impl Row {
@@ -142,6 +147,7 @@ impl Row {
             ci_high: None,
             verdict: None,
             seed_ratio: None,
+            flags: Vec::new(),
         }
     }
 }
