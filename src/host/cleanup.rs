@@ -30,7 +30,8 @@ pub fn install() {
                 h();
             }
             let children = CHILDREN.lock().map(|c| c.clone()).unwrap_or_default();
-            for &pid in &children {
+            // Only real child ids: kill(0) or kill(-1) would signal whole groups.
+            for &pid in children.iter().filter(|&&p| p > 0 && p <= i32::MAX as u32) {
                 // SAFETY: kill and waitpid on a child this process started and has not reaped
                 // (it is unregistered once waited for).
                 unsafe {
