@@ -173,17 +173,22 @@ fn a_second_report_is_refused_and_sigint_leaves_no_children() {
     std::fs::create_dir_all(&locks).unwrap();
     let (out, other) = (dir.path().join("r"), dir.path().join("other"));
     let args = ["report", "--study", "local-index", "--size", "test", "--budget-ms", "20000", "--processes", "2", "--no-instructions", "--no-model", "--out"];
-    let mut first = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(args).arg(&out).env("HOTLOOPS_LOCK_DIR", &locks).stderr(Stdio::null()).spawn().unwrap();
+    let mut first = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(args).arg(&out).env("HOTLOOPS_LOCK_DIR", &locks).stderr(Stdio::piped()).spawn().unwrap();
     let pid = first.id();
     let workers = wait_for("a worker process", &mut first, || Some(children_of(pid)).filter(|c| !c.is_empty()));
-    for (target, what) in [(&out, "--out"), (&other, "core")] {
+    for (target, what) in [(&out, format!("error: --out {} is in use by another hotloops run (pid {pid}:", out.display())), (&other, "error: core ".to_string())] {
         let o = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(args).arg(target).env("HOTLOOPS_LOCK_DIR", &locks).output().unwrap();
         assert_eq!(o.status.code(), Some(1), "{}", text(&o));
         let t = text(&o);
-        assert!(t.contains(what) && t.contains("is in use by another hotloops run") && t.contains(&format!("pid {pid}:")), "{t}");
+        assert!(t.contains(&what) && t.contains(&format!("is in use by another hotloops run (pid {pid}:")), "{t}");
     }
     let st = sigint(&mut first);
     assert_eq!(st.code(), Some(130), "{st}");
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut first.stderr.take().unwrap(), &mut err).unwrap();
+    // The handler stopped it (workers run one at a time; it would also go, a little later,
+    // on seeing its stdin close).
+    assert!(err.contains("interrupted: stopped 1 child process(es)"), "{err}");
     let left: Vec<u32> = workers.iter().copied().filter(|w| Path::new(&format!("/proc/{w}")).exists()).collect();
     assert!(left.is_empty(), "workers {left:?} outlived the interrupted report");
     assert!(temporaries(&out).is_empty(), "{:?}", temporaries(&out));

@@ -56,6 +56,9 @@ pub struct RunConfig {
     pub budget_ms: u64,
     /// Seconds the report took.
     pub elapsed_s: f64,
+    /// Where they went: seconds per study and phase.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<run::PhaseTime>,
 }
 
 /// One study in a report.

@@ -118,6 +118,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     let total: usize = studies.iter().map(|s| s.info().cases.len() * s.info().variants.len()).sum();
     let progress = std::cell::RefCell::new(Progress::new(total as u64));
     let mut busy = Vec::new();
+    let mut phases: Vec<PhaseTime> = Vec::new();
 
     let mut rows = Vec::new();
     let mut study_reports = Vec::new();
@@ -129,6 +130,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             let cname = spec.id;
             let unit = info.unit;
             progress.borrow().message(format!("{}/{cname}: building the workload", info.name));
+            let mut clock = PhaseClock::new(info.name);
             let mut case = match s.build(spec, size) {
                 Ok(c) => c,
                 Err(e) if e.downcast_ref::<study::CaseUnavailable>().is_some() => {
@@ -153,6 +155,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 progress.borrow_mut().pair_done(&what, &result);
                 Ok(p)
             };
+            clock.lap(&mut phases, "build");
             let aa = measure_pair(base, base, &mut case)?;
             let floor = wallclock::noise_floor(&aa);
             rows.push(Row::plain(info.name, cname, info.baseline, info.baseline, "wall-clock", aa.baseline_ns_per_item, &format!("ns/{unit}")));
@@ -183,6 +186,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             }
             rows.push(aarow);
 
+            clock.lap(&mut phases, "wall-clock");
             // Counters: every group, each variant.
             progress.borrow().message(format!("{cname}: counters"));
             let runs = counter_runs(case.as_mut(), base)?;
@@ -197,12 +201,14 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 }
             }
 
+            clock.lap(&mut phases, "counters");
             // Study-specific figures.
             for var in info.variants {
                 for (metric, value, u) in case.extra_metrics(var)? {
                     rows.push(Row::plain(info.name, cname, var.id, info.baseline, &metric, value, &u));
                 }
             }
+            clock.lap(&mut phases, "extra-metrics");
             // A swept study's rows from its sweep (one fresh process a point, run once).
             match super::sweep::case_rows(info.name, cname, info.baseline, info.variants, size) {
                 Some(Ok(r)) => rows.extend(r),
@@ -215,11 +221,13 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 None => {}
             }
 
+            clock.lap(&mut phases, "sweep");
             case_reports.push(CaseReport { name: cname.to_string(), describe: case.describe(), items: case.items(), noise_floor: floor, aa, pairs });
         }
         // Instructions: exact, at test size (per-item counts do not depend on the scale), all
         // (variant, case) jobs of the study at once, after its wall clock. Counts are matched
         // to rows by the (variant, case) ids they carry.
+        let mut clock = PhaseClock::new(info.name);
         if instructions {
             progress.borrow().message(format!("{}: callgrind", info.name));
             let jobs: Vec<callgrind::Job> =
@@ -238,6 +246,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         }
         // The static core model: llvm-mca per CPU beside the host's loop-only cycles (a few
         // seconds a study; without llvm-mca the block says what to install).
+        clock.lap(&mut phases, "callgrind");
         let static_model = if opts.no_model {
             String::new()
         } else {
@@ -249,6 +258,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 .unwrap_or_default();
             crate::model::report_block_with(info.name, &pipeline)
         };
+        clock.lap(&mut phases, "model");
         study_reports.push(StudyReport {
             static_model,
             name: info.name.into(),
@@ -287,6 +297,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             processes,
             budget_ms: cfg.budget.as_millis() as u64,
             elapsed_s: started.elapsed().as_secs_f64(),
+            phases,
         },
         notes,
         studies: study_reports,
@@ -300,6 +311,40 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     }
     let written = write_files(&report, &opts.out)?;
     Ok((report, written))
+}
+
+/// Seconds a report spent in one phase of one study (summed over its cases): where the time
+/// of a report goes.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PhaseTime {
+    /// Study.
+    pub study: String,
+    /// `build`, `wall-clock`, `counters`, `extra-metrics`, `sweep`, `callgrind`, `model`.
+    pub phase: String,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+/// Laps of one study's phases into a [`PhaseTime`] list.
+struct PhaseClock {
+    study: &'static str,
+    last: Instant,
+}
+
+impl PhaseClock {
+    fn new(study: &'static str) -> Self {
+        PhaseClock { study, last: Instant::now() }
+    }
+
+    /// Add the time since the last lap to `phase`.
+    fn lap(&mut self, phases: &mut Vec<PhaseTime>, phase: &str) {
+        let s = self.last.elapsed().as_secs_f64();
+        self.last = Instant::now();
+        match phases.iter_mut().find(|p| p.study == self.study && p.phase == phase) {
+            Some(p) => p.seconds += s,
+            None => phases.push(PhaseTime { study: self.study.into(), phase: phase.into(), seconds: s }),
+        }
+    }
 }
 
 /// Runs per counter measurement: enough for ~50 ms.
