@@ -130,6 +130,10 @@ enum Cmd {
         /// at-48; default: at-0,at-48 with --quick, all five otherwise).
         #[arg(long, value_delimiter = ',')]
         layouts: Option<Vec<String>>,
+        /// Refuse to write the report (exit 1) if any wall-clock pair was measured on a busy
+        /// host (its thread ran less than 90% of the wall time).
+        #[arg(long)]
+        strict: bool,
     },
     /// One pair over every code layout: is the effect the patch or where the linker put the
     /// kernels? A table and a plot of the ratio per layout, with each kernel's offset mod 64.
@@ -218,7 +222,14 @@ enum Cmd {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match dispatch(cli.cmd) {
+    // SIGINT/SIGTERM (once a report, a temporary or a child installed the handler):
+    // temporaries removed, children stopped, exit 130 (host::cleanup).
+    let result = dispatch(cli.cmd);
+    if result.is_err() {
+        // A child killed by the signal handler fails its caller: let the handler finish.
+        hotloops::host::cleanup::wait_if_interrupted();
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         // A reader that closed our stdout has what it wanted: end quietly.
         Err(e) if e.is::<StdoutClosed>() => ExitCode::SUCCESS,
@@ -434,9 +445,12 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size, layouts } => {
+        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size, layouts, strict } => {
             if let Some(l) = &layouts {
                 report::layout::check_ids(l)?;
+            }
+            if let Some(d) = study.iter().enumerate().find_map(|(i, s)| study[..i].contains(s).then_some(s)) {
+                return Err(UsageError(format!("--study {d} is given twice: name each study once")).into());
             }
             let opts = report::run::Options {
                 layouts,
@@ -450,6 +464,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 processes: processes.into(),
                 budget: budget_ms.map(Duration::from_millis),
                 size,
+                strict,
             };
             let (r, files) = report::run::run(&opts)?;
             out!("{}", report::markdown(&r));

@@ -1,9 +1,14 @@
 //! The bottom layer: facts about this host and this build (CPU, provenance), the file writes
-//! every layer above shares (atomic, all-or-none) and the fresh-process protocol ([`worker`]).
+//! every layer above shares (atomic, all-or-none; [`outdir`]: a directory of one run's files),
+//! run locks ([`lock`]), the signal cleanup ([`cleanup`]) and the fresh-process protocol
+//! ([`worker`]).
 //! It imports nothing of the crate.
 
+pub mod cleanup;
 pub mod cpu;
 pub mod layout;
+pub mod lock;
+pub mod outdir;
 pub mod provenance;
 pub mod worker;
 
@@ -21,6 +26,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut tmp = readable_temp(dir)?;
+    let _guard = cleanup::temp(tmp.path());
     tmp.write_all(bytes)?;
     tmp.persist(path).with_context(|| format!("writing {}", path.display()))?;
     Ok(())
@@ -43,10 +49,11 @@ pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
         let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let mut tmp = readable_temp(dir)?;
+        let guard = cleanup::temp(tmp.path());
         tmp.write_all(bytes).with_context(|| format!("writing {}", path.display()))?;
-        staged.push((tmp, path));
+        staged.push((tmp, path, guard));
     }
-    for (tmp, path) in staged {
+    for (tmp, path, _guard) in staged {
         tmp.persist(path).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())

@@ -217,6 +217,8 @@ pub struct Worker {
     /// The child's stderr: an unnamed temporary file (nothing to clean up, no pipe to fill).
     err: File,
     what: String,
+    /// Killed by the signal handler while registered ([`super::cleanup`]).
+    _registered: super::cleanup::ChildGuard,
 }
 
 impl Worker {
@@ -244,7 +246,8 @@ impl Worker {
             .with_context(|| format!("starting a worker process ({what})"))?;
         let to = child.stdin.take().context("worker stdin")?;
         let from = BufReader::new(child.stdout.take().context("worker stdout")?);
-        let mut w = Worker { child, to: Some(to), from, err, what };
+        let registered = super::cleanup::child(child.id());
+        let mut w = Worker { child, to: Some(to), from, err, what, _registered: registered };
         let line = serde_json::to_string(req)?;
         w.write_line(&line)?;
         Ok(w)

@@ -49,16 +49,23 @@ pub fn count(exe: &Path, id: &str, case: &str, size: crate::study::Size) -> Resu
     let (_, v) = crate::study::variant(id)?;
     let symbols = v.symbols();
     let dir = tempfile::tempdir()?;
+    let _dir_guard = crate::host::cleanup::temp(dir.path());
     let out = dir.path().join("callgrind.out");
-    let o = Command::new("valgrind")
+    let child = Command::new("valgrind")
         .arg("--tool=callgrind")
         .arg(format!("--callgrind-out-file={}", out.display()))
         .arg(format!("--toggle-collect={}", v.kernel))
         .args(["--collect-atstart=no", "--compress-strings=no", "--compress-pos=no"])
         .arg(exe)
         .args(["run", id, "--case", case, "--size", size.name()])
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .context("running valgrind")?;
+    let o = {
+        let _child_guard = crate::host::cleanup::child(child.id());
+        child.wait_with_output().context("running valgrind")?
+    };
     if !o.status.success() {
         bail!("callgrind run of {id} failed:\n{}", String::from_utf8_lossy(&o.stderr));
     }

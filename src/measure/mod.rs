@@ -1,12 +1,13 @@
 //! Measurement: paired wall clock ([`wallclock`]), the per-call timing loop ([`timing`]),
 //! minor faults ([`faults`]), exact instructions ([`callgrind`]) and hardware/software
-//! counters ([`counters`]).
+//! counters ([`counters`]); whether the measuring thread had its core ([`usage`]).
 
 pub mod callgrind;
 pub mod counters;
 pub mod faults;
 pub mod stats;
 pub mod timing;
+pub mod usage;
 pub mod wallclock;
 
 /// Pin the calling thread to one core: the last one the process may use, away from core 0

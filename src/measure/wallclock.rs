@@ -9,6 +9,7 @@
 //! interval; the report says which method built each interval.
 
 use super::stats::{bootstrap_median_ci, median, percentile_sorted};
+use super::usage::{ThreadUsage, UsageMeter};
 use crate::study::{self, Case, Size, UnknownName, Variant};
 use anyhow::{Context, Result, bail};
 use rand::{Rng, SeedableRng};
@@ -55,6 +56,9 @@ pub struct PairTrials {
     pub b_ns_per_item: Vec<f64>,
     /// Case runs per timed block.
     pub reps_per_block: u32,
+    /// What the thread got of its core over the timed blocks (the busy-host guard).
+    #[serde(default)]
+    pub usage: ThreadUsage,
 }
 
 /// A measured pair.
@@ -88,6 +92,9 @@ pub struct Paired {
     /// Empty when the pair was measured in one layout only.
     #[serde(default)]
     pub layouts: Vec<LayoutRatio>,
+    /// Per process: what the measuring thread got of its core (the busy-host guard).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub usage: Vec<ThreadUsage>,
 }
 
 /// Where a kernel sat in one layout, mod 64.
@@ -172,7 +179,8 @@ pub fn run_trials(case: &mut dyn Case, a: &'static Variant, b: &'static Variant,
     // 8 trials. The interval then says how few there were.
     let trials = if fit >= cfg.min_trials { fit } else { cfg.min_trials.min((2 * fit).max(8)) };
     let items = case.items().max(1) as f64 * reps as f64;
-    let mut out = PairTrials { ratios: vec![], a_ns_per_item: vec![], b_ns_per_item: vec![], reps_per_block: reps };
+    let mut out = PairTrials { ratios: vec![], a_ns_per_item: vec![], b_ns_per_item: vec![], reps_per_block: reps, usage: ThreadUsage::default() };
+    let meter = UsageMeter::start();
     for t in 0..trials {
         let (ta, tb) = if t % 2 == 0 {
             let a1 = time_block(case, a, reps, expect)?;
@@ -192,6 +200,7 @@ pub fn run_trials(case: &mut dyn Case, a: &'static Variant, b: &'static Variant,
         out.b_ns_per_item.push(tb.as_nanos() as f64 / 2.0 / items);
         tick(t as f64 / trials as f64);
     }
+    out.usage = meter.stop();
     Ok(out)
 }
 
@@ -287,6 +296,7 @@ pub fn combine(baseline: &str, variant: &str, per_process: &[PairTrials], resamp
         process_medians,
         interval,
         layouts: vec![],
+        usage: per_process.iter().map(|p| p.usage).collect(),
     }
 }
 
@@ -336,6 +346,12 @@ pub fn combine_layouts(baseline: &str, variant: &str, per_layout: &[LayoutTrials
     }
     p.layouts = layouts;
     p
+}
+
+/// The busy-host flag of a pair, if its thread ran less than
+/// [`BUSY_BELOW`](super::usage::BUSY_BELOW) of the wall time in any process.
+pub fn busy_flag(p: &Paired) -> Option<String> {
+    super::usage::busy_flag(&p.usage)
 }
 
 /// The A/A noise floor: how far from 1 a kernel measured against itself strays (the larger of
@@ -400,7 +416,7 @@ mod tests {
     use super::*;
 
     fn trials(r: &[f64]) -> PairTrials {
-        PairTrials { ratios: r.to_vec(), a_ns_per_item: vec![1.0; r.len()], b_ns_per_item: r.to_vec(), reps_per_block: 1 }
+        PairTrials { ratios: r.to_vec(), a_ns_per_item: vec![1.0; r.len()], b_ns_per_item: r.to_vec(), reps_per_block: 1, usage: ThreadUsage::default() }
     }
 
     #[test]

@@ -40,6 +40,11 @@
 //! slots). A file whose metapage or stamp does not match is re-created; a file whose length is
 //! not a whole number of pages is an error naming the file (it cannot be one of ours: files
 //! are written under a temporary name and renamed into place).
+//!
+//! **Our checksum.** The stamp's bytes 48..56 hold a checksum of the body (every page after
+//! the metapage, [`BodyHash`]), written last; [`BloomIndex::open`] reads the whole body and
+//! compares, so flipped bytes are found (and the file re-created, naming it) instead of
+//! silently changing a scan's results.
 
 use super::itemptr::ItemPointer;
 use super::page::{BLCKSZ, MAXIMUM_ALIGNOF, SIZE_OF_PAGE_HEADER, maxalign};
@@ -322,6 +327,50 @@ pub struct Stamp {
 }
 
 const STAMP_MAGIC: &[u8; 8] = b"HOTLOOPS";
+/// Where the body checksum sits on the metapage: bytes 48..56 of the stamp.
+pub const CHECKSUM_OFFSET: usize = STAMP_OFFSET + 48;
+
+/// The body checksum: four lanes of xor-then-multiply (by an odd constant) over 8-byte words,
+/// folded with the length. Each step is a bijection of its lane, so any changed word changes
+/// the sum; it is for corruption, not for adversaries. Never 0 (0: no checksum written).
+#[derive(Clone, Debug)]
+pub struct BodyHash {
+    lanes: [u64; 4],
+    len: u64,
+}
+
+const HASH_K: u64 = 0x9e37_79b9_7f4a_7c15;
+
+impl Default for BodyHash {
+    fn default() -> Self {
+        BodyHash { lanes: [1, 2, 3, 4], len: 0 }
+    }
+}
+
+impl BodyHash {
+    /// Add one page (any multiple of 32 bytes).
+    pub fn update(&mut self, page: &[u8]) {
+        debug_assert_eq!(page.len() % 32, 0);
+        for c in page.chunks_exact(32) {
+            for (i, lane) in self.lanes.iter_mut().enumerate() {
+                let w = u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap());
+                *lane = (*lane ^ w).wrapping_mul(HASH_K);
+            }
+        }
+        self.len += page.len() as u64;
+    }
+
+    /// The sum.
+    pub fn finish(&self) -> u64 {
+        let mut h = self.len;
+        for l in self.lanes {
+            h = (h ^ l).wrapping_mul(HASH_K);
+            h ^= h >> 29;
+        }
+        h.max(1)
+    }
+}
+
 /// Stamp size in bytes.
 pub const STAMP_LEN: usize = 64;
 /// Where the stamp starts on the metapage: the last 64 bytes of `notFullPage`.
@@ -481,6 +530,15 @@ pub enum OpenError {
         /// What differs.
         why: String,
     },
+    /// Its body does not match the checksum on its metapage.
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// The checksum written with the file.
+        stored: u64,
+        /// The body's checksum now.
+        found: u64,
+    },
     /// Reading it failed.
     Io {
         /// The file.
@@ -503,6 +561,12 @@ impl fmt::Display for OpenError {
                 len % BLCKSZ as u64
             ),
             OpenError::Mismatch { path, why } => write!(f, "{}: header does not match: {why}", path.display()),
+            OpenError::Corrupt { path, stored, found } => write!(
+                f,
+                "{}: corrupt: the body's checksum is {found:#018x}, the file was written with {stored:#018x} \
+                 (it is re-created; remove it to rebuild it by hand)",
+                path.display()
+            ),
             OpenError::Io { path, err } => write!(f, "{}: {err}", path.display()),
         }
     }
@@ -567,6 +631,21 @@ impl BloomIndex {
         }
         let npages = u32::try_from(spec.npages())
             .map_err(|_| OpenError::Mismatch { path: path.to_path_buf(), why: "more blocks than a relation can have".into() })?;
+        let stored = u64::from_le_bytes(meta[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 8].try_into().unwrap());
+        if stored == 0 {
+            return Err(OpenError::Mismatch { path: path.to_path_buf(), why: "no body checksum (written by an older hotloops)".into() });
+        }
+        let mut hash = BodyHash::default();
+        let mut r = io::BufReader::with_capacity(1 << 20, f);
+        let mut page = vec![0u8; BLCKSZ];
+        for _ in 1..npages {
+            r.read_exact(&mut page).map_err(io_err)?;
+            hash.update(&page);
+        }
+        let found = hash.finish();
+        if found != stored {
+            return Err(OpenError::Corrupt { path: path.to_path_buf(), stored, found });
+        }
         Ok(BloomIndex { path: path.to_path_buf(), spec: *spec, state, npages })
     }
 
@@ -575,18 +654,22 @@ impl BloomIndex {
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         fs::create_dir_all(dir)?;
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        // Removed by the signal handler if we are interrupted while writing it.
+        let _guard = crate::host::cleanup::temp(&tmp);
         let result = (|| -> io::Result<()> {
             let f = OpenOptions::new().write(true).create(true).truncate(true).open(&tmp)?;
             let mut w = BufWriter::with_capacity(1 << 20, f);
             let mut page = vec![0u8; BLCKSZ];
             fill_metapage(&mut page, spec);
             w.write_all(&page)?;
+            let mut hash = BodyHash::default();
             let state = spec.state();
             let mut sign = vec![0u16; state.bloom_length];
             bloom_init_page(&mut page, 0);
             for row in 0..spec.rows {
                 row_sign(&state, spec.seed, row, &mut sign);
                 if !bloom_page_add_item(&state, &mut page, heap_tid(row), &sign) {
+                    hash.update(&page);
                     w.write_all(&page)?;
                     bloom_init_page(&mut page, 0);
                     let added = bloom_page_add_item(&state, &mut page, heap_tid(row), &sign);
@@ -594,9 +677,12 @@ impl BloomIndex {
                 }
             }
             if page_max_offset(&page) > 0 {
+                hash.update(&page);
                 w.write_all(&page)?;
             }
             let f = w.into_inner().map_err(|e| e.into_error())?;
+            // The checksum last: a file cut short never carries one that matches.
+            std::os::unix::fs::FileExt::write_all_at(&f, &hash.finish().to_le_bytes(), CHECKSUM_OFFSET as u64)?;
             f.sync_all()?;
             Ok(())
         })();
@@ -620,6 +706,11 @@ impl BloomIndex {
             Ok(ix) => Ok((ix, Origin::Reused)),
             Err(OpenError::Missing(_)) => Ok((BloomIndex::create(&path, spec)?, Origin::Created)),
             Err(OpenError::Mismatch { why, .. }) => Ok((BloomIndex::create(&path, spec)?, Origin::Recreated(why))),
+            Err(e @ OpenError::Corrupt { .. }) => {
+                let why = e.to_string();
+                eprintln!("hotloops: {why}");
+                Ok((BloomIndex::create(&path, spec)?, Origin::Recreated(why)))
+            }
             Err(e) => Err(e.into()),
         }
     }

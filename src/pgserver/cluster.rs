@@ -73,10 +73,11 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
 }
 
-/// Install the SIGINT/SIGTERM handler once: stop every live cluster, remove its directory, exit 130.
+/// Install the SIGINT/SIGTERM hook once: stop every live cluster and remove its directory
+/// (the host's handler then kills children, removes temporaries and exits 130).
 fn install_signal_handler() {
     HANDLER.call_once(|| {
-        let _ = ctrlc::set_handler(|| {
+        crate::host::cleanup::on_signal(|| {
             INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
             let live = LIVE.lock().map(|g| g.clone()).unwrap_or_default();
             for (pg_ctl, data, run_as, root) in &live {
@@ -84,7 +85,6 @@ fn install_signal_handler() {
                 let _ = std::fs::remove_dir_all(root);
             }
             eprintln!("interrupted: stopped and removed {} cluster(s)", live.len());
-            std::process::exit(130);
         });
     });
 }

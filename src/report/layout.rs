@@ -41,7 +41,7 @@ pub fn layout_pairs(
     size: Size,
     cfg: &PairConfig,
     processes: usize,
-    tick: &mut dyn FnMut(u64),
+    tick: &mut dyn FnMut(String),
 ) -> Result<Vec<wallclock::Paired>> {
     let idx = |v: &Variant| variants.iter().position(|w| w.id == v.id).unwrap_or(0);
     let mut per: Vec<Vec<LayoutTrials>> = pairs
@@ -61,6 +61,7 @@ pub fn layout_pairs(
         for k in 0..layouts.len() {
             let li = (k + p) % layouts.len();
             let (l, bin) = &layouts[li];
+            tick(format!("layout {} ({}/{}), process {}/{processes}", l.id, k + 1, layouts.len(), p + 1));
             let (heap_pad, stack_pad) = layout::process_offsets(salt, li, p);
             let req = Request::CaseTrials {
                 case: case.into(),
@@ -79,7 +80,6 @@ pub fn layout_pairs(
             for (i, t) in got.into_iter().enumerate() {
                 per[i][li].processes.push(t);
             }
-            tick(pairs.len() as u64);
         }
     }
     Ok(pairs.iter().zip(&per).map(|((a, b), lt)| wallclock::combine_layouts(a.id, b.id, lt, cfg.resamples, cfg.seed)).collect())
@@ -163,9 +163,7 @@ pub fn run(opts: &Options) -> Result<(LayoutReport, String, Vec<PathBuf>)> {
     let mut cfg = if opts.size == Size::Full { PairConfig::full() } else { PairConfig::quick() };
     // layout_pairs splits the budget over the layouts; here it is per layout.
     cfg.budget = opts.budget * layouts.len() as u32;
-    let bar = indicatif::ProgressBar::new((2 * layouts.len() * opts.processes) as u64);
-    let mut got = layout_pairs(&layouts, &st, info.variants, &[(a, a), (a, b)], case, opts.size, &cfg, opts.processes, &mut |n| bar.inc(n))?;
-    bar.finish_and_clear();
+    let mut got = layout_pairs(&layouts, &st, info.variants, &[(a, a), (a, b)], case, opts.size, &cfg, opts.processes, &mut |m| eprintln!("hotloops layout: {m}"))?;
     let pair = got.pop().expect("two pairs");
     let aa = got.pop().expect("two pairs");
     let floor = wallclock::noise_floor(&aa);

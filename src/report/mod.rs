@@ -6,6 +6,7 @@
 pub mod compare;
 pub mod layout;
 pub mod plot;
+pub mod progress;
 pub mod run;
 pub mod sweep;
 pub mod table;
@@ -59,6 +60,9 @@ pub struct RunConfig {
     pub budget_ms: u64,
     /// Seconds the report took.
     pub elapsed_s: f64,
+    /// Where they went: seconds per study and phase.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<run::PhaseTime>,
 }
 
 /// One study in a report.
@@ -129,6 +133,10 @@ pub struct Row {
     pub verdict: Option<Verdict>,
     /// The seed's ratio for this case, where it reported one.
     pub seed_ratio: Option<f64>,
+    /// Warnings about how this figure was measured (`busy-host: thread ran 71% of wall time,
+    /// ...`); a flagged figure is not to be trusted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
 }
 
 impl Row {
@@ -146,6 +154,7 @@ impl Row {
             ci_high: None,
             verdict: None,
             seed_ratio: None,
+            flags: Vec::new(),
         }
     }
 }

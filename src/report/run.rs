@@ -10,7 +10,7 @@ use super::layout::{Layouts, layout_pairs, sites};
 use crate::measure::wallclock::{self, PairConfig, PairTrials};
 use crate::study::{self, Size, Study, Variant};
 use anyhow::{Context, Result, bail};
-use indicatif::{ProgressBar, ProgressStyle};
+use super::progress::Progress;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -40,6 +40,8 @@ pub struct Options {
     /// Code layouts to measure each pair under (default: `layout::QUICK` with --quick, else
     /// `layout::FULL`).
     pub layouts: Option<Vec<String>>,
+    /// Refuse to write a report with a pair measured on a busy host.
+    pub strict: bool,
 }
 
 /// Which studies: named ones (validated) or all.
@@ -68,6 +70,9 @@ fn child_trials(case: &str, a: &Variant, b: &Variant, size: Size, cfg: &PairConf
 pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     let studies = select(&opts.studies)?;
     crate::host::check_writable(&opts.out)?;
+    // One report at a time per --out and per core (held to the end of the run).
+    let _out_lock = crate::host::lock::acquire(&opts.out.join(crate::host::outdir::LOCK), &format!("--out {}", opts.out.display()))?;
+    crate::host::cleanup::install();
     let started = Instant::now();
     let mut notes = Vec::new();
 
@@ -101,6 +106,10 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     if pinned.is_none() {
         notes.push("the measuring thread could not be pinned to a core".into());
     }
+    let _core_lock = match pinned {
+        Some(core) => Some(crate::host::lock::acquire(&crate::host::lock::core_lock_path(core), &format!("core {core} (where a report pins its measuring thread)"))?),
+        None => None,
+    };
     let provenance = crate::host::provenance::collect(pinned, study::features_enabled());
 
     let size = opts.size.unwrap_or(if opts.quick { Size::Quick } else { Size::Full });
@@ -129,16 +138,17 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         ));
     }
 
-    // Progress: one tick per wall-clock pair (A/A included); grows as cases are built.
-    let bar = ProgressBar::new(0);
-    bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}").unwrap());
+    // Progress: one tick per wall-clock pair (A/A included), with an ETA.
+    let total: usize = studies.iter().map(|s| s.info().cases.len() * s.info().variants.len()).sum();
+    let progress = std::cell::RefCell::new(Progress::new(total as u64));
+    let mut busy = Vec::new();
+    let mut phases: Vec<PhaseTime> = Vec::new();
 
     let mut rows = Vec::new();
     let mut study_reports = Vec::new();
     for s in &studies {
         let info = s.info();
         let base = info.baseline_variant();
-        bar.inc_length(info.cases.len() as u64 * info.variants.len() as u64);
         let mut case_reports = Vec::new();
         let study_sites = match &layouts {
             Some(l) => Some(sites(l, info.variants).with_context(|| format!("{}: reading kernel addresses", info.name))?),
@@ -147,12 +157,13 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         for spec in info.cases {
             let cname = spec.id;
             let unit = info.unit;
-            bar.set_message(format!("{}/{cname}: building the workload", info.name));
+            progress.borrow().message(format!("{}/{cname}: building the workload", info.name));
+            let mut clock = PhaseClock::new(info.name);
             let mut case = match s.build(spec, size) {
                 Ok(c) => c,
                 Err(e) if e.downcast_ref::<study::CaseUnavailable>().is_some() => {
                     notes.push(format!("{}/{cname} left out: {e:#}", info.name));
-                    bar.inc(info.variants.len() as u64);
+                    progress.borrow_mut().skip(info.variants.len() as u64);
                     continue;
                 }
                 Err(e) => return Err(e.context(format!("building {}/{cname}", info.name))),
@@ -160,35 +171,40 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             // Wall clock: A/A first, then each variant against the baseline.
             let mut pairs_ab: Vec<(&'static Variant, &'static Variant)> = vec![(base, base)];
             pairs_ab.extend(info.variants.iter().filter(|v| v.id != base.id).map(|v| (base, v)));
-            let mut measured: Vec<wallclock::Paired> = match (&layouts, &study_sites) {
-                (Some(l), Some(st)) => {
-                    bar.set_message(format!("{cname}: {} pairs x {} layouts", pairs_ab.len(), l.len()));
-                    let per_call = pairs_ab.len() as u64;
-                    bar.inc_length(per_call * (l.len() * processes) as u64 - per_call);
-                    layout_pairs(l, st, info.variants, &pairs_ab, cname, size, &cfg, processes, &mut |n| bar.inc(n))
-                        .with_context(|| format!("{}/{cname}", info.name))?
-                }
-                _ => {
-                    let mut out = vec![];
-                    for (a, b) in &pairs_ab {
-                        bar.set_message(format!("{cname} {} vs {}", b.id, a.id));
-                        let per: Vec<PairTrials> = if processes == 1 {
-                            vec![wallclock::run_trials(case.as_mut(), a, b, &cfg, &mut |_| bar.tick()).with_context(|| format!("{}/{cname}", info.name))?]
-                        } else {
-                            (0..processes).map(|_| child_trials(cname, a, b, size, &cfg)).collect::<Result<_>>()?
-                        };
-                        bar.inc(1);
-                        out.push(wallclock::combine(a.id, b.id, &per, cfg.resamples, cfg.seed));
-                    }
-                    out
-                }
+            let measure_pair = |a: &'static Variant, b: &'static Variant, case: &mut Box<dyn study::Case>| -> Result<wallclock::Paired> {
+                let what = format!("{}/{cname}: {} vs {}", info.name, b.id, a.id);
+                progress.borrow().message(what.clone());
+                let per: Vec<PairTrials> = if processes == 1 {
+                    vec![wallclock::run_trials(case.as_mut(), a, b, &cfg, &mut |_| progress.borrow().tick()).with_context(|| format!("{}/{cname}", info.name))?]
+                } else {
+                    (0..processes).map(|_| child_trials(cname, a, b, size, &cfg)).collect::<Result<_>>()?
+                };
+                Ok(wallclock::combine(a.id, b.id, &per, cfg.resamples, cfg.seed))
             };
+            clock.lap(&mut phases, "build");
+            let mut measured: Vec<wallclock::Paired> = match (&layouts, &study_sites) {
+                (Some(l), Some(st)) => layout_pairs(l, st, info.variants, &pairs_ab, cname, size, &cfg, processes, &mut |m| {
+                    progress.borrow().message(format!("{}/{cname}: {m}", info.name))
+                })
+                .with_context(|| format!("{}/{cname}", info.name))?,
+                _ => pairs_ab.iter().map(|(a, b)| measure_pair(a, b, &mut case)).collect::<Result<_>>()?,
+            };
+            for p in &measured {
+                let what = format!("{}/{cname}: {} vs {}", info.name, p.variant, p.baseline);
+                let flag = wallclock::busy_flag(p).map(|f| format!("; {f}")).unwrap_or_default();
+                let result = format!("{:+.2}% [{:+.2}%, {:+.2}%]{flag}", (p.median_ratio - 1.0) * 100.0, (p.ci_low - 1.0) * 100.0, (p.ci_high - 1.0) * 100.0);
+                progress.borrow_mut().pair_done(&what, &result);
+            }
             let aa = measured.remove(0);
             let floor = wallclock::noise_floor(&aa);
             rows.push(Row::plain(info.name, cname, info.baseline, info.baseline, "wall-clock", aa.baseline_ns_per_item, &format!("ns/{unit}")));
             let mut pairs = Vec::new();
             for (var, p) in info.variants.iter().filter(|v| v.id != base.id).zip(measured) {
                 let mut r = Row::plain(info.name, cname, var.id, info.baseline, "wall-clock", p.variant_ns_per_item, &format!("ns/{unit}"));
+                if let Some(f) = wallclock::busy_flag(&p) {
+                    busy.push(format!("{}/{cname}: {} vs {}: {f}", info.name, var.id, base.id));
+                    r.flags.push(f);
+                }
                 r.ratio = Some(p.median_ratio);
                 r.ci_low = Some(p.ci_low);
                 r.ci_high = Some(p.ci_high);
@@ -202,10 +218,15 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             aarow.ci_low = Some(aa.ci_low);
             aarow.ci_high = Some(aa.ci_high);
             aarow.verdict = Some(wallclock::verdict(&aa, 0.0));
+            if let Some(f) = wallclock::busy_flag(&aa) {
+                busy.push(format!("{}/{cname}: A/A {}: {f}", info.name, base.id));
+                aarow.flags.push(f);
+            }
             rows.push(aarow);
 
+            clock.lap(&mut phases, "wall-clock");
             // Counters: every group, each variant.
-            bar.set_message(format!("{cname}: counters"));
+            progress.borrow().message(format!("{cname}: counters"));
             let runs = counter_runs(case.as_mut(), base)?;
             let base_rep = counters::measure(case.as_mut(), base, runs, &groups)?;
             for v in info.variants {
@@ -218,12 +239,14 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 }
             }
 
+            clock.lap(&mut phases, "counters");
             // Study-specific figures.
             for var in info.variants {
                 for (metric, value, u) in case.extra_metrics(var)? {
                     rows.push(Row::plain(info.name, cname, var.id, info.baseline, &metric, value, &u));
                 }
             }
+            clock.lap(&mut phases, "extra-metrics");
             // A swept study's rows from its sweep (one fresh process a point, run once).
             match super::sweep::case_rows(info.name, cname, info.baseline, info.variants, size) {
                 Some(Ok(r)) => rows.extend(r),
@@ -236,13 +259,15 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 None => {}
             }
 
+            clock.lap(&mut phases, "sweep");
             case_reports.push(CaseReport { name: cname.to_string(), describe: case.describe(), items: case.items(), noise_floor: floor, aa, pairs });
         }
         // Instructions: exact, at test size (per-item counts do not depend on the scale), all
         // (variant, case) jobs of the study at once, after its wall clock. Counts are matched
         // to rows by the (variant, case) ids they carry.
+        let mut clock = PhaseClock::new(info.name);
         if instructions {
-            bar.set_message(format!("{}: callgrind", info.name));
+            progress.borrow().message(format!("{}: callgrind", info.name));
             let jobs: Vec<callgrind::Job> =
                 case_reports.iter().flat_map(|c| info.variants.iter().map(move |v| (v.id, c.name.as_str()))).collect();
             let counts = callgrind::count_many(&exe, &jobs, Size::Test)?;
@@ -259,10 +284,11 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         }
         // The static core model: llvm-mca per CPU beside the host's loop-only cycles (a few
         // seconds a study; without llvm-mca the block says what to install).
+        clock.lap(&mut phases, "callgrind");
         let static_model = if opts.no_model {
             String::new()
         } else {
-            bar.set_message(format!("{}: static core model", info.name));
+            progress.borrow().message(format!("{}: static core model", info.name));
             // The first case's wall clock, as ns an item against the baseline.
             let pipeline: Vec<(String, f64)> = case_reports
                 .first()
@@ -270,6 +296,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 .unwrap_or_default();
             crate::model::report_block_with(info.name, &pipeline)
         };
+        clock.lap(&mut phases, "model");
         study_reports.push(StudyReport {
             static_model,
             name: info.name.into(),
@@ -281,9 +308,23 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             cases: case_reports,
         });
     }
-    bar.finish_and_clear();
+    progress.borrow().finish();
 
-    let report = Report {
+    if !busy.is_empty() {
+        let what = format!(
+            "busy host: {} wall-clock pair(s) ran with the measuring thread on its core less than {:.0}% of the wall time \
+             (flagged in their rows; their ratios and verdicts are not to be trusted: stop other work, or check for a \
+             second run on the same core): {}",
+            busy.len(),
+            crate::measure::usage::BUSY_BELOW * 100.0,
+            busy.join("; ")
+        );
+        if opts.strict {
+            bail!("--strict: not writing the report, {what}");
+        }
+        notes.push(what);
+    }
+    let mut report = Report {
         schema: SCHEMA.into(),
         schema_version: SCHEMA_VERSION,
         provenance,
@@ -295,13 +336,54 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             layouts: layouts.as_ref().map(|l| l.iter().map(|(l, _)| l.id.to_string()).collect()).unwrap_or_default(),
             budget_ms: cfg.budget.as_millis() as u64,
             elapsed_s: started.elapsed().as_secs_f64(),
+            phases,
         },
         notes,
         studies: study_reports,
         rows,
     };
+    // Files in --out that hotloops did not write stay; say so.
+    let planned: Vec<PathBuf> = render_files(&report, &opts.out)?.into_iter().map(|(p, _)| p).collect();
+    let foreign = crate::host::outdir::foreign(&opts.out, &planned);
+    if !foreign.is_empty() {
+        report.notes.push(format!("{} holds files hotloops did not write, left alone: {}", opts.out.display(), foreign.join(", ")));
+    }
     let written = write_files(&report, &opts.out)?;
     Ok((report, written))
+}
+
+/// Seconds a report spent in one phase of one study (summed over its cases): where the time
+/// of a report goes.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PhaseTime {
+    /// Study.
+    pub study: String,
+    /// `build`, `wall-clock`, `counters`, `extra-metrics`, `sweep`, `callgrind`, `model`.
+    pub phase: String,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+/// Laps of one study's phases into a [`PhaseTime`] list.
+struct PhaseClock {
+    study: &'static str,
+    last: Instant,
+}
+
+impl PhaseClock {
+    fn new(study: &'static str) -> Self {
+        PhaseClock { study, last: Instant::now() }
+    }
+
+    /// Add the time since the last lap to `phase`.
+    fn lap(&mut self, phases: &mut Vec<PhaseTime>, phase: &str) {
+        let s = self.last.elapsed().as_secs_f64();
+        self.last = Instant::now();
+        match phases.iter_mut().find(|p| p.study == self.study && p.phase == phase) {
+            Some(p) => p.seconds += s,
+            None => phases.push(PhaseTime { study: self.study.into(), phase: phase.into(), seconds: s }),
+        }
+    }
 }
 
 /// Runs per counter measurement: enough for ~50 ms.
@@ -312,8 +394,8 @@ fn counter_runs(case: &mut dyn study::Case, base: &'static Variant) -> Result<u3
     Ok(((50_000_000 / one) as u32).clamp(1, 10_000))
 }
 
-/// Write `report.json`, `report.md` and one SVG per study into `out`, all or none.
-pub fn write_files(report: &Report, out: &Path) -> Result<Vec<PathBuf>> {
+/// The files of `report` in `out`: `report.json`, `report.md` and one SVG per study.
+pub fn render_files(report: &Report, out: &Path) -> Result<Vec<(PathBuf, Vec<u8>)>> {
     let mut files = vec![
         (out.join("report.json"), serde_json::to_vec_pretty(report)?),
         (out.join("report.md"), super::markdown(report).into_bytes()),
@@ -321,6 +403,13 @@ pub fn write_files(report: &Report, out: &Path) -> Result<Vec<PathBuf>> {
     for s in &report.studies {
         files.push((out.join(format!("{}.svg", s.name)), super::plot::study_svg(report, s)?.into_bytes()));
     }
-    crate::host::write_all_atomic(&files)?;
+    Ok(files)
+}
+
+/// Write [`render_files`] into `out`, all or none, with the manifest ([`crate::host::outdir`]):
+/// what the previous report wrote and this one does not is removed.
+pub fn write_files(report: &Report, out: &Path) -> Result<Vec<PathBuf>> {
+    let files = render_files(report, out)?;
+    crate::host::outdir::replace(out, &files)?;
     Ok(files.into_iter().map(|(p, _)| p).collect())
 }
