@@ -394,7 +394,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 size,
             };
             let (r, files) = report::run::run(&opts)?;
-            out!("{}", report::markdown(&r));
+            out!("{}", report::terminal(&r));
             eprintln!("wrote:");
             for f in files {
                 eprintln!("  {}", f.display());

@@ -1,7 +1,7 @@
 //! `hotloops report`: every study's variants against their baseline, in wall clock (paired,
 //! with an A/A control), instructions (callgrind) and counters (perf-event), with provenance.
 
-use super::{CaseReport, Report, Row, RunConfig, SCHEMA, SCHEMA_VERSION, StudyReport};
+use super::{CaseReport, PairReport, Report, Row, RunConfig, SCHEMA, SCHEMA_VERSION, StudyReport};
 use crate::host::worker::{self, Request};
 use crate::measure::callgrind;
 use crate::measure::counters::{self, Microarch};
@@ -130,7 +130,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 Err(e) => return Err(e.context(format!("building {}/{cname}", info.name))),
             };
             // Wall clock: A/A first, then each variant against the baseline.
-            let measure_pair = |a: &'static Variant, b: &'static Variant, case: &mut Box<dyn study::Case>| -> Result<wallclock::Paired> {
+            let measure_pair = |a: &'static Variant, b: &'static Variant, case: &mut Box<dyn study::Case>| -> Result<PairReport> {
                 bar.set_message(format!("{cname} {} vs {}", b.id, a.id));
                 let per: Vec<PairTrials> = if processes == 1 {
                     vec![wallclock::run_trials(case.as_mut(), a, b, &cfg, &mut |_| bar.tick()).with_context(|| format!("{}/{cname}", info.name))?]
@@ -138,7 +138,8 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                     (0..processes).map(|_| child_trials(cname, a, b, size, &cfg)).collect::<Result<_>>()?
                 };
                 bar.inc(1);
-                Ok(wallclock::combine(a.id, b.id, &per, cfg.resamples, cfg.seed))
+                // The raw trials go into the report beside their summary, to be pooled later.
+                Ok(PairReport::new(wallclock::combine(a.id, b.id, &per, cfg.resamples, cfg.seed), &per))
             };
             let aa = measure_pair(base, base, &mut case)?;
             let floor = wallclock::noise_floor(&aa);
