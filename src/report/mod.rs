@@ -295,7 +295,8 @@ fn wall_table(rows: &[&Row], unit: &str, terminal: bool) -> table::Table {
     }
     for v in variants_of(rows) {
         let Some(w) = rows.iter().find(|x| x.variant == v && x.metric == "wall-clock") else { continue };
-        let id = if terminal { v.clone() } else { format!("`{v}`") };
+        // The terminal's heading names the study: the short id keeps the table narrow.
+        let id = if terminal { short(&v).to_string() } else { format!("`{v}`") };
         let (time, ci, ratio) = match (w.ratio, w.ci_low, w.ci_high) {
             (Some(r), Some(l), Some(h)) => (pct(r), format!("[{}, {}]", pct(l), pct(h)), format!("{r:.4}")),
             _ => ("baseline".to_string(), String::new(), String::new()),
