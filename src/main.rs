@@ -197,6 +197,11 @@ enum Cmd {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The documentation test (tests/docs.rs) checks that every command the READMEs show parses:
+    // with HOTLOOPS_PARSE_ONLY set, a command line that parses runs nothing.
+    if std::env::var_os("HOTLOOPS_PARSE_ONLY").is_some() {
+        return ExitCode::SUCCESS;
+    }
     match dispatch(cli.cmd) {
         Ok(()) => ExitCode::SUCCESS,
         // A reader that closed our stdout has what it wanted: end quietly.
