@@ -155,10 +155,11 @@ pub fn build(reports: &[Labelled]) -> (String, Vec<(String, String)>) {
                 let mut cell = match find("wall-clock") {
                     Some(w) => {
                         let (rt, lo, hi) = (w.ratio.unwrap_or(f64::NAN), w.ci_low.unwrap_or(f64::NAN), w.ci_high.unwrap_or(f64::NAN));
-                        let point = RatioPoint { label: format!("{}@{}", super::short(variant), l.label), ratio: rt, lo, hi, control: false };
-                        match panels.iter_mut().find(|p| &p.0 == case) {
-                            Some(p) => p.1.push(point),
-                            None => panels.push((case.clone(), vec![point])),
+                        let resolved = w.verdict.is_some_and(|v| v != crate::measure::wallclock::Verdict::NotResolved);
+                        let point = RatioPoint { label: format!("{}@{}", super::short(variant), l.label), ratio: rt, lo, hi, control: false, resolved, seed: w.seed_ratio };
+                        match panels.iter_mut().find(|p| &p.title == case) {
+                            Some(p) => p.points.push(point),
+                            None => panels.push(Panel { title: case.clone(), points: vec![point], floor: None }),
                         }
                         format!("{} [{}, {}] {}", pct(rt), pct(lo), pct(hi), w.verdict.map(|v| v.to_string()).unwrap_or_default())
                     }
