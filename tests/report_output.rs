@@ -252,3 +252,42 @@ fn compare_baseline_gives_the_ratio_of_ratios_per_pair_on_one_host() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("no raw trials"), "{}", text(&o));
 }
+
+/// The distribution's Chromium (`chromium`, installed by scripts/install-tools.sh).
+fn chromium() -> PathBuf {
+    for name in ["chromium", "chromium-browser"] {
+        if let Ok(o) = Command::new(name).arg("--version").output()
+            && o.status.success()
+        {
+            return PathBuf::from(name);
+        }
+    }
+    panic!("this test loads report.html in headless Chromium: install it with `apt-get install -y chromium` (scripts/install-tools.sh does)");
+}
+
+#[test]
+fn report_html_loads_in_headless_chromium_with_every_studys_table() {
+    let m = made();
+    let page = m.dir.join("all/report.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(!html.contains("src=\"http") && !html.contains("<script"), "self-contained: no external files, no scripts");
+    let o = Command::new(chromium())
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let dom = String::from_utf8_lossy(&o.stdout);
+    let r = load(&m.dir.join("all"));
+    for s in &r.studies {
+        assert!(dom.contains(&format!("<section id=\"study-{}\">", s.name)), "{} has no section", s.name);
+        let tables = dom.matches(&format!("<table data-study=\"{}\">", s.name)).count();
+        assert!(tables > s.cases.len(), "{}: {tables} tables for {} cases", s.name, s.cases.len());
+        for c in &s.cases {
+            assert!(dom.contains(&format!("<h3>{} / {}</h3>", s.name, c.name)), "{}/{}", s.name, c.name);
+        }
+    }
+    // The headline, the provenance and one inline plot per study came through the browser.
+    assert!(dom.contains("<h2>Headline</h2>") && dom.contains(&r.provenance.commit));
+    assert_eq!(dom.matches("<svg").count(), r.studies.len(), "one inline SVG per study");
+}

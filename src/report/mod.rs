@@ -10,6 +10,7 @@
 
 pub mod compare;
 pub mod headline;
+pub mod html;
 pub mod plot;
 pub mod run;
 pub mod sweep;

@@ -270,15 +270,20 @@ fn counter_runs(case: &mut dyn study::Case, base: &'static Variant) -> Result<u3
     Ok(((50_000_000 / one) as u32).clamp(1, 10_000))
 }
 
-/// Write `report.json`, `report.md` and one SVG per study into `out`, all or none.
+/// Write `report.json`, `report.md`, one SVG per study and `report.html` (all of it in one
+/// page) into `out`, all or none.
 pub fn write_files(report: &Report, out: &Path) -> Result<Vec<PathBuf>> {
     let mut files = vec![
         (out.join("report.json"), serde_json::to_vec_pretty(report)?),
         (out.join("report.md"), super::markdown(report).into_bytes()),
     ];
+    let mut svgs = Vec::new();
     for s in &report.studies {
-        files.push((out.join(format!("{}.svg", s.name)), super::plot::study_svg(report, s)?.into_bytes()));
+        let svg = super::plot::study_svg(report, s)?;
+        files.push((out.join(format!("{}.svg", s.name)), svg.clone().into_bytes()));
+        svgs.push((s.name.clone(), svg));
     }
+    files.push((out.join("report.html"), super::html::page(report, &svgs).into_bytes()));
     crate::host::write_all_atomic(&files)?;
     Ok(files.into_iter().map(|(p, _)| p).collect())
 }
