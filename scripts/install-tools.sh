@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the pinned tools hotloops needs beyond rustup's toolchain, gcc, python3 and
 # valgrind: cargo-show-asm (asm snapshots), gungraun-runner (instruction benches) and llvm-mca-19
-# (Debian's llvm-19; static per-core models, `hotloops model`).
+# (Debian's llvm-19; static per-core models, `hotloops model`) and chromium (report.html's test).
 # Versions are pinned: snapshots and counts reproduce only with the same tools.
 set -euo pipefail
 CARGO_SHOW_ASM=0.2.64
@@ -33,6 +33,11 @@ if ! command -v clang-19 >/dev/null; then
   if ! { command -v apt-get >/dev/null && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-19; } >&2; then
     echo "clang-19 could not be installed: clang19-pg will be skipped (apt-get install clang-19)" >&2
   fi
+fi
+# Debian's Chromium: tests/report_output.rs loads report.html in it headless.
+if ! command -v chromium >/dev/null; then
+  echo "installing chromium (tests load report.html in it, headless)" >&2
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
 fi
 if ! command -v valgrind >/dev/null; then
   echo "valgrind is missing: instruction counts need it (apt-get install valgrind)" >&2

@@ -159,14 +159,22 @@ enum Cmd {
         #[arg(long, default_value = "target/hotloops-layout")]
         out: PathBuf,
     },
-    /// Merge reports from several hosts into one Markdown table and SVG per study.
+    /// Merge reports from several hosts into one Markdown table and SVG per study; with
+    /// --baseline OLD.json, one NEW.json of the same host against it (before and after a change).
     Compare {
-        /// Report files (`report.json`).
+        /// Report files (`report.json`); with --baseline, the one new report.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Output directory.
         #[arg(long, default_value = "target/hotloops-compare")]
         out: PathBuf,
+        /// A column label per file, in file order (repeatable; default: host and microarchitecture).
+        #[arg(long)]
+        label: Vec<String>,
+        /// The old report of the same host and size: each pair's new time ratio over its old one,
+        /// with a bootstrap interval from both reports' raw trials.
+        #[arg(long, value_name = "OLD.json")]
+        baseline: Option<PathBuf>,
     },
     /// A study's sweep over a workload parameter (alloc-churn: partitions 1..=200), with an SVG.
     Sweep {
@@ -222,6 +230,11 @@ enum Cmd {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The documentation test (tests/docs.rs) checks that every command the READMEs show parses:
+    // with HOTLOOPS_PARSE_ONLY set, a command line that parses runs nothing.
+    if std::env::var_os("HOTLOOPS_PARSE_ONLY").is_some() {
+        return ExitCode::SUCCESS;
+    }
     // SIGINT/SIGTERM (once a report, a temporary or a child installed the handler):
     // temporaries removed, children stopped, exit 130 (host::cleanup).
     let result = dispatch(cli.cmd);
@@ -467,15 +480,26 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 strict,
             };
             let (r, files) = report::run::run(&opts)?;
-            out!("{}", report::markdown(&r));
+            out!("{}", report::terminal(&r));
             eprintln!("wrote:");
             for f in files {
                 eprintln!("  {}", f.display());
             }
             Ok(())
         }
-        Cmd::Compare { files, out } => {
-            let (md, svgs) = report::compare::compare(&files).map_err(|e| anyhow::Error::new(UsageError(format!("{e:#}"))))?;
+        Cmd::Compare { files, out, label, baseline } => {
+            let usage = |e: anyhow::Error| anyhow::Error::new(UsageError(format!("{e:#}")));
+            let (md, svgs) = match baseline {
+                None => report::compare::compare(&files, &label).map_err(usage)?,
+                Some(old) => {
+                    if files.len() != 1 {
+                        return Err(usage(anyhow::anyhow!("--baseline OLD.json takes one NEW.json, not {}", files.len())));
+                    }
+                    let labels = if label.is_empty() { vec!["before".to_string(), "after".to_string()] } else { label };
+                    let ls = report::compare::load_labelled(&[old, files[0].clone()], &labels).map_err(usage)?;
+                    (report::compare::baseline(&ls[0], &ls[1]).map_err(usage)?, Vec::new())
+                }
+            };
             hotloops::host::check_writable(&out)?;
             let written = report::compare::write(&out, &md, &svgs)?;
             out!("{md}");

@@ -99,11 +99,15 @@ fn small_report_writes_complete_files_with_provenance() {
     let svg = std::fs::read_to_string(out.join("local-index.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("</svg>"));
 
-    // Two hosts' reports side by side.
-    let c = Command::new(exe()).arg("compare").arg(out.join("report.json")).arg(out.join("report.json")).arg("--out").arg(dir.path().join("c")).output().unwrap();
+    // Two hosts' reports side by side (the same file twice is refused: another host's copy).
+    let mut other = r.clone();
+    other.provenance.host = "other-host".into();
+    let second = dir.path().join("other.json");
+    std::fs::write(&second, serde_json::to_vec(&other).unwrap()).unwrap();
+    let c = Command::new(exe()).arg("compare").arg(out.join("report.json")).arg(&second).arg("--out").arg(dir.path().join("c")).output().unwrap();
     assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
     let cmp = std::fs::read_to_string(dir.path().join("c/compare.md")).unwrap();
-    assert!(cmp.contains("local-index/local") && cmp.contains(&r.provenance.host));
+    assert!(cmp.contains("local-index/local") && cmp.contains(&r.provenance.host) && cmp.contains("other-host"));
     assert!(dir.path().join("c/compare-local-index.svg").exists());
 }
 

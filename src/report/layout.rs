@@ -42,7 +42,7 @@ pub fn layout_pairs(
     cfg: &PairConfig,
     processes: usize,
     tick: &mut dyn FnMut(String),
-) -> Result<Vec<wallclock::Paired>> {
+) -> Result<Vec<super::PairReport>> {
     let idx = |v: &Variant| variants.iter().position(|w| w.id == v.id).unwrap_or(0);
     let mut per: Vec<Vec<LayoutTrials>> = pairs
         .iter()
@@ -82,7 +82,17 @@ pub fn layout_pairs(
             }
         }
     }
-    Ok(pairs.iter().zip(&per).map(|((a, b), lt)| wallclock::combine_layouts(a.id, b.id, lt, cfg.resamples, cfg.seed)).collect())
+    Ok(pairs
+        .iter()
+        .zip(&per)
+        .map(|((a, b), lt)| {
+            let raw = lt
+                .iter()
+                .flat_map(|l| l.processes.iter().map(|t| super::ProcessTrials { layout: l.layout.clone(), ..super::ProcessTrials::from(t) }))
+                .collect();
+            super::PairReport { paired: wallclock::combine_layouts(a.id, b.id, lt, cfg.resamples, cfg.seed), per_process: raw }
+        })
+        .collect())
 }
 
 
@@ -164,8 +174,8 @@ pub fn run(opts: &Options) -> Result<(LayoutReport, String, Vec<PathBuf>)> {
     // layout_pairs splits the budget over the layouts; here it is per layout.
     cfg.budget = opts.budget * layouts.len() as u32;
     let mut got = layout_pairs(&layouts, &st, info.variants, &[(a, a), (a, b)], case, opts.size, &cfg, opts.processes, &mut |m| eprintln!("hotloops layout: {m}"))?;
-    let pair = got.pop().expect("two pairs");
-    let aa = got.pop().expect("two pairs");
+    let pair = got.pop().expect("two pairs").paired;
+    let aa = got.pop().expect("two pairs").paired;
     let floor = wallclock::noise_floor(&aa);
     let verdict = wallclock::verdict(&pair, floor);
     let pinned = crate::measure::pin_current_thread();
@@ -236,6 +246,7 @@ pub fn layout_table(pair: &wallclock::Paired, aa: Option<&wallclock::Paired>) ->
 /// cell the layout's median ratio and where the variant's kernel and loop header sat; empty
 /// when the case was measured in one layout.
 pub fn case_block(case: &super::CaseReport) -> String {
+    let pairs: Vec<&wallclock::Paired> = std::iter::once(&case.aa.paired).chain(case.pairs.iter().map(|p| &p.paired)).collect();
     use super::table::{Align, Table};
     if case.aa.layouts.len() < 2 {
         return String::new();
@@ -246,7 +257,7 @@ pub fn case_block(case: &super::CaseReport) -> String {
         t.column(*id, Align::Right);
     }
     t.column("spread", Align::Right);
-    for p in std::iter::once(&case.aa).chain(&case.pairs) {
+    for p in pairs {
         let name = if p.variant == p.baseline { format!("`{}` (A/A)", p.variant) } else { format!("`{}`", p.variant) };
         let meds: Vec<f64> = p.layouts.iter().map(|l| l.median_ratio).collect();
         let spread = meds.iter().copied().fold(f64::NEG_INFINITY, f64::max) - meds.iter().copied().fold(f64::INFINITY, f64::min);
@@ -291,14 +302,18 @@ pub fn markdown(r: &LayoutReport) -> String {
 }
 
 fn svg(r: &LayoutReport) -> Result<String> {
-    use super::plot::RatioPoint;
+    use super::plot::{Panel, RatioPoint};
+    let apart = |lo: f64, hi: f64| hi < 1.0 - r.floor || lo > 1.0 + r.floor;
     let mut points = vec![];
     for l in &r.pair.layouts {
         if let Some(a) = r.aa.layouts.iter().find(|m| m.layout == l.layout) {
-            points.push(RatioPoint { label: format!("{} A/A", l.layout), ratio: a.median_ratio, lo: a.ci_low, hi: a.ci_high, control: true });
+            points.push(RatioPoint { label: format!("{} A/A", l.layout), ratio: a.median_ratio, lo: a.ci_low, hi: a.ci_high, control: true, resolved: false, seed: None });
         }
-        points.push(RatioPoint { label: format!("{} {}", l.layout, l.b), ratio: l.median_ratio, lo: l.ci_low, hi: l.ci_high, control: false });
+        let resolved = apart(l.ci_low, l.ci_high);
+        points.push(RatioPoint { label: format!("{} {}", l.layout, l.b), ratio: l.median_ratio, lo: l.ci_low, hi: l.ci_high, control: false, resolved, seed: None });
     }
-    points.push(RatioPoint { label: "pooled".into(), ratio: r.pair.median_ratio, lo: r.pair.ci_low, hi: r.pair.ci_high, control: false });
-    super::plot::ratio_svg(&format!("{} / {} by code layout ({})", r.pair.variant, r.pair.baseline, r.case), &[(format!("{}: {}", r.case, r.verdict), points)])
+    let resolved = matches!(r.verdict, Verdict::Faster | Verdict::Slower);
+    points.push(RatioPoint { label: "pooled".into(), ratio: r.pair.median_ratio, lo: r.pair.ci_low, hi: r.pair.ci_high, control: false, resolved, seed: None });
+    let panel = Panel { title: format!("{}: {}", r.case, r.verdict), points, floor: Some(r.floor) };
+    super::plot::ratio_svg(&format!("{} / {} by code layout", r.pair.variant, r.pair.baseline), &[panel])
 }

@@ -1,10 +1,17 @@
-//! Report files: JSON (versioned schema), Markdown and SVG, written atomically, each with its
-//! provenance; [`compare`], which sets reports from several hosts side by side; [`sweep`],
-//! a measurement over a parameter with one fresh process a point. Markdown tables come from
-//! [`table`], plots from [`plot`].
+//! Report files: JSON (versioned schema, `schema/report.schema.json`), Markdown and SVG,
+//! written atomically, each with its provenance; [`compare`], which sets reports from several
+//! hosts side by side or one report against its baseline; [`sweep`], a measurement over a
+//! parameter with one fresh process a point. Markdown tables come from [`table`], plots from
+//! [`plot`], the verdict lines at the top from [`headline`].
+//!
+//! Metric names are kebab-case (`wall-clock`, `own-instructions`, `bitmap-peak-bytes`), but
+//! for a counter, `counter:` + the event's own name as perf or the PMU spells it (so it can
+//! be looked up); units are SI symbols per item (`ns/TID`, `µs/run`, `B`), counts `count/TID`.
 
 pub mod compare;
 pub mod layout;
+pub mod headline;
+pub mod html;
 pub mod plot;
 pub mod progress;
 pub mod run;
@@ -12,7 +19,7 @@ pub mod sweep;
 pub mod table;
 
 use crate::measure::counters::Unavailable;
-use crate::measure::wallclock::{Paired, Verdict};
+use crate::measure::wallclock::{PairTrials, Paired, Verdict};
 use anyhow::{Context, Result};
 use crate::host::provenance::Provenance;
 use serde::{Deserialize, Serialize};
@@ -20,8 +27,12 @@ use std::path::Path;
 
 /// The JSON schema's name.
 pub const SCHEMA: &str = "hotloops-report";
-/// The JSON schema's version; `compare` refuses others.
-pub const SCHEMA_VERSION: u32 = 1;
+/// The JSON schema's version. Version 2 added each pair's raw per-process trial ratios
+/// (`per_process`), each row's `flags`, and SI units (`ns/TID` for the task clock,
+/// `count/TID` for counts); `compare` still reads version 1 (without raw trials).
+pub const SCHEMA_VERSION: u32 = 2;
+/// Versions [`load`] reads.
+pub const SCHEMA_VERSIONS_READ: &[u32] = &[1, 2];
 
 /// A whole report.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -89,6 +100,50 @@ pub struct StudyReport {
     pub static_model: String,
 }
 
+/// One process's trials of a pair, raw: what runs are pooled from later.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ProcessTrials {
+    /// The code layout the process ran in (`at-16`; empty: the report's own binary).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub layout: String,
+    /// Ratio variant/baseline of each trial, in the order they ran.
+    pub ratios: Vec<f64>,
+    /// Case runs per timed block.
+    pub reps_per_block: u32,
+}
+
+impl From<&PairTrials> for ProcessTrials {
+    fn from(t: &PairTrials) -> ProcessTrials {
+        ProcessTrials { layout: String::new(), ratios: t.ratios.clone(), reps_per_block: t.reps_per_block }
+    }
+}
+
+/// A measured pair as the report keeps it: the summary ([`Paired`], its fields inline in the
+/// JSON) and the raw trials it was built from, one entry per measuring process.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PairReport {
+    /// The summary.
+    #[serde(flatten)]
+    pub paired: Paired,
+    /// Raw trial ratios per process (empty in a version 1 report).
+    #[serde(default)]
+    pub per_process: Vec<ProcessTrials>,
+}
+
+impl PairReport {
+    /// The summary and the trials it came from.
+    pub fn new(paired: Paired, per_process: &[PairTrials]) -> PairReport {
+        PairReport { paired, per_process: per_process.iter().map(ProcessTrials::from).collect() }
+    }
+}
+
+impl std::ops::Deref for PairReport {
+    type Target = Paired;
+    fn deref(&self) -> &Paired {
+        &self.paired
+    }
+}
+
 /// One case of a study.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct CaseReport {
@@ -99,11 +154,11 @@ pub struct CaseReport {
     /// Items per run.
     pub items: u64,
     /// A/A control of the baseline.
-    pub aa: Paired,
+    pub aa: PairReport,
     /// The A/A noise floor (relative).
     pub noise_floor: f64,
     /// Each variant against the baseline.
-    pub pairs: Vec<Paired>,
+    pub pairs: Vec<PairReport>,
 }
 
 /// One figure.
@@ -148,7 +203,7 @@ impl Row {
             baseline: baseline.into(),
             metric: metric.into(),
             value,
-            unit: unit.into(),
+            unit: si_unit(unit),
             ratio: None,
             ci_low: None,
             ci_high: None,
@@ -159,18 +214,57 @@ impl Row {
     }
 }
 
-fn pct(r: f64) -> String {
+/// A ratio as a signed percent change: 0.9278 -> "-7.22%".
+pub fn pct(r: f64) -> String {
     format!("{:+.2}%", (r - 1.0) * 100.0)
 }
 
-/// The report as Markdown (also what the terminal shows).
-pub fn markdown(r: &Report) -> String {
-    use std::fmt::Write as _;
+/// A unit as an SI symbol (`us` -> `µs`); per-item units keep their item (`us/run`).
+pub fn si_unit(u: &str) -> String {
+    let (head, tail) = u.split_once('/').map_or((u, None), |(h, t)| (h, Some(t)));
+    let head = match head {
+        "us" | "usec" => "µs",
+        "msec" => "ms",
+        "nsec" => "ns",
+        "sec" | "secs" => "s",
+        "bytes" => "B",
+        h => h,
+    };
+    match tail {
+        Some(t) => format!("{head}/{t}"),
+        None => head.to_string(),
+    }
+}
+
+/// A column header naming a metric and its unit once: `bitmap-peak-bytes [B]`, but `pages/s`
+/// alone where the metric is named by its unit.
+fn header(metric: &str, unit: &str) -> String {
+    let m = metric.trim_start_matches("counter:");
+    if unit.is_empty() || m == unit || unit.split('/').next() == Some(m) { m.to_string() } else { format!("{m} [{unit}]") }
+}
+
+/// The metric groups of `report.md`, each its own table: (title, does a metric belong).
+const GROUPS: &[(&str, fn(&str) -> bool)] = &[
+    ("instructions (callgrind, test size)", |m| m == "instructions" || m == "own-instructions"),
+    ("counters (perf)", |m| m.starts_with("counter:")),
+    ("study figures", |m| !m.starts_with("wall-clock") && !m.starts_with("counter:") && m != "instructions" && m != "own-instructions"),
+];
+
+/// The variants of a case's rows, in report order.
+fn variants_of(rows: &[&Row]) -> Vec<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    rows.iter().map(|x| x.variant.clone()).filter(|v| seen.insert(v.clone())).collect()
+}
+
+/// A variant id without its study (`local-index/local` -> `local`).
+pub fn short(id: &str) -> &str {
+    id.rsplit('/').next().unwrap_or(id)
+}
+
+fn provenance_table(r: &Report) -> table::Table {
     use table::{Align, Table};
     let p = &r.provenance;
     let c = &r.config;
-    let mut m = String::new();
-    let _ = writeln!(m, "# hotloops report\n");
     let mut prov = Table::new([("provenance", Align::Left), ("", Align::Left)]);
     prov.row([
         "CPU".to_string(),
@@ -196,7 +290,93 @@ pub fn markdown(r: &Report) -> String {
             c.elapsed_s
         ),
     ]);
-    let _ = writeln!(m, "{}", prov.render());
+    prov
+}
+
+/// The wall-clock table of one case: a row per variant, the baseline first.
+fn wall_table(rows: &[&Row], unit: &str, terminal: bool) -> table::Table {
+    use table::{Align, Table};
+    let mut t = Table::new([
+        ("variant".to_string(), Align::Left),
+        (format!("ns/{unit}"), Align::Right),
+        ("time".to_string(), Align::Right),
+        ("95% interval".to_string(), Align::Right),
+        ("verdict".to_string(), Align::Left),
+    ]);
+    if !terminal {
+        t.column("ratio", Align::Right).column("seed (time)", Align::Right);
+    } else {
+        t.column(format!("instr/{unit}"), Align::Right).column("instr", Align::Right);
+    }
+    for v in variants_of(rows) {
+        let Some(w) = rows.iter().find(|x| x.variant == v && x.metric == "wall-clock") else { continue };
+        // The terminal's heading names the study: the short id keeps the table narrow.
+        let id = if terminal { short(&v).to_string() } else { format!("`{v}`") };
+        let (time, ci, ratio) = match (w.ratio, w.ci_low, w.ci_high) {
+            (Some(r), Some(l), Some(h)) => (pct(r), format!("[{}, {}]", pct(l), pct(h)), format!("{r:.4}")),
+            _ => ("baseline".to_string(), String::new(), String::new()),
+        };
+        let verdict = w.verdict.map(|v| v.to_string()).unwrap_or_default();
+        let mut cells = vec![id, fmt_num(w.value), time, ci, verdict];
+        if terminal {
+            match rows.iter().find(|x| x.variant == v && x.metric == "instructions") {
+                Some(i) => cells.extend([fmt_num(i.value), i.ratio.filter(|_| i.variant != i.baseline).map(pct).unwrap_or_default()]),
+                None => cells.extend([String::new(), String::new()]),
+            }
+        } else {
+            cells.extend([ratio, w.seed_ratio.map(headline::seed_words).unwrap_or_default()]);
+        }
+        t.row(cells);
+    }
+    t
+}
+
+/// One metric group of a case, transposed: a row per metric, a column per variant.
+fn group_table(rows: &[&Row], belongs: fn(&str) -> bool) -> Option<table::Table> {
+    use table::{Align, Table};
+    let mut metrics: Vec<(String, String)> = Vec::new();
+    for x in rows.iter().filter(|x| belongs(&x.metric)) {
+        if !metrics.iter().any(|(m, _)| m == &x.metric) {
+            metrics.push((x.metric.clone(), x.unit.clone()));
+        }
+    }
+    // Metrics that are zero for every variant (context switches on a quiet run) say nothing
+    // here; the JSON keeps them.
+    metrics.retain(|(k, _)| rows.iter().any(|x| &x.metric == k && x.value != 0.0));
+    if metrics.is_empty() {
+        return None;
+    }
+    let variants = variants_of(rows);
+    let mut t = Table::new([("metric", Align::Left)]);
+    for v in &variants {
+        t.column(short(v), Align::Right);
+    }
+    for (k, unit) in &metrics {
+        let mut cells = vec![header(k, unit)];
+        for v in &variants {
+            cells.push(
+                rows.iter()
+                    .find(|x| &x.variant == v && &x.metric == k)
+                    .map(|x| match x.ratio {
+                        Some(r) if x.variant != x.baseline => format!("{} ({})", fmt_num(x.value), pct(r)),
+                        _ => fmt_num(x.value),
+                    })
+                    .unwrap_or_else(|| "n/a".into()),
+            );
+        }
+        t.row(cells);
+    }
+    Some(t)
+}
+
+/// The report as Markdown (`report.md`): headline, provenance, and per case a table per
+/// metric group.
+pub fn markdown(r: &Report) -> String {
+    use std::fmt::Write as _;
+    let mut m = String::new();
+    let _ = writeln!(m, "# hotloops report\n");
+    let _ = writeln!(m, "{}", headline::markdown(r));
+    let _ = writeln!(m, "{}", provenance_table(r).render());
     if !r.notes.is_empty() {
         let _ = writeln!(m, "**Notes**\n");
         for n in &r.notes {
@@ -211,55 +391,12 @@ pub fn markdown(r: &Report) -> String {
             let _ = writeln!(m, "A/A noise floor: ±{:.2}% (A/A median {}, 95% interval [{}, {}]). Interval: {}.\n",
                 case.noise_floor * 100.0, pct(case.aa.median_ratio), pct(case.aa.ci_low), pct(case.aa.ci_high), case.aa.interval);
             let rows: Vec<&Row> = r.rows.iter().filter(|x| x.study == s.name && x.case == case.name).collect();
-            let metrics: Vec<String> = {
-                let mut seen = std::collections::BTreeSet::new();
-                let mut v: Vec<String> = rows.iter().filter(|x| !x.metric.starts_with("wall-clock")).map(|x| x.metric.clone()).collect();
-                v.retain(|x| seen.insert(x.clone()));
-                // Columns that are zero for every variant (context switches on a quiet run)
-                // say nothing here; the JSON keeps them.
-                v.retain(|k| rows.iter().any(|x| &x.metric == k && x.value != 0.0));
-                v
-            };
-            let mut t = Table::new([
-                ("variant".to_string(), Align::Left),
-                (format!("ns/{}", s.unit), Align::Right),
-                ("time vs baseline [95% CI]".to_string(), Align::Right),
-                ("verdict".to_string(), Align::Left),
-                ("seed".to_string(), Align::Right),
-            ]);
-            for k in &metrics {
-                let unit = rows.iter().find(|x| &x.metric == k).map(|x| x.unit.clone()).unwrap_or_default();
-                t.column(format!("{k} ({unit})"), Align::Right);
+            let _ = writeln!(m, "**wall clock** (time: variant vs baseline, median of per-trial ratios)\n\n{}", wall_table(&rows, &s.unit, false).render());
+            for (title, belongs) in GROUPS {
+                if let Some(t) = group_table(&rows, *belongs) {
+                    let _ = writeln!(m, "**{title}** (change vs the baseline in brackets)\n\n{}", t.render());
+                }
             }
-            let mut variants: Vec<String> = rows.iter().map(|x| x.variant.clone()).collect();
-            let mut seen = std::collections::BTreeSet::new();
-            variants.retain(|x| seen.insert(x.clone()));
-            for v in variants {
-                let wall = rows.iter().find(|x| x.variant == v && x.metric == "wall-clock");
-                let (ns, ratio, verdict, seed) = match wall {
-                    Some(w) => (
-                        format!("{:.3}", w.value),
-                        match (w.ratio, w.ci_low, w.ci_high) {
-                            (Some(r), Some(l), Some(h)) => format!("{:.4} [{:.4}, {:.4}] ({})", r, l, h, pct(r)),
-                            _ => "baseline".into(),
-                        },
-                        w.verdict.map(|v| v.to_string()).unwrap_or_default(),
-                        w.seed_ratio.map(|x| format!("{x:.3}")).unwrap_or_default(),
-                    ),
-                    None => Default::default(),
-                };
-                let cells = metrics.iter().map(|k| {
-                    rows.iter()
-                        .find(|x| x.variant == v && &x.metric == k)
-                        .map(|x| match x.ratio {
-                            Some(r) if x.variant != x.baseline => format!("{} ({})", fmt_num(x.value), pct(r)),
-                            _ => fmt_num(x.value),
-                        })
-                        .unwrap_or_else(|| "n/a".into())
-                });
-                t.row([format!("`{v}`"), ns, ratio, verdict, seed].into_iter().chain(cells));
-            }
-            let _ = writeln!(m, "{}", t.render());
             m.push_str(&layout::case_block(case));
         }
         if !s.static_model.is_empty() {
@@ -271,9 +408,82 @@ pub fn markdown(r: &Report) -> String {
     m
 }
 
-fn fmt_num(x: f64) -> String {
+/// The width the terminal output keeps to.
+pub const TERMINAL_WIDTH: usize = 120;
+
+/// Prose wrapped at [`TERMINAL_WIDTH`], each continuation line indented by `indent`.
+pub fn wrap(text: &str, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > TERMINAL_WIDTH {
+            out.push_str(&line);
+            out.push('\n');
+            line = indent.to_string();
+        } else if len > 0 && line != indent {
+            line.push(' ');
+        }
+        // A single word longer than the width (a path) is cut rather than overflowing.
+        let room = TERMINAL_WIDTH.saturating_sub(line.chars().count());
+        if word.chars().count() > room {
+            line.extend(word.chars().take(room.saturating_sub(1)));
+            line.push('…');
+        } else {
+            line.push_str(word);
+        }
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// What the terminal shows: the headline, the notes, and per case the wall clock and
+/// instructions; every line at most [`TERMINAL_WIDTH`] columns. The full tables (counters,
+/// study figures, the static model) are in `report.md`.
+pub fn terminal(r: &Report) -> String {
+    use std::fmt::Write as _;
+    let p = &r.provenance;
+    let c = &r.config;
+    let mut m = String::new();
+    m.push_str(&wrap(
+        &format!(
+            "hotloops report: {} [{}{}] on {}, commit {}{}, {} size, {} process(es) x {} ms a pair, {:.0} s",
+            p.cpu_name,
+            p.microarch,
+            if p.hypervisor { ", VM" } else { "" },
+            p.host,
+            &p.commit[..p.commit.len().min(12)],
+            if p.dirty { "+dirty" } else { "" },
+            c.size.name(),
+            c.processes,
+            c.budget_ms,
+            c.elapsed_s
+        ),
+        "  ",
+    ));
+    m.push('\n');
+    m.push_str(&headline::terminal(r));
+    for n in &r.notes {
+        m.push_str(&wrap(&format!("note: {n}"), "  "));
+    }
+    for s in &r.studies {
+        for case in &s.cases {
+            let _ = writeln!(m, "\n{} / {}  (A/A floor ±{:.2}%)", s.name, case.name, case.noise_floor * 100.0);
+            let rows: Vec<&Row> = r.rows.iter().filter(|x| x.study == s.name && x.case == case.name).collect();
+            m.push_str(&wall_table(&rows, &s.unit, true).render());
+        }
+    }
+    m.push_str("\nCounters, study figures and the static core model: report.md beside report.json.\n");
+    m
+}
+
+/// A figure for a table: integers as integers, else 3 or 4 significant places.
+pub fn fmt_num(x: f64) -> String {
     if x == 0.0 {
         "0".into()
+    } else if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{x:.0}")
     } else if x.abs() >= 100.0 {
         format!("{x:.1}")
     } else if x.abs() >= 1.0 {
@@ -283,8 +493,8 @@ fn fmt_num(x: f64) -> String {
     }
 }
 
-/// Parse a report file, naming the file and the problem when it is not a report of this
-/// schema version.
+/// Parse a report file, naming the file and the problem when it is not a report of a
+/// schema version this hotloops reads.
 pub fn load(path: &Path) -> Result<Report> {
     let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
     let v: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("{}: not valid JSON", path.display()))?;
@@ -293,8 +503,11 @@ pub fn load(path: &Path) -> Result<Report> {
         _ => anyhow::bail!("{}: not a hotloops report (no \"schema\": \"{SCHEMA}\")", path.display()),
     }
     match v.get("schema_version").and_then(|s| s.as_u64()) {
-        Some(x) if x == SCHEMA_VERSION as u64 => {}
-        Some(x) => anyhow::bail!("{}: schema version {x}, this hotloops reads version {SCHEMA_VERSION}; re-run the report with this version", path.display()),
+        Some(x) if SCHEMA_VERSIONS_READ.iter().any(|&r| r as u64 == x) => {}
+        Some(x) => anyhow::bail!(
+            "{}: schema version {x}, this hotloops reads versions {SCHEMA_VERSIONS_READ:?}; re-run the report with this version",
+            path.display()
+        ),
         None => anyhow::bail!("{}: no schema_version", path.display()),
     }
     serde_json::from_value(v).with_context(|| format!("{}: malformed report", path.display()))
@@ -305,7 +518,9 @@ pub(crate) fn counter_rows(study: &str, case: &str, variant: &str, baseline: &st
     values
         .iter()
         .map(|c| {
-            let mut r = Row::plain(study, case, variant, baseline, &format!("counter:{}", c.event), c.per_item, &format!("{}/{unit}", c.event));
+            // perf's clocks count ns; every other event is a count.
+            let u = if c.event.ends_with("-clock") { format!("ns/{unit}") } else { format!("count/{unit}") };
+            let mut r = Row::plain(study, case, variant, baseline, &format!("counter:{}", c.event), c.per_item, &u);
             if let Some(b) = base.and_then(|b| b.iter().find(|x| x.event == c.event))
                 && b.per_item != 0.0
             {

@@ -21,10 +21,22 @@ pub struct RatioPoint {
     pub hi: f64,
     /// Is this an A/A control?
     pub control: bool,
+    /// Resolved (beyond its interval and the A/A floor): a filled marker; else hollow.
+    pub resolved: bool,
+    /// The seed's ratio for this point, drawn as a black cross.
+    pub seed: Option<f64>,
 }
 
-/// A titled group of points.
-pub type Panel = (String, Vec<RatioPoint>);
+/// A titled group of points, with the A/A floor drawn as a band around 1 where known.
+#[derive(Clone, Debug)]
+pub struct Panel {
+    /// Panel title.
+    pub title: String,
+    /// Points, left to right.
+    pub points: Vec<RatioPoint>,
+    /// The A/A noise floor (relative), drawn as a grey band 1 ± floor.
+    pub floor: Option<f64>,
+}
 
 fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow!("plotting: {e}")
@@ -60,73 +72,125 @@ pub fn tick(x: f64) -> String {
     if (x - x.round()).abs() < 1e-9 { format!("{x:.0}") } else { format!("{x:.3}").trim_end_matches('0').trim_end_matches('.').to_string() }
 }
 
-/// Draw panels (two columns) of ratio points with error bars and a line at 1.
+/// Ratios spanning more than this factor get a log axis.
+pub const LOG_SPAN: f64 = 10.0;
+
+/// The y range a panel needs (every interval, seed, the floor band and 1) and whether it is
+/// drawn on a log axis (the range spans more than [`LOG_SPAN`]).
+pub fn ratio_range(p: &Panel) -> (f64, f64, bool) {
+    let (mut lo, mut hi) = (1.0f64, 1.0f64);
+    let f = p.floor.unwrap_or(0.0);
+    for y in p.points.iter().flat_map(|p| [p.lo, p.hi, p.ratio, p.seed.unwrap_or(1.0)]).chain([1.0 - f, 1.0 + f]).filter(|y| y.is_finite() && *y > 0.0) {
+        lo = lo.min(y);
+        hi = hi.max(y);
+    }
+    (lo, hi, hi / lo > LOG_SPAN)
+}
+
+/// Rough width of `text` in pixels at `size` px sans-serif (for canvas sizes that hold it).
+fn text_px(text: &str, size: u32) -> u32 {
+    (text.chars().count() as u32 * size * 6).div_ceil(10)
+}
+
+/// What the markers mean, printed under the title of every ratio plot.
+pub const RATIO_KEY: &str = "filled: resolved; hollow: not resolved; x: the seed's ratio; grey band: A/A floor; grey point: A/A control";
+
+/// Draw panels (two columns) of ratio points with error bars, a line at 1, the A/A band, the
+/// seed's ratio, and a log axis where a panel's ratios span more than 10x.
 pub fn ratio_svg(title: &str, panels: &[Panel]) -> Result<String> {
     let cols = if panels.len() > 1 { 2 } else { 1 };
     let rows = panels.len().div_ceil(cols).max(1);
-    let widest = panels.iter().map(|p| p.1.len()).max().unwrap_or(1).max(1);
-    let panel_w = (120 + 110 * widest).max(420) as u32;
-    let (w, h) = (panel_w * cols as u32, 60 + 300 * rows as u32);
+    let widest = panels.iter().map(|p| p.points.len()).max().unwrap_or(1).max(1);
+    let longest_caption = panels.iter().map(|p| text_px(&p.title, 14)).max().unwrap_or(0);
+    let longest_label = panels.iter().flat_map(|p| p.points.iter().map(|x| text_px(&x.label, 11))).max().unwrap_or(0);
+    // Wide enough for the panel's captions and x labels, and all of it for the title and key.
+    let panel_w = (100 + (longest_label + 16).max(90) * widest as u32).max(longest_caption + 40).max(420);
+    let w = (panel_w * cols as u32).max(text_px(title, 20) + 40).max(text_px(RATIO_KEY, 12) + 40);
+    let h = 84 + 320 * rows as u32;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let root = root.titled(title, ("sans-serif", 20)).map_err(err)?;
-        let areas = root.split_evenly((rows, cols));
-        for (area, (ptitle, points)) in areas.iter().zip(panels) {
-            let (mut lo, mut hi) = (1.0f64, 1.0f64);
-            for p in points.iter().filter(|p| p.lo.is_finite() && p.hi.is_finite()) {
-                lo = lo.min(p.lo);
-                hi = hi.max(p.hi);
-            }
-            let pad = ((hi - lo) * 0.15).max(0.004);
+        let (key, root) = root.split_vertically(24);
+        key.draw(&Text::new(RATIO_KEY, (12, 4), ("sans-serif", 12).into_font().color(&BLACK.mix(0.7)))).map_err(err)?;
+        let panel_w = w / cols as u32;
+        let areas: Vec<_> = (0..panels.len()).map(|i| root.clone().shrink(((i % cols) as u32 * panel_w, (i / cols) as u32 * 320), (panel_w, 320))).collect();
+        for (area, panel) in areas.iter().zip(panels) {
+            let points = &panel.points;
+            let (lo, hi, log) = ratio_range(panel);
             let n = points.len().max(1) as f64;
-            let mut chart = ChartBuilder::on(area)
-                .caption(ptitle, ("sans-serif", 14))
-                .margin(10)
-                .x_label_area_size(30)
-                .y_label_area_size(60)
-                .build_cartesian_2d(-0.5f64..n - 0.5, (lo - pad)..(hi + pad))
-                .map_err(err)?;
             let labels: Vec<String> = points.iter().map(|p| p.label.clone()).collect();
-            chart
-                .configure_mesh()
-                .x_labels(points.len().max(1))
-                .x_label_formatter(&|x| {
-                    let i = x.round();
-                    if (x - i).abs() < 1e-6 && i >= 0.0 { labels.get(i as usize).cloned().unwrap_or_default() } else { String::new() }
-                })
-                .x_label_style(("sans-serif", 11))
-                .y_desc("time / baseline")
-                .y_label_formatter(&|y| format!("{y:.3}"))
-                .disable_x_mesh()
-                .draw()
-                .map_err(err)?;
-            chart.draw_series(LineSeries::new(vec![(-0.5, 1.0), (n - 0.5, 1.0)], CONTROL)).map_err(err)?;
-            chart
-                .draw_series(points.iter().enumerate().filter(|(_, p)| p.ratio.is_finite()).map(|(i, p)| {
-                    let color = if p.control { CONTROL } else { colour(0) };
-                    ErrorBar::new_vertical(i as f64, p.lo, p.ratio, p.hi, color.filled(), 12)
-                }))
-                .map_err(err)?;
+            let mut b = ChartBuilder::on(area);
+            b.caption(&panel.title, ("sans-serif", 14)).margin(12).x_label_area_size(30).y_label_area_size(60);
+            // Two chart types (log or linear y): one drawing routine for both.
+            macro_rules! draw {
+                ($chart:expr) => {{
+                    let mut chart = $chart.map_err(err)?;
+                    chart
+                        .configure_mesh()
+                        .x_labels(points.len().max(1))
+                        .x_label_formatter(&|x| {
+                            let i = x.round();
+                            if (x - i).abs() < 1e-6 && i >= 0.0 { labels.get(i as usize).cloned().unwrap_or_default() } else { String::new() }
+                        })
+                        .x_label_style(("sans-serif", 11))
+                        .y_desc(if log { "time / baseline (log)" } else { "time / baseline" })
+                        .y_label_formatter(&|y| tick(*y))
+                        // Few ticks, no minor lines: a log axis otherwise crowds its labels.
+                        .y_labels(if log { 6 } else { 8 })
+                        .light_line_style(WHITE)
+                        .disable_x_mesh()
+                        .draw()
+                        .map_err(err)?;
+                    if let Some(f) = panel.floor.filter(|f| *f > 0.0) {
+                        chart.draw_series(std::iter::once(Rectangle::new([(-0.5, (1.0 - f).max(lo * 0.99)), (n - 0.5, 1.0 + f)], CONTROL.mix(0.25).filled()))).map_err(err)?;
+                    }
+                    chart.draw_series(LineSeries::new(vec![(-0.5, 1.0), (n - 0.5, 1.0)], CONTROL)).map_err(err)?;
+                    for (i, p) in points.iter().enumerate().filter(|(_, p)| p.ratio.is_finite() && p.ratio > 0.0) {
+                        let c = if p.control { CONTROL } else { colour(0) };
+                        let x = i as f64;
+                        chart.draw_series(std::iter::once(ErrorBar::new_vertical(x, p.lo.max(lo * 0.99), p.ratio, p.hi, c.stroke_width(2), 12))).map_err(err)?;
+                        let style = if p.resolved || p.control { c.filled() } else { WHITE.filled() };
+                        chart.draw_series([Circle::new((x, p.ratio), 5, style), Circle::new((x, p.ratio), 5, c.stroke_width(2))]).map_err(err)?;
+                        if let Some(sd) = p.seed.filter(|s| s.is_finite() && *s > 0.0) {
+                            chart.draw_series(std::iter::once(Cross::new((x + 0.18, sd), 6, BLACK.stroke_width(2)))).map_err(err)?;
+                        }
+                    }
+                }};
+            }
+            if log {
+                draw!(b.build_cartesian_2d(-0.5f64..n - 0.5, padded(lo, hi, 0.3, true).log_scale()));
+            } else {
+                draw!(b.build_cartesian_2d(-0.5f64..n - 0.5, padded(lo, hi, 0.12, false)));
+            }
         }
         root.present().map_err(err)?;
     }
     Ok(svg)
 }
 
-/// The plot of one study in one report: a panel per case, A/A first.
+/// The plot of one study in one report: a panel per case, A/A first, with the case's floor.
 pub fn study_svg(r: &Report, s: &StudyReport) -> Result<String> {
     let panels: Vec<Panel> = s
         .cases
         .iter()
         .map(|c| {
-            let mut pts = vec![RatioPoint { label: "A/A".into(), ratio: c.aa.median_ratio, lo: c.aa.ci_low, hi: c.aa.ci_high, control: true }];
+            let mut pts = vec![RatioPoint { label: "A/A".into(), ratio: c.aa.median_ratio, lo: c.aa.ci_low, hi: c.aa.ci_high, control: true, resolved: false, seed: None }];
             for p in &c.pairs {
-                let v = p.variant.rsplit('/').next().unwrap_or(&p.variant).to_string();
-                pts.push(RatioPoint { label: v, ratio: p.median_ratio, lo: p.ci_low, hi: p.ci_high, control: false });
+                let row = r.rows.iter().find(|x| x.study == s.name && x.case == c.name && x.variant == p.variant && x.metric == "wall-clock");
+                let resolved = row.and_then(|x| x.verdict).is_some_and(|v| matches!(v, crate::measure::wallclock::Verdict::Faster | crate::measure::wallclock::Verdict::Slower));
+                pts.push(RatioPoint {
+                    label: super::short(&p.variant).to_string(),
+                    ratio: p.median_ratio,
+                    lo: p.ci_low,
+                    hi: p.ci_high,
+                    control: false,
+                    resolved,
+                    seed: row.and_then(|x| x.seed_ratio),
+                });
             }
-            (c.name.clone(), pts)
+            Panel { title: c.name.clone(), points: pts, floor: Some(c.noise_floor) }
         })
         .collect();
     ratio_svg(&format!("{}: time vs {} (median, 95% CI) on {}", s.name, s.baseline, r.provenance.cpu_name), &panels)

@@ -1,7 +1,7 @@
 //! `hotloops report`: every study's variants against their baseline, in wall clock (paired,
 //! with an A/A control), instructions (callgrind) and counters (perf-event), with provenance.
 
-use super::{CaseReport, Report, Row, RunConfig, SCHEMA, SCHEMA_VERSION, StudyReport};
+use super::{CaseReport, PairReport, Report, Row, RunConfig, SCHEMA, SCHEMA_VERSION, StudyReport};
 use crate::host::worker::{self, Request};
 use crate::measure::callgrind;
 use crate::measure::counters::{self, Microarch};
@@ -171,7 +171,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             // Wall clock: A/A first, then each variant against the baseline.
             let mut pairs_ab: Vec<(&'static Variant, &'static Variant)> = vec![(base, base)];
             pairs_ab.extend(info.variants.iter().filter(|v| v.id != base.id).map(|v| (base, v)));
-            let measure_pair = |a: &'static Variant, b: &'static Variant, case: &mut Box<dyn study::Case>| -> Result<wallclock::Paired> {
+            let measure_pair = |a: &'static Variant, b: &'static Variant, case: &mut Box<dyn study::Case>| -> Result<PairReport> {
                 let what = format!("{}/{cname}: {} vs {}", info.name, b.id, a.id);
                 progress.borrow().message(what.clone());
                 let per: Vec<PairTrials> = if processes == 1 {
@@ -179,10 +179,11 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 } else {
                     (0..processes).map(|_| child_trials(cname, a, b, size, &cfg)).collect::<Result<_>>()?
                 };
-                Ok(wallclock::combine(a.id, b.id, &per, cfg.resamples, cfg.seed))
+                // The raw trials go into the report beside their summary, to be pooled later.
+                Ok(PairReport::new(wallclock::combine(a.id, b.id, &per, cfg.resamples, cfg.seed), &per))
             };
             clock.lap(&mut phases, "build");
-            let mut measured: Vec<wallclock::Paired> = match (&layouts, &study_sites) {
+            let mut measured: Vec<PairReport> = match (&layouts, &study_sites) {
                 (Some(l), Some(st)) => layout_pairs(l, st, info.variants, &pairs_ab, cname, size, &cfg, processes, &mut |m| {
                     progress.borrow().message(format!("{}/{cname}: {m}", info.name))
                 })
@@ -394,15 +395,20 @@ fn counter_runs(case: &mut dyn study::Case, base: &'static Variant) -> Result<u3
     Ok(((50_000_000 / one) as u32).clamp(1, 10_000))
 }
 
-/// The files of `report` in `out`: `report.json`, `report.md` and one SVG per study.
+/// The files of `report` in `out`: `report.json`, `report.md`, one SVG per study and
+/// `report.html` (all of it in one page).
 pub fn render_files(report: &Report, out: &Path) -> Result<Vec<(PathBuf, Vec<u8>)>> {
     let mut files = vec![
         (out.join("report.json"), serde_json::to_vec_pretty(report)?),
         (out.join("report.md"), super::markdown(report).into_bytes()),
     ];
+    let mut svgs = Vec::new();
     for s in &report.studies {
-        files.push((out.join(format!("{}.svg", s.name)), super::plot::study_svg(report, s)?.into_bytes()));
+        let svg = super::plot::study_svg(report, s)?;
+        files.push((out.join(format!("{}.svg", s.name)), svg.clone().into_bytes()));
+        svgs.push((s.name.clone(), svg));
     }
+    files.push((out.join("report.html"), super::html::page(report, &svgs).into_bytes()));
     Ok(files)
 }
 

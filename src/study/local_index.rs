@@ -435,6 +435,12 @@ impl Case for ScanCase {
             ^ ((o.last_item as u64) << 20)
             ^ o.curr_page as u64)
     }
+
+    fn seed_ratio(&self, v: &'static Variant) -> Option<f64> {
+        // Seed 000's +2.24% (a speedup) on the whole Bitmap Index Scan: the patched loop in
+        // 1/1.0224 of the time, in Rust and in C (the seed built with gcc).
+        (self.into_bitmap.is_some() && (v.id == INFO.patched || v.id == "local-index/c-local")).then_some(1.0 / 1.0224)
+    }
 }
 
 /// The pipeline: one whole bitmap scan of `case`, with the variant this build selects

@@ -701,23 +701,24 @@ impl Case for ReadStreamCase {
         let pages = self.items() as f64;
         let s = med.stats;
         let mut m = vec![
-            ("scan".to_string(), med.elapsed.as_secs_f64() * 1e3, "ms".to_string()),
-            ("pages/s".to_string(), pages / med.elapsed.as_secs_f64(), "pages/s".to_string()),
-            ("reads".to_string(), s.read_calls as f64, "calls".to_string()),
-            ("read".to_string(), s.bytes_read as f64 / (1 << 20) as f64, "MiB".to_string()),
-            ("advice".to_string(), s.advice_calls as f64, "calls".to_string()),
-            ("waits".to_string(), s.waits as f64, "waits".to_string()),
-            ("in flight".to_string(), s.max_ios_in_flight as f64, "reads (most)".to_string()),
+            ("scan-time".to_string(), med.elapsed.as_secs_f64() * 1e3, "ms".to_string()),
+            ("scan-rate".to_string(), pages / med.elapsed.as_secs_f64(), "pages/s".to_string()),
+            ("read-calls".to_string(), s.read_calls as f64, "calls".to_string()),
+            ("bytes-read".to_string(), s.bytes_read as f64 / (1 << 20) as f64, "MiB".to_string()),
+            ("advice-calls".to_string(), s.advice_calls as f64, "calls".to_string()),
+            ("io-waits".to_string(), s.waits as f64, "count".to_string()),
+            ("max-reads-in-flight".to_string(), s.max_ios_in_flight as f64, "count".to_string()),
         ];
         if let Some(b) = self.baseline_median {
-            m.push(("speedup".to_string(), b.as_secs_f64() / med.elapsed.as_secs_f64(), "x vs sync-per-page".to_string()));
+            m.push(("speedup-vs-sync-per-page".to_string(), b.as_secs_f64() / med.elapsed.as_secs_f64(), "x".to_string()));
         }
         if let Some((reads, bytes)) = med.device {
-            m.push(("device reads".to_string(), reads as f64, "reads (system-wide)".to_string()));
-            m.push(("device read".to_string(), bytes as f64 / (1 << 20) as f64, "MiB (system-wide)".to_string()));
+            // System-wide counts (the block device's).
+            m.push(("device-reads".to_string(), reads as f64, "count".to_string()));
+            m.push(("device-bytes-read".to_string(), bytes as f64 / (1 << 20) as f64, "MiB".to_string()));
         }
         if Method::of(v).ok() == Some(Method::StreamIoUring) {
-            m.push(("io_uring".to_string(), if self.uring_refused.is_some() { 0.0 } else { 1.0 }, "1 = used".to_string()));
+            m.push(("io-uring-used".to_string(), if self.uring_refused.is_some() { 0.0 } else { 1.0 }, "bool".to_string()));
         }
         Ok(m)
     }

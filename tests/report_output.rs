@@ -1,0 +1,298 @@
+//! What a reader of a real (test-size) report gets: a headline per study, terminal lines
+//! within 120 columns, report.md tables with units once and integers as integers, a
+//! report.json that its JSON Schema (`schema/report.schema.json`) accepts, with each pair's
+//! raw per-process trial ratios; and `compare`: hosts told apart, the same file refused,
+//! `--baseline` before and after on one host.
+
+use hotloops::report::{self, Report};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn hotloops(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hotloops")).args(args).output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// One report of every study at test size (instructions where valgrind is installed), made
+/// once for this file's tests: its directory and its terminal output.
+struct Made {
+    dir: PathBuf,
+    stdout: String,
+}
+
+fn made() -> &'static Made {
+    static M: OnceLock<Made> = OnceLock::new();
+    M.get_or_init(|| {
+        // Under cargo's per-target scratch directory, replaced on each run.
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-output");
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = dir.join("all");
+        let mut args = vec!["report", "--size", "test", "--budget-ms", "20", "--no-model", "--out", out.to_str().unwrap()];
+        if Command::new("valgrind").arg("--version").output().is_err() {
+            args.push("--no-instructions");
+        }
+        let o = hotloops(&args);
+        assert!(o.status.success(), "{}", text(&o));
+        Made { dir, stdout: String::from_utf8(o.stdout).unwrap() }
+    })
+}
+
+fn load(dir: &Path) -> Report {
+    report::load(&dir.join("report.json")).unwrap()
+}
+
+#[test]
+fn every_terminal_line_fits_120_columns() {
+    let m = made();
+    let long: Vec<&str> = m.stdout.lines().filter(|l| l.chars().count() > report::TERMINAL_WIDTH).collect();
+    assert!(long.is_empty(), "{} lines over {} columns, e.g.:\n{}", long.len(), report::TERMINAL_WIDTH, long.join("\n"));
+    // And it is the report, not an empty page: every study's every case is there.
+    let r = load(&m.dir.join("all"));
+    for s in &r.studies {
+        for c in &s.cases {
+            assert!(m.stdout.contains(&format!("{} / {}", s.name, c.name)), "{}/{} missing", s.name, c.name);
+        }
+    }
+}
+
+#[test]
+fn the_headline_has_a_line_per_variant_with_interval_verdict_floor_and_seed() {
+    let m = made();
+    let r = load(&m.dir.join("all"));
+    let head = m.stdout.split("note:").next().unwrap();
+    let md = std::fs::read_to_string(m.dir.join("all/report.md")).unwrap();
+    assert!(md.starts_with("# hotloops report\n\n## Headline"), "the headline leads report.md:\n{}", &md[..300.min(md.len())]);
+    let mut seeded = 0;
+    for row in r.rows.iter().filter(|x| x.metric == "wall-clock" && x.variant != x.baseline) {
+        let short = row.variant.rsplit('/').next().unwrap();
+        let floor = r.studies.iter().find(|s| s.name == row.study).unwrap().cases.iter().find(|c| c.name == row.case).unwrap().noise_floor;
+        let want = [
+            report::pct(row.ratio.unwrap()),
+            format!("[{}, {}]", report::pct(row.ci_low.unwrap()), report::pct(row.ci_high.unwrap())),
+            row.verdict.unwrap().to_string(),
+            format!("±{:.2}%", floor * 100.0),
+        ];
+        let line = head
+            .lines()
+            .find(|l| l.starts_with(&format!("| {} ", row.case)) && l.contains(&format!(" {short} ")) && want.iter().all(|w| l.contains(w.as_str())));
+        let line = line.unwrap_or_else(|| panic!("no headline line for {}/{} with {want:?}:\n{head}", row.case, row.variant));
+        if let Some(s) = row.seed_ratio {
+            seeded += 1;
+            assert!(line.trim_end_matches(['|', ' ']).ends_with(&report::pct(s)), "the seed in time convention: {line}");
+        }
+    }
+    assert!(seeded > 0, "some variant carries a seed ratio");
+    // Seed 000's "+2.24%" speedup reads as -2.19% time on the bitmap case, in both outputs.
+    assert!(head.lines().any(|l| l.starts_with("| table3-bitmap ") && l.contains(" local ") && l.contains("-2.19%")), "{head}");
+    assert!(md.contains("-2.19% time (2.24% faster)"), "report.md gives the seed's own words too");
+    // A real flag (a busy host) warns; an unflagged run does not.
+    assert_eq!(head.contains("WARNING"), r.rows.iter().any(|x| !x.flags.is_empty()), "{head}");
+}
+
+#[test]
+fn flags_on_a_row_are_shown_with_a_warning() {
+    let mut r = load(&made().dir.join("all"));
+    // Only the flag set here: a busy test host may have flagged some of its own.
+    for x in &mut r.rows {
+        x.flags.clear();
+    }
+    let i = r.rows.iter().position(|x| x.metric == "wall-clock" && x.variant == "local-index/local" && x.case == "table3").unwrap();
+    r.rows[i].flags.push("busy-host: thread ran 71% of wall time".into());
+    for out in [report::terminal(&r), report::markdown(&r)] {
+        assert!(out.contains("WARNING: 1 of"), "{}", &out[..600.min(out.len())]);
+        assert!(out.contains("flagged table3/local: busy-host: thread ran 71% of wall time"), "{out}");
+    }
+    // The field round-trips and is left out when empty.
+    let json = serde_json::to_string(&r).unwrap();
+    assert_eq!(json.matches("\"flags\"").count(), 1);
+}
+
+#[test]
+fn report_md_names_units_once_and_prints_integers_as_integers() {
+    let md = std::fs::read_to_string(made().dir.join("all/report.md")).unwrap();
+    for bad in ["pages/s (pages/s)", "task-clock/", "(instr/", "9437184.0"] {
+        assert!(!md.contains(bad), "report.md has {bad:?}");
+    }
+    assert!(md.contains("task-clock [ns/TID]"), "the task clock is labelled in ns");
+    // tid-batch's work_mem (an integer count of bytes) is printed as one.
+    let line = md.lines().find(|l| l.starts_with("| work-mem-bytes [B]")).expect("tid-batch's study figures");
+    assert!(line.split('|').nth(2).unwrap().trim().chars().all(|c| c.is_ascii_digit()), "{line}");
+    // Separate tables per metric group.
+    for group in ["**wall clock**", "**counters (perf)**", "**study figures**"] {
+        assert!(md.contains(group), "{group} missing");
+    }
+}
+
+fn schema() -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/schema/report.schema.json")).unwrap()).unwrap()
+}
+
+fn errors(v: &serde_json::Value) -> Vec<String> {
+    let s = schema();
+    let validator = jsonschema::validator_for(&s).unwrap();
+    validator.iter_errors(v).map(|e| format!("{} at {}", e, e.instance_path())).collect()
+}
+
+#[test]
+fn report_json_validates_against_its_schema_and_a_renamed_field_does_not() {
+    assert!(jsonschema::meta::is_valid(&schema()), "the schema file is a valid draft 2020-12 schema");
+    let text = std::fs::read_to_string(made().dir.join("all/report.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let e = errors(&v);
+    assert!(e.is_empty(), "{} errors, e.g.\n{}", e.len(), e[..e.len().min(10)].join("\n"));
+    let mutate = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut w = v.clone();
+        f(&mut w);
+        errors(&w)
+    };
+    let rename = |o: &mut serde_json::Value, from: &str, to: &str| {
+        let m = o.as_object_mut().unwrap();
+        let x = m.remove(from).unwrap();
+        m.insert(to.into(), x);
+    };
+    assert!(!mutate(&|w| rename(&mut w["rows"][0], "unit", "units")).is_empty(), "a renamed row field");
+    assert!(!mutate(&|w| rename(&mut w["studies"][0]["cases"][0]["pairs"][0], "median_ratio", "median")).is_empty(), "a renamed pair field");
+    assert!(!mutate(&|w| { w["studies"][0]["cases"][0]["aa"].as_object_mut().unwrap().remove("per_process"); }).is_empty(), "missing raw trials");
+    assert!(!mutate(&|w| w["rows"][0]["metric"] = "pages/s".into()).is_empty(), "a metric name that is not kebab-case");
+    assert!(!mutate(&|w| w["rows"][0]["unit"] = "x vs sync-per-page".into()).is_empty(), "a unit that is a sentence");
+    assert!(!mutate(&|w| w["schema_version"] = 1.into()).is_empty(), "another version");
+}
+
+#[test]
+fn each_pair_keeps_its_raw_trial_ratios_per_process() {
+    let r = load(&made().dir.join("all"));
+    for s in &r.studies {
+        for c in &s.cases {
+            for p in std::iter::once(&c.aa).chain(&c.pairs) {
+                assert_eq!(p.per_process.len(), p.processes, "{}/{}", c.name, p.variant);
+                let all: Vec<f64> = p.per_process.iter().flat_map(|t| t.ratios.iter().copied()).collect();
+                assert_eq!(all.len(), p.trials, "{}/{}", c.name, p.variant);
+                assert_eq!(hotloops::measure::stats::median(&all), p.median_ratio, "the summary is the raw trials' median");
+            }
+        }
+    }
+}
+
+#[test]
+fn compare_refuses_the_same_report_twice_and_tells_hosts_apart() {
+    let m = made();
+    let a = m.dir.join("all/report.json");
+    let o = hotloops(&["compare", a.to_str().unwrap(), a.to_str().unwrap(), "--out", m.dir.join("never").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("the same report twice"), "{}", text(&o));
+    // A copy under another name is the same report too.
+    let copy = m.dir.join("copy/report.json");
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    std::fs::copy(&a, &copy).unwrap();
+    let o = hotloops(&["compare", a.to_str().unwrap(), copy.to_str().unwrap(), "--out", m.dir.join("never").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("same report (a copy)"), "{}", text(&o));
+    assert!(!m.dir.join("never").exists());
+    // Two reports of one VM (both `vm`): distinct labels, by directory or by --label.
+    let mut other: Report = load(&m.dir.join("all"));
+    other.provenance.date = "2000-01-01T00:00:00Z".into();
+    let b = m.dir.join("second/report.json");
+    std::fs::create_dir_all(b.parent().unwrap()).unwrap();
+    std::fs::write(&b, serde_json::to_vec(&other).unwrap()).unwrap();
+    let ls = report::compare::load_labelled(&[a.clone(), b.clone()], &[]).unwrap();
+    assert_ne!(ls[0].label, ls[1].label);
+    let out = m.dir.join("cmp");
+    let o = hotloops(&["compare", a.to_str().unwrap(), b.to_str().unwrap(), "--label", "zen4-idle", "--label", "zen4-busy", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let md = std::fs::read_to_string(out.join("compare.md")).unwrap();
+    assert!(md.contains("| zen4-idle ") && md.contains("| zen4-busy ") && md.contains("test size"), "{md}");
+}
+
+#[test]
+fn compare_baseline_gives_the_ratio_of_ratios_per_pair_on_one_host() {
+    let m = made();
+    let new = m.dir.join("new");
+    let o = hotloops(&["report", "--study", "local-index", "--size", "test", "--budget-ms", "20", "--no-instructions", "--no-model", "--out", new.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let old = m.dir.join("all/report.json");
+    let out = m.dir.join("before-after");
+    let o = hotloops(&["compare", "--baseline", old.to_str().unwrap(), new.join("report.json").to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let md = std::fs::read_to_string(out.join("compare.md")).unwrap();
+    let (ro, rn) = (load(&m.dir.join("all")), load(&new));
+    for c in &rn.studies[0].cases {
+        for p in &c.pairs {
+            let po = ro.studies.iter().find(|s| s.name == "local-index").unwrap().cases.iter().find(|x| x.name == c.name).unwrap().pairs.iter().find(|x| x.variant == p.variant).unwrap();
+            let (rr, _) = report::compare::ratio_of_ratios(po, p, 0);
+            let short = p.variant.rsplit('/').next().unwrap();
+            assert!(
+                md.lines().any(|l| l.starts_with(&format!("| {} ", c.name)) && l.contains(&format!(" {short} ")) && l.contains(&report::pct(rr))),
+                "{}/{short}: {} missing:\n{md}", c.name, report::pct(rr)
+            );
+        }
+    }
+    // Only studies in both; another size is refused, as is an old report without raw trials.
+    assert!(!md.contains("## tid-batch"), "{md}");
+    let quick = m.dir.join("quick");
+    let o = hotloops(&["report", "--study", "local-index", "--size", "quick", "--budget-ms", "20", "--no-instructions", "--no-model", "--out", quick.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = hotloops(&["compare", "--baseline", old.to_str().unwrap(), quick.join("report.json").to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("same size"), "{}", text(&o));
+    // A version 1 report still loads, but has no raw trials to pool.
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(new.join("report.json")).unwrap()).unwrap();
+    v["schema_version"] = 1.into();
+    for s in v["studies"].as_array_mut().unwrap() {
+        for c in s["cases"].as_array_mut().unwrap() {
+            c["aa"].as_object_mut().unwrap().remove("per_process");
+            for p in c["pairs"].as_array_mut().unwrap() {
+                p.as_object_mut().unwrap().remove("per_process");
+            }
+        }
+    }
+    let v1 = m.dir.join("v1/report.json");
+    std::fs::create_dir_all(v1.parent().unwrap()).unwrap();
+    std::fs::write(&v1, serde_json::to_vec(&v).unwrap()).unwrap();
+    assert_eq!(report::load(&v1).unwrap().schema_version, 1, "version 1 reports still load");
+    let o = hotloops(&["compare", "--baseline", v1.to_str().unwrap(), new.join("report.json").to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("no raw trials"), "{}", text(&o));
+}
+
+/// The distribution's Chromium (`chromium`, installed by scripts/install-tools.sh).
+fn chromium() -> PathBuf {
+    for name in ["chromium", "chromium-browser"] {
+        if let Ok(o) = Command::new(name).arg("--version").output()
+            && o.status.success()
+        {
+            return PathBuf::from(name);
+        }
+    }
+    panic!("this test loads report.html in headless Chromium: install it with `apt-get install -y chromium` (scripts/install-tools.sh does)");
+}
+
+#[test]
+fn report_html_loads_in_headless_chromium_with_every_studys_table() {
+    let m = made();
+    let page = m.dir.join("all/report.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(!html.contains("src=\"http") && !html.contains("<script"), "self-contained: no external files, no scripts");
+    let o = Command::new(chromium())
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let dom = String::from_utf8_lossy(&o.stdout);
+    let r = load(&m.dir.join("all"));
+    for s in &r.studies {
+        assert!(dom.contains(&format!("<section id=\"study-{}\">", s.name)), "{} has no section", s.name);
+        let tables = dom.matches(&format!("<table data-study=\"{}\">", s.name)).count();
+        assert!(tables > s.cases.len(), "{}: {tables} tables for {} cases", s.name, s.cases.len());
+        for c in &s.cases {
+            assert!(dom.contains(&format!("<h3>{} / {}</h3>", s.name, c.name)), "{}/{}", s.name, c.name);
+        }
+    }
+    // The headline, the provenance and one inline plot per study came through the browser.
+    assert!(dom.contains("<h2>Headline</h2>") && dom.contains(&r.provenance.commit));
+    assert_eq!(dom.matches("<svg").count(), r.studies.len(), "one inline SVG per study");
+}
