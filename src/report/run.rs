@@ -273,13 +273,16 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     progress.borrow().finish();
 
     if !busy.is_empty() {
+        // The first few by name; every one is flagged in its row.
+        const NAMED: usize = 4;
+        let more = if busy.len() > NAMED { format!("; and {} more", busy.len() - NAMED) } else { String::new() };
         let what = format!(
-            "busy host: {} wall-clock pair(s) ran with the measuring thread on its core less than {:.0}% of the wall time \
+            "busy host: {} of {total} wall-clock pair(s) had the measuring thread on its core less than {:.0}% of the wall time \
              (flagged in their rows; their ratios and verdicts are not to be trusted: stop other work, or check for a \
-             second run on the same core): {}",
+             second run on the same core): {}{more}",
             busy.len(),
             crate::measure::usage::BUSY_BELOW * 100.0,
-            busy.join("; ")
+            busy[..busy.len().min(NAMED)].join("; ")
         );
         if opts.strict {
             bail!("--strict: not writing the report, {what}");
