@@ -238,10 +238,9 @@ fn main() -> ExitCode {
     // SIGINT/SIGTERM (once a report, a temporary or a child installed the handler):
     // temporaries removed, children stopped, exit 130 (host::cleanup).
     let result = dispatch(cli.cmd);
-    if result.is_err() {
-        // A child killed by the signal handler fails its caller: let the handler finish.
-        hotloops::host::cleanup::wait_if_interrupted();
-    }
+    // A child killed by the signal handler fails its caller, and a run may end while the
+    // handler cleans up: either way, let the handler finish and exit 130.
+    hotloops::host::cleanup::wait_if_interrupted();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // A reader that closed our stdout has what it wanted: end quietly.

@@ -156,7 +156,12 @@ fn a_closed_stdout_ends_quietly() {
 fn report_processes_pools_fresh_worker_processes() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r");
-    let o = hotloops(&["report", "--study", "local-index", "--size", "test", "--budget-ms", "60", "--processes", "2", "--no-instructions", "--out", out.to_str().unwrap()]);
+    // Core locks of its own: another report on this host must not refuse this one.
+    let o = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+        .args(["report", "--study", "local-index", "--size", "test", "--budget-ms", "60", "--processes", "2", "--no-instructions", "--out", out.to_str().unwrap()])
+        .env("HOTLOOPS_LOCK_DIR", dir.path())
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", text(&o));
     let r = hotloops::report::load(&out.join("report.json")).unwrap();
     assert_eq!(r.config.processes, 2);

@@ -175,8 +175,8 @@ fn a_second_report_is_refused_and_sigint_leaves_no_children() {
     let args = ["report", "--study", "local-index", "--size", "test", "--budget-ms", "20000", "--processes", "2", "--no-instructions", "--no-model", "--out"];
     let mut first = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(args).arg(&out).env("HOTLOOPS_LOCK_DIR", &locks).stderr(Stdio::piped()).spawn().unwrap();
     let pid = first.id();
-    // A `hotloops worker` child (not the objdump that reads the kernels' addresses first).
-    let is_worker = |p: &u32| std::fs::read(format!("/proc/{p}/cmdline")).is_ok_and(|c| c.split(|b| *b == 0).any(|a| a == b"worker"));
+    // Workers, not the provenance's `git` or `rustc --version`.
+    let is_worker = |p: &u32| std::fs::read(format!("/proc/{p}/cmdline")).is_ok_and(|c| c.split(|b| *b == 0).nth(1) == Some(b"worker"));
     let workers = wait_for("a worker process", &mut first, || Some(children_of(pid).into_iter().filter(is_worker).collect::<Vec<_>>()).filter(|c| !c.is_empty()));
     for (target, what) in [(&out, format!("error: --out {} is in use by another hotloops run (pid {pid}:", out.display())), (&other, "error: core ".to_string())] {
         let o = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(args).arg(target).env("HOTLOOPS_LOCK_DIR", &locks).output().unwrap();

@@ -62,6 +62,8 @@ fn small_report_writes_complete_files_with_provenance() {
     let o = Command::new(exe())
         .args(["report", "--study", "local-index", "--size", "test", "--budget-ms", "150", "--out"])
         .arg(&out)
+        // Core locks of its own: another report on this host must not refuse this one.
+        .env("HOTLOOPS_LOCK_DIR", dir.path())
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

@@ -1,7 +1,11 @@
 //! Did the measuring thread have its core? Over a pair's timed blocks: the thread's CPU time
-//! against the wall time, its involuntary context switches and the load average at start and
-//! end. A thread that ran much less than the wall time shared its core (a parallel build, a
-//! second report on the same core), and its ratios are not to be trusted: [`busy_flag`] says so.
+//! against the wall time, the time it waited runnable for a CPU (`/proc/thread-self/schedstat`),
+//! its involuntary context switches and the load average at start and end. A thread that was
+//! kept off its core for a tenth of the wall time shared it (a parallel build, a second report
+//! on the same core), and its ratios are not to be trusted: [`busy_flag`] says so. The wait,
+//! not the CPU time alone, decides: a scan blocked on its reads (`read-stream`'s cold cases)
+//! runs a small share of the wall time on a quiet host too. Where schedstat is missing, CPU
+//! time below nine tenths of the wall time decides.
 
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
@@ -16,6 +20,9 @@ pub struct ThreadUsage {
     pub wall_s: f64,
     /// The thread's CPU time over the same span, s.
     pub cpu_s: f64,
+    /// Time the thread waited runnable for a CPU over the span, s (None: no schedstat).
+    #[serde(default)]
+    pub run_queue_wait_s: Option<f64>,
     /// Involuntary context switches of the thread over the span.
     pub involuntary_switches: u64,
     /// 1-minute load average at the start.
@@ -29,12 +36,22 @@ impl ThreadUsage {
     pub fn ran(&self) -> Option<f64> {
         (self.wall_s > 0.0).then(|| (self.cpu_s / self.wall_s).min(1.0))
     }
+
+    /// The share of the wall time the thread was not kept waiting for a CPU (1 - run-queue
+    /// wait / wall; CPU time / wall without schedstat): what [`busy_flag`] judges.
+    pub fn had_core(&self) -> Option<f64> {
+        match self.run_queue_wait_s {
+            Some(w) if self.wall_s > 0.0 => Some((1.0 - w / self.wall_s).clamp(0.0, 1.0)),
+            _ => self.ran(),
+        }
+    }
 }
 
 /// Starts at [`UsageMeter::start`]; [`UsageMeter::stop`] reads the span.
 pub struct UsageMeter {
     wall: Instant,
     cpu: Duration,
+    wait: Option<u64>,
     nivcsw: u64,
     load: f64,
 }
@@ -42,16 +59,21 @@ pub struct UsageMeter {
 impl UsageMeter {
     /// Read the clocks now (on the thread that will be measured).
     pub fn start() -> Self {
-        UsageMeter { load: load_average(), nivcsw: involuntary_switches(), cpu: thread_cpu_time(), wall: Instant::now() }
+        UsageMeter { load: load_average(), nivcsw: involuntary_switches(), wait: run_queue_wait_ns(), cpu: thread_cpu_time(), wall: Instant::now() }
     }
 
     /// The span since [`start`](Self::start), read on the same thread.
     pub fn stop(&self) -> ThreadUsage {
         let wall = self.wall.elapsed();
         let cpu = thread_cpu_time().saturating_sub(self.cpu);
+        let wait = match (self.wait, run_queue_wait_ns()) {
+            (Some(a), Some(b)) => Some(b.saturating_sub(a) as f64 / 1e9),
+            _ => None,
+        };
         ThreadUsage {
             wall_s: wall.as_secs_f64(),
             cpu_s: cpu.as_secs_f64(),
+            run_queue_wait_s: wait,
             involuntary_switches: involuntary_switches().saturating_sub(self.nivcsw),
             load_start: self.load,
             load_end: load_average(),
@@ -81,20 +103,28 @@ pub fn involuntary_switches() -> u64 {
     ru.ru_nivcsw.max(0) as u64
 }
 
+/// The calling thread's time spent runnable, waiting for a CPU, so far (ns; the second field
+/// of `/proc/thread-self/schedstat`), or None where the kernel does not say.
+pub fn run_queue_wait_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat").ok()?.split_whitespace().nth(1)?.parse().ok()
+}
+
 /// The 1-minute load average (`/proc/loadavg`; 0 where unreadable).
 pub fn load_average() -> f64 {
     std::fs::read_to_string("/proc/loadavg").ok().and_then(|s| s.split_whitespace().next().and_then(|x| x.parse().ok())).unwrap_or(0.0)
 }
 
-/// The flag of a pair measured in these processes, if any ran less than [`BUSY_BELOW`] of its
-/// wall time: `busy-host: thread ran 71% of wall time, 312 involuntary switches (load 1.9 to
-/// 3.4)`, from the worst process (and the switches of all).
+/// The flag of a pair measured in these processes, if any had its core less than
+/// [`BUSY_BELOW`] of its wall time ([`ThreadUsage::had_core`]): `busy-host: thread ran 71% of
+/// wall time, waited 29% for a CPU, 312 involuntary switches (load average 1.9 to 3.4)`, from
+/// the worst process (and the switches of all).
 pub fn busy_flag(per_process: &[ThreadUsage]) -> Option<String> {
-    let worst = per_process.iter().filter(|u| u.ran().is_some()).min_by(|a, b| a.ran().unwrap().total_cmp(&b.ran().unwrap()))?;
-    let ran = worst.ran()?;
-    if ran >= BUSY_BELOW {
+    let worst = per_process.iter().filter(|u| u.had_core().is_some()).min_by(|a, b| a.had_core().unwrap().total_cmp(&b.had_core().unwrap()))?;
+    if worst.had_core()? >= BUSY_BELOW {
         return None;
     }
+    let ran = worst.ran()?;
+    let waited = worst.run_queue_wait_s.map(|w| format!(", waited {:.0}% for a CPU", w / worst.wall_s * 100.0)).unwrap_or_default();
     let switches: u64 = per_process.iter().map(|u| u.involuntary_switches).sum();
     let of = if per_process.len() > 1 {
         format!(" in the worst of {} processes", per_process.len())
@@ -102,7 +132,7 @@ pub fn busy_flag(per_process: &[ThreadUsage]) -> Option<String> {
         String::new()
     };
     Some(format!(
-        "busy-host: thread ran {:.0}% of wall time{of}, {switches} involuntary switches (load average {:.1} to {:.1})",
+        "busy-host: thread ran {:.0}% of wall time{waited}{of}, {switches} involuntary switches (load average {:.1} to {:.1})",
         ran * 100.0,
         worst.load_start,
         worst.load_end
@@ -114,7 +144,7 @@ mod tests {
     use super::*;
 
     fn u(wall: f64, cpu: f64, sw: u64) -> ThreadUsage {
-        ThreadUsage { wall_s: wall, cpu_s: cpu, involuntary_switches: sw, load_start: 1.0, load_end: 2.0 }
+        ThreadUsage { wall_s: wall, cpu_s: cpu, run_queue_wait_s: None, involuntary_switches: sw, load_start: 1.0, load_end: 2.0 }
     }
 
     #[test]
@@ -124,6 +154,11 @@ mod tests {
         assert!(f.starts_with("busy-host: thread ran 71% of wall time"), "{f}");
         assert!(f.contains("312 involuntary switches") && f.contains("worst of 2"), "{f}");
         assert_eq!(busy_flag(&[ThreadUsage::default()]), None, "an unmeasured pair (an old report) is not flagged");
+        // Blocked on reads, not kept off the core: not flagged; kept off it: flagged.
+        let io = ThreadUsage { run_queue_wait_s: Some(0.02), ..u(1.0, 0.26, 8) };
+        assert_eq!(busy_flag(&[io]), None);
+        let f = busy_flag(&[ThreadUsage { run_queue_wait_s: Some(0.6), ..u(1.0, 0.35, 90) }]).unwrap();
+        assert!(f.starts_with("busy-host: thread ran 35% of wall time, waited 60% for a CPU, 90 involuntary"), "{f}");
     }
 
     #[test]
@@ -139,5 +174,9 @@ mod tests {
         }
         let spun = m.stop();
         assert!(spun.cpu_s > slept.cpu_s, "{spun:?} vs {slept:?}");
+        // Sleeping is not waiting for a CPU.
+        if let Some(w) = slept.run_queue_wait_s {
+            assert!(w < 0.025, "{slept:?}");
+        }
     }
 }

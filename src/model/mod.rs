@@ -337,8 +337,13 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
                 host: None,
                 notes: vec![],
             };
-            for cpu in &opts.cpus {
-                match mca::run(cpu, &kb.mca_text) {
+            // One llvm-mca a CPU model, all at once: static predictions, nothing timed here.
+            let runs: Vec<Result<mca::McaResult>> = std::thread::scope(|sc| {
+                let handles: Vec<_> = opts.cpus.iter().map(|cpu| sc.spawn(|| mca::run(cpu, &kb.mca_text))).collect();
+                handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow!("an llvm-mca thread panicked")))).collect()
+            });
+            for (cpu, run) in opts.cpus.iter().zip(runs) {
+                match run {
                     Ok(r) => {
                         let (predicted, chain) = combine(r.cycles_per_iter, &kb.recurrences, cpu);
                         vm.per_cpu.push(CpuPrediction {

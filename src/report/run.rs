@@ -228,7 +228,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             clock.lap(&mut phases, "wall-clock");
             // Counters: every group, each variant.
             progress.borrow().message(format!("{cname}: counters"));
-            let runs = counter_runs(case.as_mut(), base)?;
+            let runs = counter_runs(case.as_mut(), base, if opts.quick { QUICK_COUNTER_NS } else { FULL_COUNTER_NS })?;
             let base_rep = counters::measure(case.as_mut(), base, runs, &groups)?;
             for v in info.variants {
                 let rep = if v.id == base.id { base_rep.clone() } else { counters::measure(case.as_mut(), v, runs, &groups)? };
@@ -312,13 +312,16 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     progress.borrow().finish();
 
     if !busy.is_empty() {
+        // The first few by name; every one is flagged in its row.
+        const NAMED: usize = 4;
+        let more = if busy.len() > NAMED { format!("; and {} more", busy.len() - NAMED) } else { String::new() };
         let what = format!(
-            "busy host: {} wall-clock pair(s) ran with the measuring thread on its core less than {:.0}% of the wall time \
+            "busy host: {} of {total} wall-clock pair(s) had the measuring thread on its core less than {:.0}% of the wall time \
              (flagged in their rows; their ratios and verdicts are not to be trusted: stop other work, or check for a \
-             second run on the same core): {}",
+             second run on the same core): {}{more}",
             busy.len(),
             crate::measure::usage::BUSY_BELOW * 100.0,
-            busy.join("; ")
+            busy[..busy.len().min(NAMED)].join("; ")
         );
         if opts.strict {
             bail!("--strict: not writing the report, {what}");
@@ -387,12 +390,17 @@ impl PhaseClock {
     }
 }
 
-/// Runs per counter measurement: enough for ~50 ms.
-fn counter_runs(case: &mut dyn study::Case, base: &'static Variant) -> Result<u32> {
+/// Counter measurement length, ns a group: a full report's, and `--quick`'s (counts a run are
+/// averages over many runs either way; quick keeps its time for the wall-clock pairs).
+const FULL_COUNTER_NS: u128 = 50_000_000;
+const QUICK_COUNTER_NS: u128 = 20_000_000;
+
+/// Runs per counter measurement: enough for about `target_ns`.
+fn counter_runs(case: &mut dyn study::Case, base: &'static Variant, target_ns: u128) -> Result<u32> {
     let t = Instant::now();
     std::hint::black_box(case.run(base)?);
     let one = t.elapsed().as_nanos().max(1);
-    Ok(((50_000_000 / one) as u32).clamp(1, 10_000))
+    Ok(((target_ns / one) as u32).clamp(1, 10_000))
 }
 
 /// The files of `report` in `out`: `report.json`, `report.md`, one SVG per study and
