@@ -125,6 +125,8 @@ enum Cmd {
         /// Workload size, overriding --quick (test: seconds-long smoke runs).
         #[arg(long, value_enum, hide = true)]
         size: Option<Size>,
+        #[command(flatten)]
+        pg: report::pg::PgReportArgs,
     },
     /// Merge reports from several hosts into one Markdown table and SVG per study.
     Compare {
@@ -380,7 +382,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size } => {
+        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size, pg } => {
             let opts = report::run::Options {
                 studies: study,
                 quick,
@@ -392,6 +394,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 processes: processes.into(),
                 budget: budget_ms.map(Duration::from_millis),
                 size,
+                pg: pg.options(),
             };
             let (r, files) = report::run::run(&opts)?;
             out!("{}", report::markdown(&r));

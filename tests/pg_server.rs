@@ -201,13 +201,21 @@ fn partition_sweep_smoke_with_and_without_trim() {
     assert!(st.status.success(), "sweep failed: {}", String::from_utf8_lossy(&st.stderr));
     let r: hotloops::pgserver::sweep::SweepReport =
         serde_json::from_str(&std::fs::read_to_string(out.path().join("pg-sweep.json")).unwrap()).unwrap();
-    assert_eq!(r.points.len(), 4, "two partition counts x two trim settings");
+    use hotloops::pgserver::sweep::{INDEX_ONLY, PLAIN};
+    assert_eq!(r.points.len(), 8, "two partition counts x two scan forms x two trim settings");
     assert!(r.points.iter().all(|p| p.tps > 0.0 && p.minflt_per_txn >= 0.0 && p.scan.contains("Scan")), "{:?}", r.points);
-    let f = |n: u32, t: &str| r.points.iter().find(|p| p.partitions == n && p.trim == t).unwrap().minflt_per_txn;
-    // Seed 004's mechanism on glibc: 100 partitions' per-scan allocations cross the dynamic trim
-    // threshold (faults every transaction); a fixed threshold removes them.
-    assert!(f(100, "dynamic") > 10.0 * f(100, "fixed").max(0.1), "faults/txn at 100 partitions: dynamic {} fixed {}", f(100, "dynamic"), f(100, "fixed"));
-    assert!(std::fs::read_to_string(out.path().join("pg-sweep.md")).unwrap().contains("| 100 |"));
+    // Each form is the plan it names: index-only as the planner picks it, plain when forced.
+    assert!(r.points.iter().filter(|p| p.form == INDEX_ONLY).all(|p| p.scan.contains("Index Only Scan")), "{:?}", r.points);
+    assert!(r.points.iter().filter(|p| p.form == PLAIN).all(|p| p.scan.contains("Index Scan") && !p.scan.contains("Only")), "{:?}", r.points);
+    for form in [INDEX_ONLY, PLAIN] {
+        let f = |n: u32, t: &str| r.points.iter().find(|p| p.partitions == n && p.trim == t && p.form == form).unwrap().minflt_per_txn;
+        // Seed 004's mechanism on glibc: 100 partitions' per-scan allocations cross the dynamic
+        // trim threshold (faults every transaction); a fixed threshold removes them.
+        assert!(f(100, "dynamic") > 10.0 * f(100, "fixed").max(0.1), "{form}: faults/txn at 100 partitions: dynamic {} fixed {}", f(100, "dynamic"), f(100, "fixed"));
+    }
+    assert_eq!(r.cliff.len(), 4, "a cliff per form and trim setting: {:?}", r.cliff);
+    let md = std::fs::read_to_string(out.path().join("pg-sweep.md")).unwrap();
+    assert!(md.contains("| 100 | index-only |") && md.contains("| 100 | index |"), "{md}");
 }
 
 #[test]

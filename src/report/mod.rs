@@ -4,6 +4,7 @@
 //! [`table`], plots from [`plot`].
 
 pub mod compare;
+pub mod pg;
 pub mod plot;
 pub mod run;
 pub mod sweep;
@@ -38,6 +39,9 @@ pub struct Report {
     pub studies: Vec<StudyReport>,
     /// Every figure as one flat row.
     pub rows: Vec<Row>,
+    /// `--pg`: the real server's figures and each model row beside them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pg: Option<pg::PgSection>,
 }
 
 /// The run's settings.
@@ -251,6 +255,9 @@ pub fn markdown(r: &Report) -> String {
 
 {}", s.name, s.static_model.trim_start_matches('\n').replacen("## ", "", 1));
         }
+    }
+    if let Some(p) = &r.pg {
+        m.push_str(&pg::markdown(p));
     }
     m
 }

@@ -35,6 +35,8 @@ pub struct Options {
     pub budget: Option<Duration>,
     /// Override the workload size (default: quick with --quick, else full).
     pub size: Option<Size>,
+    /// `--pg`: measure the real server too (the report's pg section).
+    pub pg: Option<super::pg::PgOptions>,
 }
 
 /// Which studies: named ones (validated) or all.
@@ -240,6 +242,10 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         });
     }
     bar.finish_and_clear();
+    let pg = opts.pg.as_ref().map(|o| {
+        let names: Vec<&str> = studies.iter().map(|s| s.info().name).collect();
+        super::pg::section(o, opts.quick, &names, &rows, &mut notes)
+    });
 
     let report = Report {
         schema: SCHEMA.into(),
@@ -256,6 +262,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         notes,
         studies: study_reports,
         rows,
+        pg,
     };
     let written = write_files(&report, &opts.out)?;
     Ok((report, written))
