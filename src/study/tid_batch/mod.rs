@@ -66,8 +66,11 @@
 //! - **btree-many**: `col0 < rows` on idx_table3_col0: heap order, 185 TIDs a run. Each page
 //!   step goes through shared buffers as `_bt_readnextpage` does (unpin the old page,
 //!   `ReadBuffer` + share lock, read the page, unlock; [`crate::pg::bufmgr`]); the first leaf
-//!   is read without (`bt_first_all`). The seed's run missed shared buffers (read=27324): the
-//!   miss path is not modelled, so each page costs a hit here.
+//!   is read without (`bt_first_all`). Each page costs a hit here; the seed's run missed
+//!   shared buffers (read=27324): that is **btree-many-miss**, the same scan over a pool of 16
+//!   buffers (the server's `shared_buffers = 128kB`) with storage, where every page is a miss:
+//!   clock sweep, mapping-table delete and insert, `pread` of the block from the index's file
+//!   in the OS page cache (`BtreeScan::with_storage`, [`crate::pg::bufmgr`]'s miss path).
 //!   **btree-few**: `col0 = ANY(10 widely spaced keys)`: ten primitive scans in one
 //!   `btgetbitmap` call, each a descent returning one TID. The descent is PostgreSQL's
 //!   (`_bt_search`, [`crate::pg::nbtsearch`]): root, internal page and leaf (3 buffers a key,
