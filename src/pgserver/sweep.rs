@@ -221,8 +221,8 @@ pub fn markdown(r: &SweepReport) -> String {
     s
 }
 
-/// The cliffs and the per-point table (also the report's pg section).
-pub fn markdown_table(r: &SweepReport) -> String {
+/// The cliffs and the per-point table.
+fn markdown_table(r: &SweepReport) -> String {
     let show = |c: Option<u32>| c.map(|n| format!("{n} partitions")).unwrap_or_else(|| "none in the grid".into());
     let mut s = String::new();
     for (form, _) in FORMS {

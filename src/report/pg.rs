@@ -369,7 +369,36 @@ pub fn markdown(p: &PgSection) -> String {
         }
     }
     if let Some(w) = &p.sweep {
-        let _ = writeln!(m, "### pg / seed 004 partitions\n\n{}", sweep::markdown_table(w));
+        let _ = writeln!(m, "### pg / seed 004 partitions\n\npgbench, 1 client, {} s a run, median of {} runs a point alternating between the trim settings.\n", w.seconds, sweep::REPS);
+        for c in &w.cliff {
+            let at = c.partitions.map(|n| format!("{n} partitions")).unwrap_or_else(|| "none in the grid".into());
+            let _ = writeln!(m, "- cliff ({} scans, trim {}): {at}", c.form, c.trim);
+        }
+        let mut t = Table::new([
+            ("partitions", Align::Right),
+            ("form", Align::Left),
+            ("scan", Align::Left),
+            ("TPS trim dynamic", Align::Right),
+            ("faults/txn", Align::Right),
+            ("TPS trim fixed", Align::Right),
+            ("faults/txn ", Align::Right),
+            ("fixed/dynamic TPS", Align::Right),
+        ]);
+        for d in w.points.iter().filter(|p| p.trim == "dynamic") {
+            if let Some(f) = w.points.iter().find(|p| p.trim == "fixed" && p.partitions == d.partitions && p.form == d.form) {
+                t.row([
+                    d.partitions.to_string(),
+                    d.form.clone(),
+                    d.scan.clone(),
+                    format!("{:.0}", d.tps),
+                    format!("{:.2}", d.minflt_per_txn),
+                    format!("{:.0}", f.tps),
+                    format!("{:.2}", f.minflt_per_txn),
+                    format!("{:.2}", f.tps / d.tps),
+                ]);
+            }
+        }
+        let _ = writeln!(m, "\n{}", t.render());
     }
     m
 }
@@ -471,5 +500,10 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].real_ratio, 0.5);
         assert!((f[0].model_over_real - 0.2).abs() < 1e-12);
+        let cliff = vec![sweep::Cliff { form: sweep::PLAIN.into(), trim: "dynamic".into(), partitions: Some(6) }];
+        let md = markdown(&PgSection { status: "measured".into(), server: None, sweep: Some(sweep::SweepReport { cliff, ..w }), fidelity: f });
+        assert!(md.contains("- cliff (index scans, trim dynamic): 6 partitions"), "{md}");
+        let squeezed = md.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(squeezed.contains("| 100 | index-only | Index Only Scan | 500 | 0.00 | 1000 | 0.00 | 2.00 |"), "{md}");
     }
 }
