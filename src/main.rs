@@ -134,6 +134,8 @@ enum Cmd {
         /// host (its thread ran less than 90% of the wall time).
         #[arg(long)]
         strict: bool,
+        #[command(flatten)]
+        pg: report::pg::PgReportArgs,
     },
     /// One pair over every code layout: is the effect the patch or where the linker put the
     /// kernels? A table and a plot of the ratio per layout, with each kernel's offset mod 64.
@@ -457,7 +459,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size, layouts, strict } => {
+        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size, layouts, strict, pg } => {
             if let Some(l) = &layouts {
                 report::layout::check_ids(l)?;
             }
@@ -477,6 +479,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 budget: budget_ms.map(Duration::from_millis),
                 size,
                 strict,
+                pg: pg.options(),
             };
             let (r, files) = report::run::run(&opts)?;
             out!("{}", report::terminal(&r));

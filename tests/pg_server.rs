@@ -1,6 +1,8 @@
 //! The real server (issue 12): hl_btree builds and loads against the installed PostgreSQL 15,
 //! every variant returns the baseline's rows, `hotloops pg` completes a small A/B + A/A run,
-//! the throwaway cluster is gone after a panic or an error, and a missing pg_config exits 2.
+//! the throwaway cluster is gone after a panic or an error, and a missing pg_config exits 2;
+//! `report --pg` sets the real ratios beside the model rows, stops its clusters (also when
+//! interrupted) and, without a server, goes on with a note naming the packages.
 //!
 //! Without PostgreSQL these tests fail under `CI=true` (scripts/test.sh installs it through
 //! scripts/install-pg.sh) and otherwise skip with the reason printed.
@@ -201,13 +203,21 @@ fn partition_sweep_smoke_with_and_without_trim() {
     assert!(st.status.success(), "sweep failed: {}", String::from_utf8_lossy(&st.stderr));
     let r: hotloops::pgserver::sweep::SweepReport =
         serde_json::from_str(&std::fs::read_to_string(out.path().join("pg-sweep.json")).unwrap()).unwrap();
-    assert_eq!(r.points.len(), 4, "two partition counts x two trim settings");
+    use hotloops::pgserver::sweep::{INDEX_ONLY, PLAIN};
+    assert_eq!(r.points.len(), 8, "two partition counts x two scan forms x two trim settings");
     assert!(r.points.iter().all(|p| p.tps > 0.0 && p.minflt_per_txn >= 0.0 && p.scan.contains("Scan")), "{:?}", r.points);
-    let f = |n: u32, t: &str| r.points.iter().find(|p| p.partitions == n && p.trim == t).unwrap().minflt_per_txn;
-    // Seed 004's mechanism on glibc: 100 partitions' per-scan allocations cross the dynamic trim
-    // threshold (faults every transaction); a fixed threshold removes them.
-    assert!(f(100, "dynamic") > 10.0 * f(100, "fixed").max(0.1), "faults/txn at 100 partitions: dynamic {} fixed {}", f(100, "dynamic"), f(100, "fixed"));
-    assert!(std::fs::read_to_string(out.path().join("pg-sweep.md")).unwrap().contains("| 100 |"));
+    // Each form is the plan it names: index-only as the planner picks it, plain when forced.
+    assert!(r.points.iter().filter(|p| p.form == INDEX_ONLY).all(|p| p.scan.contains("Index Only Scan")), "{:?}", r.points);
+    assert!(r.points.iter().filter(|p| p.form == PLAIN).all(|p| p.scan.contains("Index Scan") && !p.scan.contains("Only")), "{:?}", r.points);
+    for form in [INDEX_ONLY, PLAIN] {
+        let f = |n: u32, t: &str| r.points.iter().find(|p| p.partitions == n && p.trim == t && p.form == form).unwrap().minflt_per_txn;
+        // Seed 004's mechanism on glibc: 100 partitions' per-scan allocations cross the dynamic
+        // trim threshold (faults every transaction); a fixed threshold removes them.
+        assert!(f(100, "dynamic") > 10.0 * f(100, "fixed").max(0.1), "{form}: faults/txn at 100 partitions: dynamic {} fixed {}", f(100, "dynamic"), f(100, "fixed"));
+    }
+    assert_eq!(r.cliff.len(), 4, "a cliff per form and trim setting: {:?}", r.cliff);
+    let md = std::fs::read_to_string(out.path().join("pg-sweep.md")).unwrap();
+    assert!(md.contains("| 100 | index-only |") && md.contains("| 100 | index |"), "{md}");
 }
 
 #[test]
@@ -243,4 +253,112 @@ fn sigint_stops_and_removes_the_cluster() {
     assert!(!root.exists(), "{} left behind", root.display());
     assert!(processes_using(&root).is_empty(), "{:?}", processes_using(&root));
     assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0, "no half-written report");
+}
+
+/// Socket directories (= cluster roots) a run printed on stderr.
+fn roots_in(stderr: &str) -> Vec<PathBuf> {
+    stderr
+        .match_indices("unix_socket_directories='")
+        .map(|(i, m)| {
+            let rest = &stderr[i + m.len()..];
+            PathBuf::from(&rest[..rest.find('\'').unwrap()])
+        })
+        .collect()
+}
+
+fn report_cmd(out: &Path, extra: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_hotloops"));
+    c.args(["report", "--size", "test", "--budget-ms", "10", "--no-instructions", "--no-model", "--out"]).arg(out).args(extra);
+    c
+}
+
+#[test]
+fn report_pg_sets_the_real_ratios_beside_the_model_and_stops_its_clusters() {
+    let Some(_) = pg() else { return };
+    let out = tempfile::tempdir().unwrap();
+    let st = report_cmd(out.path(), &["--study", "tid-batch", "--study", "local-index", "--pg", "--pg-rows", "100000", "--pg-rounds", "2"]).output().unwrap();
+    let err = String::from_utf8_lossy(&st.stderr);
+    assert!(st.status.success(), "report --pg failed: {err}");
+    let r = hotloops::report::load(&out.path().join("report.json")).unwrap();
+    let p = r.pg.as_ref().expect("a pg section");
+    assert!(p.status.starts_with("measured"), "{}", p.status);
+    let server = p.server.as_ref().unwrap();
+    assert_eq!(server.results.len(), 4, "btree-many and btree-few, warm and os-cache");
+    let keys: Vec<(&str, &str)> = p.fidelity.iter().map(|f| (f.study.as_str(), f.case.as_str())).collect();
+    for want in [("tid-batch", "btree-many"), ("tid-batch", "btree-many-miss"), ("tid-batch", "btree-few"), ("local-index", "table3"), ("local-index", "table3-bitmap")] {
+        assert!(keys.contains(&want), "no fidelity row for {want:?}: {keys:?}");
+    }
+    for f in &p.fidelity {
+        assert!(f.real_ratio > 0.0 && f.real_ratio.is_finite() && f.model_ratio > 0.0, "{f:?}");
+        assert!((f.model_over_real - (f.model_ratio / f.real_ratio - 1.0)).abs() < 1e-9, "{f:?}");
+        // The model's row is the report's own wall-clock row.
+        let row = r.rows.iter().find(|x| x.study == f.study && x.case == f.case && x.variant == f.variant && x.metric == "wall-clock").unwrap();
+        assert_eq!(row.ratio, Some(f.model_ratio));
+    }
+    let miss = p.fidelity.iter().find(|f| f.case == "btree-many-miss").unwrap();
+    assert!(miss.real.contains("os-cache"), "{}", miss.real);
+    let md = std::fs::read_to_string(out.path().join("report.md")).unwrap();
+    assert!(md.contains("## pg: real PostgreSQL beside the model") && md.contains("| tid-batch / btree-many-miss / `batched`"), "{md}");
+    let roots = roots_in(&err);
+    assert!(!roots.is_empty(), "the run printed its clusters' settings");
+    for root in roots {
+        assert!(!root.exists(), "{} left behind", root.display());
+        assert!(processes_using(&root).is_empty(), "{:?}", processes_using(&root));
+    }
+}
+
+#[test]
+fn report_pg_interrupted_stops_the_cluster_and_writes_nothing() {
+    use std::io::BufRead;
+    let Some(_) = pg() else { return };
+    let out = tempfile::tempdir().unwrap();
+    let mut child = report_cmd(out.path(), &["--study", "local-index", "--pg", "--pg-rows", "100000", "--pg-rounds", "1000000"])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut root = None;
+    let mut line = String::new();
+    while err.read_line(&mut line).unwrap() > 0 {
+        if let Some(r) = roots_in(&line).pop() {
+            root = Some(r);
+            break;
+        }
+        line.clear();
+    }
+    let root = root.expect("the run printed its settings");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(root.exists());
+    // SAFETY: signalling the child we spawned.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let st = child.wait().unwrap();
+    assert_eq!(st.code(), Some(130));
+    assert!(!root.exists(), "{} left behind", root.display());
+    assert!(processes_using(&root).is_empty(), "{:?}", processes_using(&root));
+    assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0, "no half-written report");
+}
+
+/// Needs no server: a missing one is a note naming the packages, and the report goes on.
+#[test]
+fn report_goes_on_without_a_server() {
+    let out = tempfile::tempdir().unwrap();
+    let st = report_cmd(out.path(), &["--study", "local-index", "--pg", "--pg-config", "/nonexistent/pg_config"]).output().unwrap();
+    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    let r = hotloops::report::load(&out.path().join("report.json")).unwrap();
+    let p = r.pg.as_ref().unwrap();
+    assert!(p.status.contains("postgresql-15 postgresql-server-dev-15") && p.server.is_none() && p.fidelity.is_empty(), "{}", p.status);
+    assert!(r.notes.iter().any(|n| n.contains("postgresql-15 postgresql-server-dev-15")), "{:?}", r.notes);
+    assert_eq!(r.studies.len(), 1);
+    assert!(r.rows.iter().any(|x| x.study == "local-index" && x.metric == "wall-clock"));
+    assert!(String::from_utf8_lossy(&st.stdout).contains("real PostgreSQL not measured"));
+    // Without --pg there is no section at all.
+    let out2 = tempfile::tempdir().unwrap();
+    let st = report_cmd(out2.path(), &["--study", "local-index"]).output().unwrap();
+    assert!(st.status.success());
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out2.path().join("report.json")).unwrap()).unwrap();
+    assert!(v.get("pg").is_none());
+    // --pg-rows without --pg is a usage error.
+    let st = report_cmd(out2.path(), &["--study", "local-index", "--pg-rows", "10"]).output().unwrap();
+    assert_eq!(st.status.code(), Some(2));
 }

@@ -229,6 +229,7 @@ proptest! {
         items in stream(2_000, 80, Some(false)),
         fill in prop::collection::vec(0usize..30, 1..6).prop_filter("a leaf with items", |f| f.iter().any(|&n| n > 0)),
         entries in prop_oneof![Just(65_536usize), 16usize..48],
+        nbuffers in 2usize..6,
     ) {
         let entries_kv: Vec<(i64, ItemPointer)> = items.iter().enumerate().map(|(k, p)| (k as i64, p.0)).collect();
         let mut per_leaf = Vec::new();
@@ -244,7 +245,7 @@ proptest! {
         }
         let rel = Rc::new(BTree::build(KeyType::Int8, &entries_kv, &per_leaf));
         let stream: Vec<ItemPointer> = items.iter().map(|p| p.0).collect();
-        let mut case = TidCase::new("prop", "btree".into(), Scan::Btree(BtreeScan::new(rel, vec![])), entries * 64, stream, None);
+        let mut case = TidCase::new("prop", "btree".into(), Scan::Btree(BtreeScan::new(rel.clone(), vec![])), entries * 64, stream.clone(), None);
         let b = all_variants(&mut case, items.len());
         let oracle = Oracle::of(&items);
         for x in &b {
@@ -254,6 +255,11 @@ proptest! {
         prop_assert!(same(&b[0], &b[2]).is_ok());
         if entries == 65_536 {
             prop_assert_eq!(b[0].iterate(), oracle.pages());
+        }
+        // The same scan with every page a miss through a small pool: the same bitmaps.
+        let mut miss = TidCase::new("prop-miss", "btree".into(), Scan::Btree(BtreeScan::with_storage(rel, vec![], nbuffers).unwrap()), entries * 64, stream, None);
+        for (v, m) in all_variants(&mut miss, items.len()).iter().enumerate() {
+            prop_assert!(same(&b[v], m).is_ok(), "{} with {nbuffers} buffers", VARIANTS[v]);
         }
     }
 
@@ -441,12 +447,51 @@ fn seed_table_heap_blocks_at_2mb_and_4mb() {
     }
 }
 
+/// btree-many-miss: every page of the scan is read from the index file through the pool (a
+/// miss each, none left pinned or locked), run after run, and every variant builds the
+/// bitmap the in-memory scan builds, for all rows and for ten keys (edges: one row, a
+/// single leaf, two buffers).
+#[test]
+fn miss_scans_read_every_page_and_agree_with_the_in_memory_scan() {
+    use hotloops::pg::workload::table3_col0_index;
+    use hotloops::study::tid_batch::OS_CACHE_NBUFFERS;
+    for (rows, nbuffers) in [(1u64, 2usize), (300, 2), (20_000, OS_CACHE_NBUFFERS), (20_000, 2)] {
+        let rel = Rc::new(table3_col0_index(rows));
+        let keys: Vec<i64> = hotloops::study::tid_batch::few_keys(rows).iter().map(|&k| k as i64).collect();
+        for keys in [vec![], keys] {
+            let mut mem = TidCase::new("mem", "btree".into(), Scan::Btree(BtreeScan::new(rel.clone(), keys.clone())), DEFAULT, vec![], None);
+            let mut miss = TidCase::new("miss", "btree".into(), Scan::Btree(BtreeScan::with_storage(rel.clone(), keys.clone(), nbuffers).unwrap()), DEFAULT, vec![], None);
+            for v in VARIANTS {
+                let (a, na) = mem.bitmap(row(v)).unwrap();
+                for run in 0..2 {
+                    let (b, nb) = miss.bitmap(row(v)).unwrap();
+                    assert_eq!(na, nb, "{v} rows {rows} run {run}");
+                    assert!(same(&a, &b).is_ok(), "{v} rows {rows} keys {} run {run}", keys.len());
+                }
+            }
+            let (Scan::Btree(bs), Scan::Btree(ms)) = (miss.scan(), mem.scan()) else { unreachable!() };
+            let (bm, mm) = (bs.bufmgr(), ms.bufmgr());
+            assert_eq!(bm.held(), (0, 0, 0, 0), "rows {rows}: nothing pinned or locked after the scans");
+            // Six scans (three variants, twice) fetch the pages the in-memory scans fetch (three).
+            assert_eq!(bm.blocks_fetched, 2 * mm.blocks_fetched, "rows {rows}");
+            assert_eq!(bm.shared_blks_read + bm.shared_blks_hit, bm.blocks_fetched);
+            assert_eq!((mm.shared_blks_read, mm.shared_blks_hit), (0, mm.blocks_fetched), "the in-memory pool only hits");
+            if keys.is_empty() && rel.leaves.len() > nbuffers {
+                // The pool holds fewer pages than a scan reads: every fetch is a read, as the
+                // server's os-cache state shows (`read` = the pages, `hit` = 0).
+                assert_eq!(bm.shared_blks_hit, 0, "rows {rows}: {} hits", bm.shared_blks_hit);
+                assert!(bm.clock().0 > 0, "the clock hand went round");
+            }
+        }
+    }
+}
+
 /// The report's cases at test size agree across variants and state their locality.
 #[test]
 fn study_cases_agree() {
     use hotloops::study::{Size, Study};
     let s = &hotloops::study::tid_batch::STUDY;
-    assert_eq!(s.info().cases.len(), 14);
+    assert_eq!(s.info().cases.len(), 15);
     for spec in s.info().cases {
         let mut c = s.build(spec, Size::Test).unwrap();
         let d0 = c.run(row("per-tid")).unwrap();

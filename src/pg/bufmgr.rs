@@ -1,7 +1,9 @@
-//! The shared-buffer **hit path**: what `ReadBuffer`, `LockBuffer` and `ReleaseBuffer` cost for
-//! a page that is already in shared buffers (src/backend/storage/buffer/bufmgr.c, buf_table.c,
-//! src/backend/utils/hash/dynahash.c, src/common/hashfn.c, src/backend/storage/lmgr/lwlock.c,
-//! src/backend/utils/resowner/resowner.c).
+//! Shared buffers: what `ReadBuffer`, `LockBuffer` and `ReleaseBuffer` cost for a page that is
+//! already in shared buffers (the **hit path**), and, for a pool with storage attached
+//! ([`BufMgr::with_storage`]), for one that is not (the **miss path**)
+//! (src/backend/storage/buffer/bufmgr.c, freelist.c, buf_table.c, src/backend/storage/smgr/md.c,
+//! src/backend/storage/page/bufpage.c, src/backend/utils/hash/dynahash.c, src/common/hashfn.c,
+//! src/backend/storage/lmgr/lwlock.c, src/backend/utils/resowner/resowner.c).
 //!
 //! `ReadBuffer` builds the 20-byte `BufferTag`, hashes it (`tag_hash` = `hash_bytes`, Bob
 //! Jenkins' lookup3, reached through dynahash's `hash` pointer), takes the mapping partition's
@@ -13,9 +15,25 @@
 //! counters. `LockBuffer(BT_READ)` takes the content LWLock shared; `ReleaseBuffer` forgets
 //! the pin in the resource owner and drops the refcount with a CAS.
 //!
+//! On a miss (`BufferAlloc` after the lookup failed): `GetVictimBuffer` takes a buffer from the
+//! free list while it lasts, then from `StrategyGetBuffer`'s clock sweep (`ClockSweepTick`'s
+//! atomic fetch-add on `nextVictimBuffer`, each buffer's header spinlock, usage counts
+//! decremented until an unpinned buffer with usage count 0 turns up), pins it with its header
+//! locked (`PinBuffer_Locked`), and `InvalidateVictimBuffer` removes the old tag from the
+//! mapping table under the old partition's exclusive lock; the new tag goes in under the new
+//! partition's exclusive lock (`BufTableInsert`: dynahash `HASH_ENTER` with its free list),
+//! the header gets the tag and a usage count of 1. The read (`StartBufferIO`, `smgrread` ->
+//! `mdreadv` -> `FileReadV` -> `pread(2)` of 8 KiB from the relation's file through the OS page
+//! cache into the buffer's block, `PageIsVerifiedExtended`'s header checks without data
+//! checksums, `TerminateBufferIO` setting `BM_VALID`) and the counters (`shared_blks_read`,
+//! `pgstat_count_io_op(IOOP_READ)`) follow.
+//!
 //! The model is single-threaded: every atomic is a real read-modify-write (its latency is what
-//! PostgreSQL pays), never contended. Left out: the miss path (victim search, clock sweep,
-//! I/O, `StartReadBuffer`/`WaitReadBuffers`), local buffers, waiting on a contended LWLock or a
+//! PostgreSQL pays), never contended. Left out: dirty victims (a read-only scan never has one:
+//! no `FlushBuffer`, no WAL), buffer access strategies (ring buffers: a plain index scan uses
+//! none), the bgwriter latch, `track_io_timing`, read-ahead (`StartReadBuffers` of several
+//! blocks; a B-tree reads one page at a time), data checksums (off by default), relation
+//! segments (one file a relation), local buffers, waiting on a contended LWLock or a
 //! locked buffer header, the private refcount overflow hash and the resource owner's hash
 //! (the model holds at most a few pins), buffer strategies, and `pgstat_count_io_op`'s
 //! per-object table (a single counter stands for it). `BufferGetPage` reads a per-buffer page
@@ -23,7 +41,7 @@
 //! `BufferBlocks + (buffer - 1) * BLCKSZ`: one load more.
 
 use super::itemptr::BlockNumber;
-use super::page::Page;
+use super::page::{BLCKSZ, Page, maxalign};
 use std::fmt;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -47,10 +65,19 @@ const BUF_USAGECOUNT_SHIFT: u32 = 18;
 const BUF_USAGECOUNT_MASK: u32 = 0xf << BUF_USAGECOUNT_SHIFT;
 const BUF_USAGECOUNT_ONE: u32 = 1 << BUF_USAGECOUNT_SHIFT;
 const BM_LOCKED: u32 = 1 << 22;
+const BM_DIRTY: u32 = 1 << 23;
 const BM_VALID: u32 = 1 << 24;
 const BM_TAG_VALID: u32 = 1 << 25;
+const BM_IO_IN_PROGRESS: u32 = 1 << 26;
+const BM_IO_ERROR: u32 = 1 << 27;
 const BM_PIN_COUNT_WAITER: u32 = 1 << 29;
 const BM_PERMANENT: u32 = 1 << 31;
+const BUF_FLAG_MASK: u32 = 0xffc0_0000;
+/// `FREENEXT_END_OF_LIST` and `FREENEXT_NOT_IN_LIST`.
+const FREENEXT_END_OF_LIST: i32 = -1;
+const FREENEXT_NOT_IN_LIST: i32 = -2;
+/// `PD_VALID_FLAG_BITS`.
+const PD_VALID_FLAG_BITS: u16 = 0x0007;
 
 // LWLock state word (lwlock.c).
 const LW_VAL_EXCLUSIVE: u32 = 1 << 24;
@@ -186,6 +213,10 @@ struct BufTable {
     match_fn: HashCompareFunc,
     /// Element storage: allocated once, never moved (chains point into it).
     elements: Vec<HashElement>,
+    /// dynahash's `freeList`: unused elements, chained through `link`.
+    free_list: *mut HashElement,
+    /// The free list's spinlock (a partitioned table's `freeList[i].mutex`).
+    free_lock: std::sync::atomic::AtomicBool,
 }
 
 /// `PrivateRefCountEntry`.
@@ -232,6 +263,8 @@ pub enum BufMgrError {
     NoFreeBuffer,
     /// The tag is already in the pool.
     AlreadyMapped(BufferTag),
+    /// The pool reads its pages from storage.
+    HasStorage,
 }
 
 impl fmt::Display for BufMgrError {
@@ -239,20 +272,53 @@ impl fmt::Display for BufMgrError {
         match self {
             BufMgrError::NoFreeBuffer => write!(f, "no free buffer left in the pool"),
             BufMgrError::AlreadyMapped(t) => write!(f, "block {:?} is already in shared buffers", t),
+            BufMgrError::HasStorage => write!(f, "the pool reads its pages from storage: nothing can be mapped into it"),
         }
     }
 }
 
 impl std::error::Error for BufMgrError {}
 
-/// Shared buffers (descriptors, the mapping table and its partition locks) and one backend's
-/// private state (private refcounts, held LWLocks, resource owner, counters).
+/// `BufferStrategyControl`: the clock hand, its wraparound count, the free list.
+struct StrategyControl {
+    /// `buffer_strategy_lock` (a spinlock).
+    lock: std::sync::atomic::AtomicBool,
+    /// `nextVictimBuffer`.
+    next_victim_buffer: AtomicU32,
+    /// `firstFreeBuffer`.
+    first_free_buffer: i32,
+    /// `completePasses`.
+    complete_passes: u32,
+    /// `numBufferAllocs`.
+    num_buffer_allocs: AtomicU32,
+    /// `bgwprocno` (-1: no bgwriter to wake).
+    bgwprocno: i32,
+}
+
+/// `smgr`/`md.c` for the relations a pool reads: one open file a relation (its 8 KiB blocks
+/// in order).
+struct Storage {
+    files: Vec<(RelFileLocator, std::fs::File)>,
+}
+
+/// `BufferBlocks`: `NBuffers` 8 KiB blocks, 4 KiB-aligned as `PG_IO_ALIGN_SIZE` makes them.
+#[repr(C, align(4096))]
+struct IoBlock([u8; BLCKSZ]);
+
+/// Shared buffers (descriptors, the mapping table and its partition locks, with storage the
+/// buffer blocks and the clock sweep's state) and one backend's private state (private
+/// refcounts, held LWLocks, resource owner, counters).
 pub struct BufMgr {
     descriptors: Box<[BufferDesc]>,
     pages: Box<[*const Page]>,
     table: BufTable,
     partition_locks: Box<[LWLockPadded]>,
     nmapped: usize,
+    strategy: StrategyControl,
+    storage: Option<Storage>,
+    blocks: Box<[IoBlock]>,
+    /// `BufferIOCVArray`: each buffer's I/O condition variable, its spinlock only (no waiters).
+    io_cvs: Box<[std::sync::atomic::AtomicBool]>,
     // Backend-local.
     refcounts: [PrivateRefCountEntry; REFCOUNT_ARRAY_ENTRIES],
     reserved: Option<u8>,
@@ -269,9 +335,38 @@ pub struct BufMgr {
     pub blocks_fetched: u64,
     /// `rel->pgstat_info->counts.blocks_hit`.
     pub blocks_hit: u64,
+    /// `pgBufferUsage.shared_blks_read`.
+    pub shared_blks_read: u64,
+    /// `pgstat_count_io_op(..., IOOP_READ)`.
+    pub io_reads: u64,
 }
 
 impl BufMgr {
+    /// A pool of `nbuffers` buffers that reads what it misses from `files` (one per relation,
+    /// its blocks in order) into its own 8 KiB blocks: every buffer starts on the free list, as
+    /// after server start.
+    pub fn with_storage(nbuffers: usize, files: Vec<(RelFileLocator, std::fs::File)>) -> Box<BufMgr> {
+        let mut bm = BufMgr::new(nbuffers);
+        let n = bm.descriptors.len();
+        // SAFETY: IoBlock is plain bytes; zeroed memory is a valid value.
+        bm.blocks = (0..n).map(|_| unsafe { std::mem::zeroed::<IoBlock>() }).collect();
+        for i in 0..n {
+            bm.pages[i] = (&raw const bm.blocks[i]).cast::<Page>();
+        }
+        bm.storage = Some(Storage { files });
+        bm.io_cvs = (0..n).map(|_| std::sync::atomic::AtomicBool::new(false)).collect();
+        // dynahash allocates every element at init onto the free list (a shared table never grows).
+        let t = &mut bm.table;
+        for _ in 0..t.elements.capacity() {
+            t.elements.push(HashElement { link: std::ptr::null_mut(), hashvalue: 0, _pad: 0, key: BufferTag::default(), id: -1 });
+        }
+        for e in t.elements.iter_mut() {
+            e.link = t.free_list;
+            t.free_list = e;
+        }
+        bm
+    }
+
     /// An empty pool of `nbuffers` buffers (`InitBufferManagerAccess` + `InitBufTable`).
     pub fn new(nbuffers: usize) -> Box<BufMgr> {
         let nbuffers = nbuffers.max(1);
@@ -285,7 +380,9 @@ impl BufMgr {
             keysize: size_of::<BufferTag>(),
             hash: tag_hash,
             match_fn: libc::memcmp,
-            elements: Vec::with_capacity(nbuffers),
+            elements: Vec::with_capacity(nbuffers + NUM_BUFFER_PARTITIONS),
+            free_list: std::ptr::null_mut(),
+            free_lock: std::sync::atomic::AtomicBool::new(false),
         };
         let descriptors = (0..nbuffers)
             .map(|i| BufferDesc {
@@ -293,7 +390,7 @@ impl BufMgr {
                 buf_id: i as i32,
                 state: AtomicU32::new(0),
                 wait_backend_pgprocno: -1,
-                free_next: i as i32 + 1,
+                free_next: if i + 1 < nbuffers { i as i32 + 1 } else { FREENEXT_END_OF_LIST },
                 content_lock: LWLock::new(0),
             })
             .collect();
@@ -305,6 +402,17 @@ impl BufMgr {
             table,
             partition_locks: (0..NUM_BUFFER_PARTITIONS).map(|_| LWLockPadded { lock: LWLock::new(1) }).collect(),
             nmapped: 0,
+            strategy: StrategyControl {
+                lock: std::sync::atomic::AtomicBool::new(false),
+                next_victim_buffer: AtomicU32::new(0),
+                first_free_buffer: 0,
+                complete_passes: 0,
+                num_buffer_allocs: AtomicU32::new(0),
+                bgwprocno: -1,
+            },
+            storage: None,
+            blocks: Box::new([]),
+            io_cvs: Box::new([]),
             refcounts: [PrivateRefCountEntry::default(); REFCOUNT_ARRAY_ENTRIES],
             reserved: None,
             refcount_overflowed: 0,
@@ -316,6 +424,8 @@ impl BufMgr {
             io_hits: 0,
             blocks_fetched: 0,
             blocks_hit: 0,
+            shared_blks_read: 0,
+            io_reads: 0,
         })
     }
 
@@ -331,12 +441,19 @@ impl BufMgr {
         if self.table.find(&tag, hash).is_some() {
             return Err(BufMgrError::AlreadyMapped(tag));
         }
+        if self.storage.is_some() {
+            // A pool with storage reads its pages; a mapped page would not be the file's.
+            return Err(BufMgrError::HasStorage);
+        }
         let d = &mut self.descriptors[id];
         d.tag = tag;
         d.state.store(BM_TAG_VALID | BM_VALID | BM_PERMANENT | BUF_USAGECOUNT_ONE, Ordering::Relaxed);
+        d.free_next = FREENEXT_NOT_IN_LIST;
         self.pages[id] = page;
         self.table.insert(tag, hash, id as i32);
         self.nmapped += 1;
+        // The free list is the buffers not mapped yet, in order.
+        self.strategy.first_free_buffer = if self.nmapped < self.descriptors.len() { self.nmapped as i32 } else { FREENEXT_END_OF_LIST };
         Ok(id as Buffer + 1)
     }
 
@@ -356,6 +473,17 @@ impl BufMgr {
         let private = self.refcounts.iter().filter(|e| e.buffer != INVALID_BUFFER).map(|e| e.refcount as i64).sum();
         let shared = self.descriptors.iter().map(|d| (d.state.load(Ordering::Relaxed) & BUF_REFCOUNT_MASK) as u64).sum();
         (private, self.owner.narr, self.num_held_lwlocks, shared)
+    }
+
+    /// `completePasses` of the clock sweep and the hand's position (`nextVictimBuffer`).
+    pub fn clock(&self) -> (u32, u32) {
+        (self.strategy.complete_passes, self.strategy.next_victim_buffer.load(Ordering::Relaxed))
+    }
+
+    /// The buffer holding `tag`, if any (a lookup outside any scan, for tests).
+    pub fn lookup(&self, tag: &BufferTag) -> Option<Buffer> {
+        let hash = unsafe { tag_hash((tag as *const BufferTag).cast(), size_of::<BufferTag>()) };
+        self.table.find(tag, hash).map(|id| id + 1)
     }
 
     /// Usage count of `buffer` (the clock sweep's input).
@@ -751,12 +879,12 @@ fn not_pinned(b: Buffer) -> ! {
 #[cold]
 #[inline(never)]
 fn miss(tag: &BufferTag) -> ! {
-    panic!("{tag:?} is not in shared buffers: the miss path (victim buffer, I/O) is not modelled")
+    panic!("{tag:?} is not in shared buffers and the pool has no storage to read it from")
 }
 
-/// `ReadBuffer(rel, block)` for a page in shared buffers: `ReadBufferExtended` ->
-/// `ReadBuffer_common` -> `BufferAlloc`'s hit path. Panics on a miss (not modelled; scans map
-/// every page they read at setup).
+/// `ReadBuffer(rel, block)`: `ReadBufferExtended` -> `ReadBuffer_common` -> `BufferAlloc`'s
+/// hit path; on a miss, [`read_buffer_miss`] in a pool with storage (a pool without panics:
+/// scans that use one map every page they read at setup).
 ///
 /// # Safety
 /// `bm` must be a live pool not borrowed elsewhere.
@@ -775,7 +903,10 @@ pub unsafe fn read_buffer(bm: *mut BufMgr, rel: &RelFileLocator, block: BlockNum
         let id = buf_table_lookup(&bm.table, &tag, hash);
         if id < 0 {
             lwlock_release(bm, part);
-            miss(&tag);
+            if bm.storage.is_none() {
+                miss(&tag);
+            }
+            return read_buffer_miss(bm, rel, &tag, hash);
         }
         pin_buffer(bm, id as usize);
         lwlock_release(bm, part);
@@ -783,6 +914,361 @@ pub unsafe fn read_buffer(bm: *mut BufMgr, rel: &RelFileLocator, block: BlockNum
         bm.io_hits += 1; // pgstat_count_io_op(IOOBJECT_RELATION, IOCONTEXT_NORMAL, IOOP_HIT)
         bm.blocks_hit += 1; // pgstat_count_buffer_hit(reln)
         id + 1
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The miss path: bufmgr.c (BufferAlloc, GetVictimBuffer, InvalidateVictimBuffer, StartBufferIO,
+// TerminateBufferIO), freelist.c (StrategyGetBuffer, ClockSweepTick), buf_table.c
+// (BufTableInsert, BufTableDelete), md.c (mdreadv), bufpage.c (PageIsVerifiedExtended).
+
+/// `buffer_io_resowner_desc`.
+static BUFFER_IO_RESOWNER_DESC: ResourceOwnerDesc = ResourceOwnerDesc { name: "buffer io" };
+
+/// `SpinLockAcquire`: `TAS` (an `xchg`); contention would spin, never here.
+#[inline(always)]
+fn spin_lock(l: &std::sync::atomic::AtomicBool) {
+    if l.swap(true, Ordering::Acquire) {
+        would_wait();
+    }
+}
+
+/// `SpinLockRelease`.
+#[inline(always)]
+fn spin_unlock(l: &std::sync::atomic::AtomicBool) {
+    l.store(false, Ordering::Release);
+}
+
+/// `LockBufHdr`: set `BM_LOCKED` with an atomic OR; the state with it set.
+#[inline(always)]
+fn lock_buf_hdr(d: &BufferDesc) -> u32 {
+    let old = d.state.fetch_or(BM_LOCKED, Ordering::Acquire);
+    if old & BM_LOCKED != 0 {
+        would_wait(); // s_lock's spin delay
+    }
+    old | BM_LOCKED
+}
+
+/// `UnlockBufHdr`: a release store of the new state, `BM_LOCKED` cleared.
+#[inline(always)]
+fn unlock_buf_hdr(d: &BufferDesc, state: u32) {
+    d.state.store(state & !BM_LOCKED, Ordering::Release);
+}
+
+/// `ClockSweepTick`: advance the hand with an atomic fetch-add; the backend that wraps it
+/// folds the counter back under the strategy lock and counts a complete pass.
+#[inline(always)]
+fn clock_sweep_tick(st: &mut StrategyControl, nbuffers: u32) -> u32 {
+    let victim = st.next_victim_buffer.fetch_add(1, Ordering::AcqRel);
+    if victim < nbuffers {
+        return victim;
+    }
+    let wrapped = victim % nbuffers;
+    if wrapped == 0 {
+        spin_lock(&st.lock);
+        let mut expected = victim + 1;
+        loop {
+            match st.next_victim_buffer.compare_exchange(expected, expected % nbuffers, Ordering::AcqRel, Ordering::Relaxed) {
+                Ok(_) => {
+                    st.complete_passes += 1;
+                    break;
+                }
+                Err(now) => expected = now,
+            }
+        }
+        spin_unlock(&st.lock);
+    }
+    wrapped
+}
+
+#[cold]
+#[inline(never)]
+fn no_unpinned_buffers() -> ! {
+    panic!("no unpinned buffers available")
+}
+
+/// `StrategyGetBuffer` without a strategy: a buffer off the free list while it lasts, else
+/// the clock sweep (usage counts decremented until an unpinned buffer has none). Returns the
+/// buffer with its header locked, and that state.
+#[inline(never)]
+fn strategy_get_buffer(bm: &mut BufMgr) -> (usize, u32) {
+    let n = bm.descriptors.len() as u32;
+    let st = &mut bm.strategy;
+    if st.bgwprocno != -1 {
+        would_wait(); // SetLatch of the bgwriter: no bgwriter in the model
+    }
+    st.num_buffer_allocs.fetch_add(1, Ordering::AcqRel);
+    // An unlocked peek first, as freelist.c does.
+    if st.first_free_buffer >= 0 {
+        loop {
+            spin_lock(&st.lock);
+            if st.first_free_buffer < 0 {
+                spin_unlock(&st.lock);
+                break;
+            }
+            let id = st.first_free_buffer as usize;
+            let d = &mut bm.descriptors[id];
+            st.first_free_buffer = d.free_next;
+            d.free_next = FREENEXT_NOT_IN_LIST;
+            spin_unlock(&st.lock);
+            let state = lock_buf_hdr(d);
+            if state & BUF_REFCOUNT_MASK == 0 && state & BUF_USAGECOUNT_MASK == 0 {
+                return (id, state);
+            }
+            unlock_buf_hdr(d, state);
+        }
+    }
+    let mut trycounter = n;
+    loop {
+        let id = clock_sweep_tick(st, n) as usize;
+        let d = &bm.descriptors[id];
+        let mut state = lock_buf_hdr(d);
+        if state & BUF_REFCOUNT_MASK == 0 {
+            if state & BUF_USAGECOUNT_MASK != 0 {
+                state -= BUF_USAGECOUNT_ONE;
+                trycounter = n;
+            } else {
+                return (id, state);
+            }
+        } else {
+            trycounter -= 1;
+            if trycounter == 0 {
+                unlock_buf_hdr(d, state);
+                no_unpinned_buffers();
+            }
+        }
+        unlock_buf_hdr(d, state);
+    }
+}
+
+/// `PinBuffer_Locked`: this backend's first pin of a buffer whose header it holds locked; the
+/// refcount goes up with the unlocking store.
+#[inline(always)]
+fn pin_buffer_locked(bm: &mut BufMgr, id: usize, state: u32) {
+    let b = id as Buffer + 1;
+    let r = bm.reserved.take().expect("ReservePrivateRefCountEntry ran first") as usize;
+    unlock_buf_hdr(&bm.descriptors[id], state + BUF_REFCOUNT_ONE);
+    bm.refcounts[r] = PrivateRefCountEntry { buffer: b, refcount: 1 };
+    resource_owner_remember(&mut bm.owner, b as usize, &BUFFER_PIN_RESOWNER_DESC);
+}
+
+#[cold]
+#[inline(never)]
+fn not_modelled_here(what: &str) -> ! {
+    panic!("{what} is not modelled (one backend, a read-only scan)")
+}
+
+/// `InvalidateVictimBuffer`: take the victim's old tag out of the mapping table under its
+/// partition's exclusive lock, clearing the tag, the flags and the usage count.
+#[inline(never)]
+unsafe fn invalidate_victim_buffer(bm: &mut BufMgr, id: usize) {
+    unsafe {
+        let old = bm.descriptors[id].tag;
+        let hash = buf_table_hash_code(&bm.table, &old);
+        let part: *const LWLock = &bm.partition_locks[hash as usize % NUM_BUFFER_PARTITIONS].lock;
+        lwlock_acquire(bm, part, LWLockMode::Exclusive);
+        let d = &mut bm.descriptors[id];
+        let mut state = lock_buf_hdr(d);
+        if state & BUF_REFCOUNT_MASK != BUF_REFCOUNT_ONE || state & BM_DIRTY != 0 {
+            not_modelled_here("a victim pinned or dirtied by another backend");
+        }
+        // ClearBufferTag.
+        d.tag = BufferTag { spc_oid: 0, db_oid: 0, rel_number: 0, fork_num: -1, block_num: u32::MAX };
+        state &= !(BUF_FLAG_MASK | BUF_USAGECOUNT_MASK);
+        unlock_buf_hdr(d, state);
+        buf_table_delete(&mut bm.table, &old, hash);
+        lwlock_release(bm, part);
+    }
+}
+
+/// `GetVictimBuffer`: a buffer from the strategy, pinned, its old page (never dirty in a
+/// read-only scan) dropped from the mapping table.
+#[inline(never)]
+unsafe fn get_victim_buffer(bm: &mut BufMgr) -> usize {
+    reserve_private_ref_count_entry(bm);
+    resource_owner_enlarge(&mut bm.owner);
+    let (id, state) = strategy_get_buffer(bm);
+    pin_buffer_locked(bm, id, state);
+    if state & BM_DIRTY != 0 {
+        not_modelled_here("writing a dirty victim (FlushBuffer)");
+    }
+    if state & BM_TAG_VALID != 0 {
+        unsafe { invalidate_victim_buffer(bm, id) };
+    }
+    id
+}
+
+/// `StartBufferIO` for a read: mark the buffer's I/O in progress and remember it in the
+/// resource owner. False when the page became valid meanwhile (another backend's read).
+#[inline(never)]
+fn start_buffer_io(bm: &mut BufMgr, id: usize) -> bool {
+    resource_owner_enlarge(&mut bm.owner);
+    let d = &bm.descriptors[id];
+    let state = lock_buf_hdr(d);
+    if state & BM_IO_IN_PROGRESS != 0 {
+        not_modelled_here("waiting for another backend's I/O (WaitIO)");
+    }
+    if state & BM_VALID != 0 {
+        unlock_buf_hdr(d, state);
+        return false;
+    }
+    unlock_buf_hdr(d, state | BM_IO_IN_PROGRESS);
+    resource_owner_remember(&mut bm.owner, id + 1, &BUFFER_IO_RESOWNER_DESC);
+    true
+}
+
+/// `TerminateBufferIO(buf, false, BM_VALID, true)`: the page is valid, the I/O over; wake
+/// any waiter (`ConditionVariableBroadcast` on the buffer's I/O CV: its spinlock, no waiters).
+#[inline(never)]
+fn terminate_buffer_io(bm: &mut BufMgr, id: usize) {
+    let d = &bm.descriptors[id];
+    let mut state = lock_buf_hdr(d);
+    state &= !(BM_IO_IN_PROGRESS | BM_IO_ERROR);
+    state |= BM_VALID;
+    unlock_buf_hdr(d, state);
+    resource_owner_forget(&mut bm.owner, id + 1, &BUFFER_IO_RESOWNER_DESC);
+    spin_lock(&bm.io_cvs[id]);
+    spin_unlock(&bm.io_cvs[id]);
+}
+
+#[cold]
+#[inline(never)]
+fn read_failed(rel: &RelFileLocator, block: BlockNumber, got: isize) -> ! {
+    panic!("could not read block {block} in file of relation {}: read only {got} of {BLCKSZ} bytes", rel.rel_number)
+}
+
+/// `smgrread` -> `mdreadv` -> `FileReadV` -> `pg_preadv`: one `pread(2)` of the block from
+/// the relation's file (`smgropen`'s look-up: the pool's file of `rel`).
+#[inline(never)]
+fn smgr_read(bm: &mut BufMgr, rel: &RelFileLocator, block: BlockNumber, id: usize) {
+    let Some(st) = bm.storage.as_ref() else { miss(&rel.tag(block)) };
+    let Some((_, f)) = st.files.iter().find(|(l, _)| l == rel) else { miss(&rel.tag(block)) };
+    let fd = std::os::fd::AsRawFd::as_raw_fd(f);
+    let buf = bm.blocks[id].0.as_mut_ptr();
+    // SAFETY: buf is the buffer's own BLCKSZ bytes; fd is an open file.
+    let got = unsafe { libc::pread(fd, buf.cast(), BLCKSZ, block as libc::off_t * BLCKSZ as libc::off_t) };
+    if got != BLCKSZ as isize {
+        read_failed(rel, block, got);
+    }
+}
+
+/// `PageIsVerifiedExtended` without data checksums (initdb's default): a non-new page's
+/// header must be sane; a new page (`pd_upper == 0`) must be all zeroes.
+#[inline(never)]
+pub fn page_is_verified(page: &[u8; BLCKSZ]) -> bool {
+    let u16at = |at: usize| u16::from_ne_bytes([page[at], page[at + 1]]);
+    let (flags, lower, upper, special) = (u16at(10), u16at(12), u16at(14), u16at(16));
+    if upper != 0 {
+        return flags & !PD_VALID_FLAG_BITS == 0
+            && lower <= upper
+            && upper <= special
+            && special as usize <= BLCKSZ
+            && special as usize == maxalign(special as usize);
+    }
+    page.chunks_exact(8).all(|w| u64::from_ne_bytes(w.try_into().unwrap()) == 0)
+}
+
+#[cold]
+#[inline(never)]
+fn invalid_page(rel: &RelFileLocator, block: BlockNumber) -> ! {
+    panic!("invalid page in block {block} of relation {}", rel.rel_number)
+}
+
+/// `BufferAlloc`'s miss path and the read: a victim buffer, the new tag into the mapping
+/// table under its partition's exclusive lock, the header set (tag valid, usage count 1),
+/// then the block read and verified, the buffer valid; `shared_blks_read` counted.
+///
+/// # Safety
+/// As [`read_buffer`]; `hash` is `tag`'s hash and `tag` is not in the table.
+#[inline(never)]
+unsafe fn read_buffer_miss(bm: &mut BufMgr, rel: &RelFileLocator, tag: &BufferTag, hash: u32) -> Buffer {
+    unsafe {
+        let id = get_victim_buffer(bm);
+        let part: *const LWLock = &bm.partition_locks[hash as usize % NUM_BUFFER_PARTITIONS].lock;
+        lwlock_acquire(bm, part, LWLockMode::Exclusive);
+        if buf_table_insert(&mut bm.table, tag, hash, id as i32) >= 0 {
+            not_modelled_here("a concurrent read of the same block");
+        }
+        let d = &mut bm.descriptors[id];
+        let state = lock_buf_hdr(d);
+        d.tag = *tag;
+        unlock_buf_hdr(d, state | BM_TAG_VALID | BM_PERMANENT | BUF_USAGECOUNT_ONE);
+        lwlock_release(bm, part);
+        if start_buffer_io(bm, id) {
+            smgr_read(bm, rel, tag.block_num, id);
+            if !page_is_verified(&bm.blocks[id].0) {
+                invalid_page(rel, tag.block_num);
+            }
+            terminate_buffer_io(bm, id);
+            bm.shared_blks_read += 1; // pgBufferUsage.shared_blks_read
+            bm.io_reads += 1; // pgstat_count_io_op(IOOBJECT_RELATION, IOCONTEXT_NORMAL, IOOP_READ)
+        }
+        id as Buffer + 1
+    }
+}
+
+/// `BufTableInsert` = `hash_search_with_hash_value(HASH_ENTER)`: the existing entry's buffer,
+/// or -1 after linking a free element at the end of the bucket's chain.
+#[inline(never)]
+unsafe fn buf_table_insert(t: &mut BufTable, tag: &BufferTag, hash: u32, id: i32) -> i32 {
+    unsafe {
+        let mut prev = t.bucket_slot(hash) as *mut *mut HashElement;
+        let match_fn = t.match_fn;
+        let mut cur = *prev;
+        while !cur.is_null() {
+            if (*cur).hashvalue == hash && match_fn((&raw const (*cur).key).cast(), (tag as *const BufferTag).cast(), t.keysize) == 0 {
+                return (*cur).id;
+            }
+            prev = &raw mut (*cur).link;
+            cur = *prev;
+        }
+        // get_hash_entry: pop the free list under its spinlock.
+        spin_lock(&t.free_lock);
+        let e = t.free_list;
+        if e.is_null() {
+            spin_unlock(&t.free_lock);
+            not_modelled_here("growing the shared buffer mapping table");
+        }
+        t.free_list = (*e).link;
+        spin_unlock(&t.free_lock);
+        (*e).link = std::ptr::null_mut();
+        (*e).hashvalue = hash;
+        (*e).key = *tag;
+        (*e).id = id;
+        *prev = e;
+        -1
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn table_corrupted() -> ! {
+    panic!("shared buffer hash table corrupted")
+}
+
+/// `BufTableDelete` = `hash_search_with_hash_value(HASH_REMOVE)`: unlink the entry and put
+/// it on the free list.
+#[inline(never)]
+unsafe fn buf_table_delete(t: &mut BufTable, tag: &BufferTag, hash: u32) {
+    unsafe {
+        let mut prev = t.bucket_slot(hash) as *mut *mut HashElement;
+        let match_fn = t.match_fn;
+        let mut cur = *prev;
+        while !cur.is_null() {
+            if (*cur).hashvalue == hash && match_fn((&raw const (*cur).key).cast(), (tag as *const BufferTag).cast(), t.keysize) == 0 {
+                break;
+            }
+            prev = &raw mut (*cur).link;
+            cur = *prev;
+        }
+        if cur.is_null() {
+            table_corrupted();
+        }
+        *prev = (*cur).link;
+        spin_lock(&t.free_lock);
+        (*cur).link = t.free_list;
+        t.free_list = cur;
+        spin_unlock(&t.free_lock);
     }
 }
 
@@ -929,5 +1415,96 @@ mod tests {
         let mut small = BufMgr::new(1);
         small.map(REL.tag(1), std::ptr::null()).unwrap();
         assert_eq!(small.map(REL.tag(2), std::ptr::null()), Err(BufMgrError::NoFreeBuffer));
+    }
+
+    /// A relation file of `n` pages, page `b` marked with `b` in its first free byte.
+    fn file_of(n: u32) -> std::fs::File {
+        use std::io::Write;
+        let mut f = tempfile::tempfile().unwrap();
+        for b in 0..n {
+            let mut p = Page::new(16);
+            p.0[100] = b as u8;
+            f.write_all(&p.0).unwrap();
+        }
+        f
+    }
+
+    fn read_release(bm: &mut BufMgr, b: u32) -> (Buffer, u8) {
+        let bmp: *mut BufMgr = bm;
+        unsafe {
+            let x = read_buffer(bmp, &REL, b);
+            let mark = (*buffer_get_page(bmp, x)).0[100];
+            release_buffer(bmp, x);
+            (x, mark)
+        }
+    }
+
+    #[test]
+    fn misses_read_the_file_and_the_clock_sweep_evicts_the_oldest() {
+        let mut bm = BufMgr::with_storage(3, vec![(REL, file_of(10))]);
+        assert_eq!(bm.map(REL.tag(1), std::ptr::null()), Err(BufMgrError::HasStorage));
+        for b in 0..10 {
+            let (_, mark) = read_release(&mut bm, b);
+            assert_eq!(mark, b as u8, "block {b} read from the file");
+        }
+        assert_eq!((bm.shared_blks_read, bm.shared_blks_hit, bm.blocks_fetched), (10, 0, 10));
+        // Three buffers: the last three blocks are mapped, every older tag is gone.
+        for b in 0..7 {
+            assert_eq!(bm.lookup(&REL.tag(b)), None, "block {b} evicted");
+        }
+        for b in 7..10 {
+            assert!(bm.lookup(&REL.tag(b)).is_some(), "block {b} mapped");
+        }
+        assert_eq!(bm.held(), (0, 0, 0, 0));
+        // A hit now: no read, usage count up.
+        let (x, mark) = read_release(&mut bm, 9);
+        assert_eq!((mark, bm.shared_blks_read, bm.shared_blks_hit), (9, 10, 1));
+        assert_eq!(bm.usage_count(x), 2);
+        // The sweep passes over 9 (usage 2 -> 1) and takes 7 then 8; 9 stays.
+        read_release(&mut bm, 0);
+        read_release(&mut bm, 1);
+        assert!(bm.lookup(&REL.tag(9)).is_some() && bm.lookup(&REL.tag(7)).is_none() && bm.lookup(&REL.tag(8)).is_none());
+        assert!(bm.clock().0 >= 2, "the hand wrapped: {:?}", bm.clock());
+    }
+
+    #[test]
+    fn a_pinned_buffer_is_never_a_victim() {
+        let mut bm = BufMgr::with_storage(2, vec![(REL, file_of(8))]);
+        let bmp: *mut BufMgr = &mut *bm;
+        unsafe {
+            let held = read_buffer(bmp, &REL, 3);
+            for b in [0, 1, 2, 4, 5, 6, 7, 0, 1] {
+                let (_, mark) = read_release(&mut *bmp, b);
+                assert_eq!(mark, b as u8);
+            }
+            assert_eq!((*bmp).lookup(&REL.tag(3)), Some(held));
+            assert_eq!((*buffer_get_page(bmp, held)).0[100], 3);
+            release_buffer(bmp, held);
+            assert_eq!((*bmp).held(), (0, 0, 0, 0));
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "no unpinned buffers available")]
+    fn every_buffer_pinned_is_an_error() {
+        let mut bm = BufMgr::with_storage(1, vec![(REL, file_of(2))]);
+        let bmp: *mut BufMgr = &mut *bm;
+        unsafe {
+            let _held = read_buffer(bmp, &REL, 0);
+            read_buffer(bmp, &REL, 1);
+        }
+    }
+
+    #[test]
+    fn page_verification_rejects_a_corrupt_header() {
+        let mut p = Page::new(16);
+        assert!(page_is_verified(&p.0));
+        assert!(page_is_verified(&[0; BLCKSZ]), "a new (all-zero) page is valid");
+        p.0[14] = 0xff; // pd_upper beyond pd_special
+        p.0[15] = 0x7f;
+        assert!(!page_is_verified(&p.0));
+        let mut z = [0u8; BLCKSZ];
+        z[4000] = 1;
+        assert!(!page_is_verified(&z), "a new page with data is not");
     }
 }

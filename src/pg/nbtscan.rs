@@ -19,6 +19,23 @@ use std::rc::Rc;
 // ---------------------------------------------------------------------------------------------
 // B-tree: btgetbitmap over the nbtree model.
 
+/// The index as its relation file: every block in order (block 0, the metapage, is never read
+/// by a scan with the metapage cached, and is left zero: a new page), written and flushed to
+/// the page cache. Unnamed (O_TMPFILE where available): nothing to remove afterwards.
+pub fn index_file(rel: &BTree) -> std::io::Result<std::fs::File> {
+    use std::io::Write;
+    let mut f = tempfile::tempfile()?;
+    let mut w = std::io::BufWriter::new(&mut f);
+    w.write_all(&[0u8; crate::pg::page::BLCKSZ])?;
+    for b in 1..rel.nblocks() as u32 {
+        let page = rel.block_page(b).expect("a block of the index");
+        w.write_all(&page.0)?;
+    }
+    w.flush()?;
+    drop(w);
+    Ok(f)
+}
+
 /// `pg_default`'s tablespace, the `postgres` database, and relfilenumbers for table3 and its
 /// index (any distinct values: they only feed the buffer tags).
 const TABLE3_LOCATOR: RelFileLocator = RelFileLocator { spc_oid: 1663, db_oid: 5, rel_number: 16_384 };
@@ -68,7 +85,6 @@ impl BtreeScan {
     /// keyed scans the root-to-leaf path of each key; else every page), the rest is filled
     /// with table3's heap blocks so the mapping table is as full as on a warm server.
     pub fn new(rel: Rc<BTree>, keys: Vec<i64>) -> Box<BtreeScan> {
-        let (so, _) = BTScanOpaque::new_boxed(&[]);
         let mut blocks: Vec<u32> = if keys.is_empty() {
             (1..rel.nblocks() as u32).collect()
         } else {
@@ -84,6 +100,21 @@ impl BtreeScan {
         for b in 0..(bufmgr.nbuffers() - bufmgr.nmapped()) as u32 {
             bufmgr.map(TABLE3_LOCATOR.tag(b), std::ptr::null()).expect("free buffers remain");
         }
+        Self::with_bufmgr(rel, keys, bufmgr)
+    }
+
+    /// A scan of `rel` whose pages are not in shared buffers: a pool of `nbuffers` buffers
+    /// (all free at the start) that reads every page it misses from a file holding the
+    /// index's blocks, through the OS page cache (the server's os-cache state: the seed's
+    /// `read=27324`). The file is unnamed in the temporary directory (the file system the
+    /// throwaway cluster's data directory is on) and goes with the scan.
+    pub fn with_storage(rel: Rc<BTree>, keys: Vec<i64>, nbuffers: usize) -> std::io::Result<Box<BtreeScan>> {
+        let f = index_file(&rel)?;
+        Ok(Self::with_bufmgr(rel, keys, BufMgr::with_storage(nbuffers, vec![(INDEX_LOCATOR, f)])))
+    }
+
+    fn with_bufmgr(rel: Rc<BTree>, keys: Vec<i64>, bufmgr: Box<BufMgr>) -> Box<BtreeScan> {
+        let (so, _) = BTScanOpaque::new_boxed(&[]);
         let (attlen, orderproc, eqproc) = match rel.key {
             KeyType::Int8 => (8, FmgrInfo::builtin(btint8cmp, F_BTINT8CMP), FmgrInfo::builtin(int8eq, F_INT8EQ)),
             KeyType::Int4 => (4, FmgrInfo::builtin(btint4cmp, F_BTINT4CMP), FmgrInfo::builtin(int4eq, F_INT4EQ)),

@@ -2,7 +2,10 @@
 //! (sql/seed004-partitions.sql, with the index on `bid`), the seed's query as a pgbench script,
 //! TPS and the backend's minor page faults per transaction (hl_btree_minflt(), getrusage), with
 //! glibc's dynamic trim threshold as it is and with it fixed by `MALLOC_TRIM_THRESHOLD_` in the
-//! server's environment. The cliff: the first N whose faults per transaction reach 1.
+//! server's environment; each as the planner picks it (an Index Only Scan of every partition's
+//! `bid` index after VACUUM) and as a plain Index Scan (`enable_indexonlyscan` and
+//! `enable_bitmapscan` off), where the prototype found the cliff two partitions later. The
+//! cliff: the first N whose faults per transaction reach 1, per scan form and trim setting.
 
 use super::bench::write_atomic;
 use super::cluster::Cluster;
@@ -22,6 +25,21 @@ pub const TRIM_FIXED: &str = "67108864";
 pub const REPS: usize = 3;
 /// Queries per fault count.
 const FAULT_QUERIES: usize = 200;
+/// The scan form the planner picks (an Index Only Scan per partition).
+pub const INDEX_ONLY: &str = "index-only";
+/// The plain Index Scan form.
+pub const PLAIN: &str = "index";
+/// Scan forms swept, with the settings that force each (session GUCs; PGOPTIONS for pgbench).
+pub const FORMS: [(&str, &[(&str, &str)]); 2] =
+    [(INDEX_ONLY, &[]), (PLAIN, &[("enable_indexonlyscan", "off"), ("enable_bitmapscan", "off")])];
+
+fn form_settings(form: &str) -> &'static [(&'static str, &'static str)] {
+    FORMS.iter().find(|(f, _)| *f == form).map(|(_, s)| *s).unwrap_or(&[])
+}
+
+fn set_sql(form: &str) -> String {
+    form_settings(form).iter().map(|(k, v)| format!("SET {k} = {v};\n")).collect()
+}
 
 /// One point of the sweep.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -30,12 +48,30 @@ pub struct Point {
     pub partitions: u32,
     /// `dynamic` (glibc's default) or `fixed` (MALLOC_TRIM_THRESHOLD_).
     pub trim: String,
+    /// [`INDEX_ONLY`] or [`PLAIN`].
+    #[serde(default = "default_form")]
+    pub form: String,
     /// pgbench TPS (one client, simple protocol, without connection time).
     pub tps: f64,
     /// Backend minor faults a transaction.
     pub minflt_per_txn: f64,
     /// The per-partition scan node the planner chose.
     pub scan: String,
+}
+
+fn default_form() -> String {
+    INDEX_ONLY.into()
+}
+
+/// The first partition count with >= 1 minor fault a transaction, of one scan form and trim setting.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Cliff {
+    /// Scan form.
+    pub form: String,
+    /// Trim setting.
+    pub trim: String,
+    /// Partitions (None: no point of the grid).
+    pub partitions: Option<u32>,
 }
 
 /// The sweep's report.
@@ -47,16 +83,16 @@ pub struct SweepReport {
     pub host_cpu: String,
     /// Seconds of pgbench per point.
     pub seconds: u64,
-    /// Points, trim `dynamic` first.
+    /// Points: per form, trim `dynamic` first.
     pub points: Vec<Point>,
-    /// First partition count with >= 1 fault a transaction, trim dynamic / fixed.
-    pub cliff: (Option<u32>, Option<u32>),
+    /// Per form and trim setting.
+    pub cliff: Vec<Cliff>,
     /// The command line.
     pub command: String,
 }
 
-fn scan_node(c: &Cluster) -> Result<String> {
-    let out = c.sql(&format!("EXPLAIN (FORMAT JSON) {SEED004_QUERY}"), &[])?;
+fn scan_node(c: &Cluster, form: &str) -> Result<String> {
+    let out = c.sql(&format!("{}EXPLAIN (FORMAT JSON) {SEED004_QUERY}", set_sql(form)), &[])?;
     let v: serde_json::Value = serde_json::from_str(out.trim())?;
     let mut found = Vec::new();
     fn walk(p: &serde_json::Value, found: &mut Vec<String>) {
@@ -74,8 +110,10 @@ fn scan_node(c: &Cluster) -> Result<String> {
     Ok(found.join("+"))
 }
 
-fn pgbench(inst: &Install, c: &Cluster, script: &Path, seconds: u64) -> Result<f64> {
+fn pgbench(inst: &Install, c: &Cluster, script: &Path, seconds: u64, form: &str) -> Result<f64> {
+    let opts: Vec<String> = form_settings(form).iter().map(|(k, v)| format!("-c {k}={v}")).collect();
     let out = std::process::Command::new(inst.bin("pgbench"))
+        .env("PGOPTIONS", opts.join(" "))
         .arg("-h")
         .arg(&c.socket_dir)
         .args(["-U", "postgres", "-n", "-M", "simple", "-c", "1", "-T", &seconds.to_string(), "-f"])
@@ -115,52 +153,62 @@ pub fn run(inst: &Install, so: &Path, grid: &[u32], seconds: u64) -> Result<Swee
     }
     let mut points = Vec::new();
     for &n in grid {
-        let mut tps = [Vec::new(), Vec::new()];
-        let mut scans = Vec::new();
         for c in &clusters {
             c.sql(SEED004_PARTITIONS, &[("partitions", n.to_string())]).context("loading sql/seed004-partitions.sql")?;
-            scans.push(scan_node(c)?);
         }
-        for _ in 0..REPS {
-            for (k, c) in clusters.iter().enumerate() {
-                tps[k].push(pgbench(inst, c, &c.root().join("seed004-query.sql"), seconds)?);
+        for (form, _) in FORMS {
+            let mut tps = [Vec::new(), Vec::new()];
+            let mut scans = Vec::new();
+            for c in &clusters {
+                scans.push(scan_node(c, form)?);
             }
-        }
-        for (k, c) in clusters.iter().enumerate() {
-            let mut s = c.session()?;
-            s.query("SELECT hl_btree_minflt();")?;
-            // Warm the backend's caches so the count is the steady state.
-            s.query(&SEED004_QUERY.repeat(20))?;
-            let before: f64 = s.query("SELECT hl_btree_minflt();")?.trim().parse()?;
-            s.query(&SEED004_QUERY.repeat(FAULT_QUERIES))?;
-            let after: f64 = s.query("SELECT hl_btree_minflt();")?.trim().parse()?;
-            let p = Point {
-                partitions: n,
-                trim: trims[k].into(),
-                tps: median(&tps[k]),
-                minflt_per_txn: (after - before) / FAULT_QUERIES as f64,
-                scan: scans[k].clone(),
-            };
-            eprintln!("partitions {n:>3} trim {}: {:.0} tps, {:.2} minor faults a transaction ({})", trims[k], p.tps, p.minflt_per_txn, p.scan);
-            points.push(p);
+            for _ in 0..REPS {
+                for (k, c) in clusters.iter().enumerate() {
+                    tps[k].push(pgbench(inst, c, &c.root().join("seed004-query.sql"), seconds, form)?);
+                }
+            }
+            for (k, c) in clusters.iter().enumerate() {
+                let mut s = c.session()?;
+                s.query(&set_sql(form))?;
+                s.query("SELECT hl_btree_minflt();")?;
+                // Warm the backend's caches so the count is the steady state.
+                s.query(&SEED004_QUERY.repeat(20))?;
+                let before: f64 = s.query("SELECT hl_btree_minflt();")?.trim().parse()?;
+                s.query(&SEED004_QUERY.repeat(FAULT_QUERIES))?;
+                let after: f64 = s.query("SELECT hl_btree_minflt();")?.trim().parse()?;
+                let p = Point {
+                    partitions: n,
+                    trim: trims[k].into(),
+                    form: form.into(),
+                    tps: median(&tps[k]),
+                    minflt_per_txn: (after - before) / FAULT_QUERIES as f64,
+                    scan: scans[k].clone(),
+                };
+                eprintln!("partitions {n:>3} {form:<10} trim {}: {:.0} tps, {:.2} minor faults a transaction ({})", trims[k], p.tps, p.minflt_per_txn, p.scan);
+                points.push(p);
+            }
         }
     }
     drop(clusters);
-    points.sort_by_key(|p| p.trim != "dynamic");
-    let cliff = |t: &str| cliff_of(&points, t);
+    points.sort_by_key(|p| (p.form != INDEX_ONLY, p.trim != "dynamic"));
+    let cliff = FORMS
+        .iter()
+        .flat_map(|(f, _)| trims.iter().map(|t| Cliff { form: f.to_string(), trim: t.to_string(), partitions: cliff_of(&points, f, t) }))
+        .collect();
     Ok(SweepReport {
         server_version: inst.version.clone(),
         host_cpu: cpu_name(),
         seconds,
-        cliff: (cliff("dynamic"), cliff("fixed")),
+        cliff,
         points,
         command: std::env::args().collect::<Vec<_>>().join(" "),
     })
 }
 
-/// The first partition count (in sweep order) whose trim-`trim` point has >= 1 minor fault a transaction.
-pub fn cliff_of(points: &[Point], trim: &str) -> Option<u32> {
-    points.iter().find(|p| p.trim == trim && p.minflt_per_txn >= 1.0).map(|p| p.partitions)
+/// The first partition count (in sweep order) whose `form`, trim-`trim` point has >= 1 minor
+/// fault a transaction.
+pub fn cliff_of(points: &[Point], form: &str, trim: &str) -> Option<u32> {
+    points.iter().find(|p| p.form == form && p.trim == trim && p.minflt_per_txn >= 1.0).map(|p| p.partitions)
 }
 
 /// The sweep as Markdown.
@@ -169,12 +217,24 @@ pub fn markdown(r: &SweepReport) -> String {
         "# hotloops pg --sweep-partitions: seed 004 on the real server\n\n- server: {}\n- host: {}\n- pgbench: 1 client, simple protocol, {REPS} runs of {} s a point alternating between the settings, median TPS; faults: backend getrusage over {FAULT_QUERIES} queries\n- trim fixed: MALLOC_TRIM_THRESHOLD_={TRIM_FIXED} in the server's environment\n- command: `{}`\n\n",
         r.server_version, r.host_cpu, r.seconds, r.command
     );
+    s += &markdown_table(r);
+    s
+}
+
+/// The cliffs and the per-point table.
+fn markdown_table(r: &SweepReport) -> String {
     let show = |c: Option<u32>| c.map(|n| format!("{n} partitions")).unwrap_or_else(|| "none in the grid".into());
-    s += &format!("Cliff (first point with >= 1 minor fault a transaction): trim dynamic {}, trim fixed {}.\n\n", show(r.cliff.0), show(r.cliff.1));
-    s += "| partitions | scan | TPS (trim dynamic) | faults/txn | TPS (trim fixed) | faults/txn | fixed/dynamic TPS |\n|---:|---|---:|---:|---:|---:|---:|\n";
+    let mut s = String::new();
+    for (form, _) in FORMS {
+        let c = |t: &str| r.cliff.iter().find(|c| c.form == form && c.trim == t).and_then(|c| c.partitions);
+        if r.points.iter().any(|p| p.form == form) {
+            s += &format!("Cliff, {form} scans (first point with >= 1 minor fault a transaction): trim dynamic {}, trim fixed {}.\n\n", show(c("dynamic")), show(c("fixed")));
+        }
+    }
+    s += "| partitions | form | scan | TPS (trim dynamic) | faults/txn | TPS (trim fixed) | faults/txn | fixed/dynamic TPS |\n|---:|---|---|---:|---:|---:|---:|---:|\n";
     for d in r.points.iter().filter(|p| p.trim == "dynamic") {
-        if let Some(f) = r.points.iter().find(|p| p.trim == "fixed" && p.partitions == d.partitions) {
-            s += &format!("| {} | {} | {:.0} | {:.2} | {:.0} | {:.2} | {:.2} |\n", d.partitions, d.scan, d.tps, d.minflt_per_txn, f.tps, f.minflt_per_txn, f.tps / d.tps);
+        if let Some(f) = r.points.iter().find(|p| p.trim == "fixed" && p.partitions == d.partitions && p.form == d.form) {
+            s += &format!("| {} | {} | {} | {:.0} | {:.2} | {:.0} | {:.2} | {:.2} |\n", d.partitions, d.form, d.scan, d.tps, d.minflt_per_txn, f.tps, f.minflt_per_txn, f.tps / d.tps);
         }
     }
     s
@@ -193,17 +253,26 @@ mod tests {
     use super::*;
 
     fn pt(n: u32, trim: &str, f: f64) -> Point {
-        Point { partitions: n, trim: trim.into(), tps: 1000.0, minflt_per_txn: f, scan: "Index Only Scan".into() }
+        Point { partitions: n, trim: trim.into(), form: INDEX_ONLY.into(), tps: 1000.0, minflt_per_txn: f, scan: "Index Only Scan".into() }
     }
 
     #[test]
     fn cliff_is_the_first_point_with_a_fault_a_transaction() {
-        let p = vec![pt(3, "dynamic", 0.1), pt(4, "dynamic", 4.1), pt(10, "dynamic", 22.0), pt(3, "fixed", 0.0), pt(100, "fixed", 0.2)];
-        assert_eq!(cliff_of(&p, "dynamic"), Some(4));
-        assert_eq!(cliff_of(&p, "fixed"), None);
-        let r = SweepReport { server_version: "v".into(), host_cpu: "c".into(), seconds: 1, points: p, cliff: (Some(4), None), command: "x".into() };
+        let mut p = vec![pt(3, "dynamic", 0.1), pt(4, "dynamic", 4.1), pt(10, "dynamic", 22.0), pt(3, "fixed", 0.0), pt(100, "fixed", 0.2)];
+        // The plain form crosses later: its own cliff, not the index-only one's.
+        p.extend([pt(4, "dynamic", 0.5), pt(6, "dynamic", 3.0)].map(|x| Point { form: PLAIN.into(), scan: "Index Scan".into(), ..x }));
+        assert_eq!(cliff_of(&p, INDEX_ONLY, "dynamic"), Some(4));
+        assert_eq!(cliff_of(&p, PLAIN, "dynamic"), Some(6));
+        assert_eq!(cliff_of(&p, INDEX_ONLY, "fixed"), None);
+        let cliff = vec![
+            Cliff { form: INDEX_ONLY.into(), trim: "dynamic".into(), partitions: Some(4) },
+            Cliff { form: INDEX_ONLY.into(), trim: "fixed".into(), partitions: None },
+            Cliff { form: PLAIN.into(), trim: "dynamic".into(), partitions: Some(6) },
+        ];
+        let r = SweepReport { server_version: "v".into(), host_cpu: "c".into(), seconds: 1, points: p, cliff, command: "x".into() };
         let md = markdown(&r);
-        assert!(md.contains("trim dynamic 4 partitions, trim fixed none in the grid"), "{md}");
-        assert!(md.contains("| 3 | Index Only Scan | 1000 | 0.10 | 1000 | 0.00 | 1.00 |"), "{md}");
+        assert!(md.contains("index-only scans (first point with >= 1 minor fault a transaction): trim dynamic 4 partitions, trim fixed none in the grid"), "{md}");
+        assert!(md.contains("index scans (first point with >= 1 minor fault a transaction): trim dynamic 6 partitions"), "{md}");
+        assert!(md.contains("| 3 | index-only | Index Only Scan | 1000 | 0.10 | 1000 | 0.00 | 1.00 |"), "{md}");
     }
 }

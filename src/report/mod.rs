@@ -12,6 +12,7 @@ pub mod compare;
 pub mod layout;
 pub mod headline;
 pub mod html;
+pub mod pg;
 pub mod plot;
 pub mod progress;
 pub mod run;
@@ -51,6 +52,9 @@ pub struct Report {
     pub studies: Vec<StudyReport>,
     /// Every figure as one flat row.
     pub rows: Vec<Row>,
+    /// `--pg`: the real server's figures and each model row beside them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pg: Option<pg::PgSection>,
 }
 
 /// The run's settings.
@@ -404,6 +408,9 @@ pub fn markdown(r: &Report) -> String {
 
 {}", s.name, s.static_model.trim_start_matches('\n').replacen("## ", "", 1));
         }
+    }
+    if let Some(p) = &r.pg {
+        m.push_str(&pg::markdown(p));
     }
     m
 }

@@ -42,6 +42,8 @@ pub struct Options {
     pub layouts: Option<Vec<String>>,
     /// Refuse to write a report with a pair measured on a busy host.
     pub strict: bool,
+    /// `--pg`: measure the real server too (the report's pg section).
+    pub pg: Option<super::pg::PgOptions>,
 }
 
 /// Which studies: named ones (validated) or all.
@@ -310,6 +312,10 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         });
     }
     progress.borrow().finish();
+    let pg = opts.pg.as_ref().map(|o| {
+        let names: Vec<&str> = studies.iter().map(|s| s.info().name).collect();
+        super::pg::section(o, opts.quick, &names, &rows, &mut notes)
+    });
 
     if !busy.is_empty() {
         // The first few by name; every one is flagged in its row.
@@ -345,6 +351,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         notes,
         studies: study_reports,
         rows,
+        pg,
     };
     // Files in --out that hotloops did not write stay; say so.
     let planned: Vec<PathBuf> = render_files(&report, &opts.out)?.into_iter().map(|(p, _)| p).collect();

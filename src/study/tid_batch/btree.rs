@@ -8,6 +8,25 @@ use crate::pg::page::BLCKSZ;
 use crate::pg::sink::TidSink;
 use crate::pg::tidbitmap::{TidRunSink, TidWord};
 use std::mem::MaybeUninit;
+use std::rc::Rc;
+
+/// Shared buffers of the miss case: the server's os-cache state (`shared_buffers = 128kB`, the
+/// minimum: 16 buffers), so every leaf is a read from the OS page cache.
+pub const OS_CACHE_NBUFFERS: usize = 16;
+
+/// `btree-many-miss`: the btree-many scan with every page read through the buffer manager's
+/// miss path (clock sweep over [`OS_CACHE_NBUFFERS`] buffers, mapping-table delete and
+/// insert, `pread` of each block from the index's file in the OS page cache).
+pub fn miss_scan(rel: Rc<BTree>) -> anyhow::Result<Box<BtreeScan>> {
+    BtreeScan::with_storage(rel, vec![], OS_CACHE_NBUFFERS).map_err(|e| anyhow::anyhow!("writing the index file of btree-many-miss: {e}"))
+}
+
+impl TidCase {
+    /// The scan the case runs (tests read its buffer pool's counters).
+    pub fn scan(&self) -> &Scan {
+        &self.scan
+    }
+}
 
 /// `tid-batch/per-tid` for B-tree: btgetbitmap as in master (§1.1): the first TID from
 /// `xs_heaptid`, then `++so->currPos.itemIndex` in memory and one call per TID.

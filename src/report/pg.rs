@@ -1,0 +1,509 @@
+//! `hotloops report --pg`: the real server beside the models. The report runs the server
+//! measurement of [`crate::pgserver`] (seed 000's Bitmap Index Scan per hl_btree variant, both
+//! cache states; seed 004's pgbench partition sweep) for the selected studies that have a
+//! server counterpart, and sets each model row of tid-batch, local-index and alloc-churn
+//! beside the real ratio of the same comparison ([`COUNTERPARTS`]) with the model/real
+//! difference. Without PostgreSQL the section is a note naming the packages and the rest of
+//! the report goes on.
+
+use super::Row;
+use super::table::{Align, Table};
+use crate::pgserver::{self, bench, sweep};
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// `hotloops report`'s server options.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct PgReportArgs {
+    /// Also measure the real PostgreSQL server (the hl_btree extension in a throwaway cluster,
+    /// as `hotloops pg`) and set its ratios beside the model's (tid-batch, local-index,
+    /// alloc-churn).
+    #[arg(long)]
+    pub pg: bool,
+    /// pg_config of the server (default: pg_config on PATH, then Debian's).
+    #[arg(long, requires = "pg")]
+    pub pg_config: Option<PathBuf>,
+    /// Rows of seed 000's table3 on the server (default: 1,000,000 with --quick, else 10,000,000).
+    #[arg(long, requires = "pg", value_parser = clap::value_parser!(u64).range(1..))]
+    pub pg_rows: Option<u64>,
+    /// Rounds per server case and cache state (default: 10 with --quick, else 20).
+    #[arg(long, requires = "pg", value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    pub pg_rounds: Option<u64>,
+    /// Seconds of pgbench per partition point of seed 004 (default: 2 with --quick, else 5).
+    #[arg(long, requires = "pg", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub pg_seconds: Option<u64>,
+}
+
+impl PgReportArgs {
+    /// The options when `--pg` was given.
+    pub fn options(&self) -> Option<PgOptions> {
+        self.pg.then(|| PgOptions {
+            pg_config: self.pg_config.clone(),
+            rows: self.pg_rows,
+            rounds: self.pg_rounds.map(|r| r as usize),
+            seconds: self.pg_seconds,
+        })
+    }
+}
+
+/// What the pg section measures (None: the size's default).
+#[derive(Clone, Debug, Default)]
+pub struct PgOptions {
+    /// pg_config.
+    pub pg_config: Option<PathBuf>,
+    /// Rows of table3.
+    pub rows: Option<u64>,
+    /// Rounds per case and cache state.
+    pub rounds: Option<usize>,
+    /// pgbench seconds per sweep point.
+    pub seconds: Option<u64>,
+}
+
+/// The real comparison a model row stands for.
+#[derive(Clone, Copy, Debug)]
+pub enum Real {
+    /// A pair of hl_btree variants in one server case and cache state (B/A of amgetbitmap's
+    /// thread CPU time, the steadier metric; node time is kept beside it).
+    Pair { case: &'static str, state: &'static str, a: &'static str, b: &'static str },
+    /// Seed 004 at `partitions`, index-only scans: time a transaction with glibc's trim
+    /// threshold fixed over the time with it dynamic (TPS dynamic / TPS fixed).
+    TrimFixed { partitions: u32 },
+}
+
+/// One model row with a server counterpart.
+#[derive(Clone, Copy, Debug)]
+pub struct Counterpart {
+    /// Model study.
+    pub study: &'static str,
+    /// Model case.
+    pub case: &'static str,
+    /// Model variant (its ratio is against the study's baseline).
+    pub variant: &'static str,
+    /// The server's comparison.
+    pub real: Real,
+}
+
+const fn pair(study: &'static str, case: &'static str, variant: &'static str, rcase: &'static str, state: &'static str, a: &'static str, b: &'static str) -> Counterpart {
+    Counterpart { study, case, variant, real: Real::Pair { case: rcase, state, a, b } }
+}
+
+const fn trim(case: &'static str, partitions: u32) -> Counterpart {
+    Counterpart { study: "alloc-churn", case, variant: "alloc-churn/palloc-mallopt-trim", real: Real::TrimFixed { partitions } }
+}
+
+/// Every model row the server measures too. tid-batch's model per-tid is master's loop (the
+/// server's per-tid control equals btgetbitmap there); btree-many keeps every page in shared
+/// buffers (warm), btree-many-miss reads every page through the OS page cache (os-cache).
+/// local-index's store-each/local is the extension's batched-store/batched-local; its model
+/// cases scan with every page in shared buffers. alloc-churn's model is PostgreSQL 15's
+/// palloc'd routine; its mallopt-trim row is the server with MALLOC_TRIM_THRESHOLD_ fixed.
+pub const COUNTERPARTS: &[Counterpart] = &[
+    pair("tid-batch", "btree-many", "tid-batch/batched", "btree-many", "warm", "tid-batch/per-tid", "tid-batch/batched"),
+    pair("tid-batch", "btree-many-miss", "tid-batch/batched", "btree-many", "os-cache", "tid-batch/per-tid", "tid-batch/batched"),
+    pair("tid-batch", "btree-few", "tid-batch/batched", "btree-few", "warm", "tid-batch/per-tid", "tid-batch/batched"),
+    pair("local-index", "table3", "local-index/local", "btree-many", "warm", "tid-batch/batched-store", "tid-batch/batched-local"),
+    pair("local-index", "table3-bitmap", "local-index/local", "btree-many", "warm", "tid-batch/batched-store", "tid-batch/batched-local"),
+    trim("partitions-4", 4),
+    trim("partitions-5", 5),
+    trim("partitions-100", 100),
+];
+
+/// One model row beside the server's ratio.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Fidelity {
+    /// Model study.
+    pub study: String,
+    /// Model case.
+    pub case: String,
+    /// Model variant.
+    pub variant: String,
+    /// Model baseline.
+    pub baseline: String,
+    /// Model wall-clock ratio variant/baseline.
+    pub model_ratio: f64,
+    /// Its 95% interval.
+    pub model_ci: Option<(f64, f64)>,
+    /// The server's comparison, in words (`btree-many/os-cache: per-tid -> batched (cpu)`).
+    pub real: String,
+    /// The server's ratio (< 1: the variant is faster).
+    pub real_ratio: f64,
+    /// Its 95% interval (none for the pgbench sweep: a median of runs).
+    pub real_ci: Option<(f64, f64)>,
+    /// The server pair's verdict against its A/A floor (sweep: `median of runs`).
+    pub real_verdict: String,
+    /// The same pair in Bitmap Index Scan node time, where there is one.
+    pub real_node_ratio: Option<f64>,
+    /// model_ratio / real_ratio - 1 (+: the model's ratio is above the server's).
+    pub model_over_real: f64,
+    /// The effects' ratio, (1 - model) / (1 - real) (1: the model's saving equals the server's).
+    pub effect_ratio: f64,
+}
+
+/// The report's pg section.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PgSection {
+    /// What ran, or why the server was not measured.
+    pub status: String,
+    /// The Bitmap Index Scan measurement.
+    pub server: Option<bench::PgReport>,
+    /// Seed 004's sweep at the model's partition counts.
+    pub sweep: Option<sweep::SweepReport>,
+    /// Each model row with a counterpart beside the real ratio.
+    pub fidelity: Vec<Fidelity>,
+}
+
+/// What the selected studies need from the server: (Bitmap Index Scan cases, cache states,
+/// sweep partition counts).
+pub fn needs(studies: &[&str]) -> (Vec<String>, Vec<String>, Vec<u32>) {
+    let mut cases = Vec::new();
+    let mut states = Vec::new();
+    let mut grid = Vec::new();
+    for c in COUNTERPARTS.iter().filter(|c| studies.contains(&c.study)) {
+        match c.real {
+            Real::Pair { case, state, .. } => {
+                if !cases.iter().any(|x| x == case) {
+                    cases.push(case.to_string());
+                }
+                if !states.iter().any(|x| x == state) {
+                    states.push(state.to_string());
+                }
+            }
+            Real::TrimFixed { partitions } => {
+                if !grid.contains(&partitions) {
+                    grid.push(partitions);
+                }
+            }
+        }
+    }
+    // Both cache states whenever the scan is measured: the warm/os-cache difference is the
+    // dilution the models are compared against.
+    if !cases.is_empty() {
+        states = vec!["warm".into(), "os-cache".into()];
+    }
+    grid.sort_unstable();
+    (cases, states, grid)
+}
+
+/// Run the server part for `studies` and set it beside the model `rows`. A missing server
+/// (or any failure) becomes the section's status and a note, never the report's failure;
+/// an interrupt (Ctrl-C) waits for the handler that stops the clusters and exits 130.
+pub fn section(opts: &PgOptions, quick: bool, studies: &[&str], rows: &[Row], notes: &mut Vec<String>) -> PgSection {
+    let r = measure(opts, quick, studies);
+    if pgserver::cluster::interrupted() {
+        loop {
+            std::thread::park();
+        }
+    }
+    match r {
+        Ok((server, sweep)) => {
+            let fidelity = fidelity(rows, server.as_ref(), sweep.as_ref());
+            let status = match (&server, &sweep) {
+                (None, None) => "no selected study has a server counterpart (tid-batch, local-index, alloc-churn)".to_string(),
+                (Some(s), _) => format!("measured: {}, {} rows, {} rounds", s.provenance.server_version, s.provenance.rows, s.provenance.rounds),
+                (None, Some(w)) => format!("measured: {} (seed 004 sweep only)", w.server_version),
+            };
+            PgSection { status, server, sweep, fidelity }
+        }
+        Err(e) => {
+            let status = format!("real PostgreSQL not measured: {e:#}");
+            notes.push(status.clone());
+            PgSection { status, server: None, sweep: None, fidelity: Vec::new() }
+        }
+    }
+}
+
+fn measure(opts: &PgOptions, quick: bool, studies: &[&str]) -> Result<(Option<bench::PgReport>, Option<sweep::SweepReport>)> {
+    let (cases, cache_states, grid) = needs(studies);
+    if cases.is_empty() && grid.is_empty() {
+        return Ok((None, None));
+    }
+    let inst = pgserver::Install::find(opts.pg_config.as_deref())?;
+    eprintln!("server: {} ({})", inst.version, inst.pg_config.display());
+    let so = pgserver::build_extension(&inst)?;
+    let server = if cases.is_empty() {
+        None
+    } else {
+        let cfg = bench::Config {
+            rows: opts.rows.unwrap_or(if quick { 1_000_000 } else { 10_000_000 }),
+            rounds: opts.rounds.unwrap_or(if quick { 10 } else { 20 }),
+            cache_states,
+            cases,
+        };
+        Some(bench::run(&inst, &so, &cfg)?)
+    };
+    let sweep = if grid.is_empty() {
+        None
+    } else {
+        Some(sweep::run(&inst, &so, &grid, opts.seconds.unwrap_or(if quick { 2 } else { 5 }))?)
+    };
+    Ok((server, sweep))
+}
+
+fn short(id: &str) -> &str {
+    id.rsplit('/').next().unwrap_or(id)
+}
+
+/// Each counterpart whose model row and server figure are both present.
+pub fn fidelity(rows: &[Row], server: Option<&bench::PgReport>, sweep: Option<&sweep::SweepReport>) -> Vec<Fidelity> {
+    let mut out = Vec::new();
+    for c in COUNTERPARTS {
+        let Some(m) = rows.iter().find(|r| r.study == c.study && r.case == c.case && r.variant == c.variant && r.metric == "wall-clock") else {
+            continue;
+        };
+        let Some(model_ratio) = m.ratio else { continue };
+        let model_ci = m.ci_low.zip(m.ci_high);
+        let real = match c.real {
+            Real::Pair { case, state, a, b } => server.and_then(|s| {
+                let cr = s.results.iter().find(|r| r.case == case && r.cache_state == state)?;
+                let get = |metric: &str| cr.pairs.iter().find(|p| p.a == a && p.b == b && p.metric == metric);
+                let cpu = get("cpu")?;
+                Some((
+                    format!("{case}/{state}: {} -> {} (amgetbitmap CPU time)", short(a), short(b)),
+                    cpu.median_ratio,
+                    Some((cpu.ci_low, cpu.ci_high)),
+                    cpu.verdict.clone(),
+                    get("bis").map(|p| p.median_ratio),
+                ))
+            }),
+            Real::TrimFixed { partitions } => sweep.and_then(|w| {
+                let pt = |t: &str| w.points.iter().find(|p| p.partitions == partitions && p.trim == t && p.form == sweep::INDEX_ONLY);
+                let (d, f) = (pt("dynamic")?, pt("fixed")?);
+                (f.tps > 0.0).then(|| {
+                    (
+                        format!("seed 004, {partitions} partitions, {}: trim fixed / dynamic (time a transaction)", d.scan),
+                        d.tps / f.tps,
+                        None,
+                        format!("median of {} pgbench runs", sweep::REPS),
+                        None,
+                    )
+                })
+            }),
+        };
+        let Some((real, real_ratio, real_ci, real_verdict, real_node_ratio)) = real else { continue };
+        out.push(Fidelity {
+            study: c.study.into(),
+            case: c.case.into(),
+            variant: c.variant.into(),
+            baseline: m.baseline.clone(),
+            model_ratio,
+            model_ci,
+            real,
+            real_ratio,
+            real_ci,
+            real_verdict,
+            real_node_ratio,
+            model_over_real: model_ratio / real_ratio - 1.0,
+            effect_ratio: if (1.0 - real_ratio).abs() > 1e-9 { (1.0 - model_ratio) / (1.0 - real_ratio) } else { f64::NAN },
+        });
+    }
+    out
+}
+
+fn ci(c: Option<(f64, f64)>) -> String {
+    c.map(|(l, h)| format!(" [{l:.3}, {h:.3}]")).unwrap_or_default()
+}
+
+/// The section as Markdown: status, the fidelity table, the server's figures per case.
+pub fn markdown(p: &PgSection) -> String {
+    use std::fmt::Write as _;
+    let mut m = String::new();
+    let _ = writeln!(m, "## pg: real PostgreSQL beside the model\n\n{}.\n", p.status);
+    if let Some(s) = &p.server {
+        let v = &s.provenance;
+        let _ = writeln!(m, "Server: {}; host {}; extension flags `{}`; data {}.\n", v.server_version, v.host_cpu, v.extension_cflags, v.data);
+    }
+    if !p.fidelity.is_empty() {
+        let _ = writeln!(m, "### pg / fidelity\n\nEach model row (wall clock, variant/baseline) beside the server's ratio of the same comparison; \
+            model/real = model ratio / real ratio - 1; effect = the model's saving over the server's, (1 - model) / (1 - real).\n");
+        let mut t = Table::new([
+            ("model row", Align::Left),
+            ("model [95% CI]", Align::Right),
+            ("real", Align::Left),
+            ("real [95% CI]", Align::Right),
+            ("verdict", Align::Left),
+            ("model/real", Align::Right),
+            ("effect", Align::Right),
+        ]);
+        for f in &p.fidelity {
+            t.row([
+                format!("{} / {} / `{}`", f.study, f.case, short(&f.variant)),
+                format!("{:.3}{}", f.model_ratio, ci(f.model_ci)),
+                f.real.clone(),
+                format!("{:.3}{}", f.real_ratio, ci(f.real_ci)),
+                f.real_verdict.clone(),
+                format!("{:+.1}%", f.model_over_real * 100.0),
+                if f.effect_ratio.is_finite() { format!("{:.2}", f.effect_ratio) } else { "n/a".into() },
+            ]);
+        }
+        let _ = writeln!(m, "{}", t.render());
+    }
+    if let Some(s) = &p.server {
+        for c in &s.results {
+            let _ = writeln!(m, "### pg / {} / {}\n\n`{}` (x{} a round, {} rounds); sum(col1) = {}, {} rows for every variant. A/A floor: node ±{:.2}%, CPU ±{:.2}%.\n",
+                c.case, c.cache_state, c.query, c.reps, c.rounds, c.result.0, c.result.1, c.aa_floor.0 * 100.0, c.aa_floor.1 * 100.0);
+            let mut t = Table::new([
+                ("variant", Align::Left),
+                ("BIS ms", Align::Right),
+                ("ns/TID", Align::Right),
+                ("amgetbitmap CPU ms", Align::Right),
+                ("shared hit", Align::Right),
+                ("shared read", Align::Right),
+            ]);
+            for v in &c.variants {
+                t.row([
+                    format!("`{}`", v.id),
+                    format!("{:.4}", v.median_bis_ms),
+                    format!("{:.2}", v.bis_ns_per_tid),
+                    format!("{:.4}", v.median_cpu_ms),
+                    format!("{:.0}", v.shared_hit),
+                    format!("{:.0}", v.shared_read),
+                ]);
+            }
+            let _ = writeln!(m, "{}", t.render());
+            let mut t = Table::new([("A -> B", Align::Left), ("metric", Align::Left), ("B/A [95% CI]", Align::Right), ("verdict", Align::Left)]);
+            for q in c.pairs.iter().filter(|q| q.metric == "cpu" || q.a == q.b.trim_end_matches("#2")) {
+                t.row([format!("{} -> {}", short(&q.a), short(&q.b)), q.metric.clone(), format!("{:.3} [{:.3}, {:.3}]", q.median_ratio, q.ci_low, q.ci_high), q.verdict.clone()]);
+            }
+            let _ = writeln!(m, "{}", t.render());
+        }
+    }
+    if let Some(w) = &p.sweep {
+        let _ = writeln!(m, "### pg / seed 004 partitions\n\npgbench, 1 client, {} s a run, median of {} runs a point alternating between the trim settings.\n", w.seconds, sweep::REPS);
+        for c in &w.cliff {
+            let at = c.partitions.map(|n| format!("{n} partitions")).unwrap_or_else(|| "none in the grid".into());
+            let _ = writeln!(m, "- cliff ({} scans, trim {}): {at}", c.form, c.trim);
+        }
+        let mut t = Table::new([
+            ("partitions", Align::Right),
+            ("form", Align::Left),
+            ("scan", Align::Left),
+            ("TPS trim dynamic", Align::Right),
+            ("faults/txn", Align::Right),
+            ("TPS trim fixed", Align::Right),
+            ("faults/txn ", Align::Right),
+            ("fixed/dynamic TPS", Align::Right),
+        ]);
+        for d in w.points.iter().filter(|p| p.trim == "dynamic") {
+            if let Some(f) = w.points.iter().find(|p| p.trim == "fixed" && p.partitions == d.partitions && p.form == d.form) {
+                t.row([
+                    d.partitions.to_string(),
+                    d.form.clone(),
+                    d.scan.clone(),
+                    format!("{:.0}", d.tps),
+                    format!("{:.2}", d.minflt_per_txn),
+                    format!("{:.0}", f.tps),
+                    format!("{:.2}", f.minflt_per_txn),
+                    format!("{:.2}", f.tps / d.tps),
+                ]);
+            }
+        }
+        let _ = writeln!(m, "\n{}", t.render());
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(study: &str, case: &str, variant: &str, ratio: f64) -> Row {
+        let mut r = Row::plain(study, case, variant, "base", "wall-clock", 10.0, "ns/TID");
+        r.ratio = Some(ratio);
+        r.ci_low = Some(ratio - 0.01);
+        r.ci_high = Some(ratio + 0.01);
+        r
+    }
+
+    #[test]
+    fn needs_follow_the_selected_studies() {
+        assert_eq!(needs(&["dir-by-value"]), (vec![], vec![], vec![]));
+        let (c, s, g) = needs(&["tid-batch"]);
+        assert_eq!((c, s, g.is_empty()), (vec!["btree-many".to_string(), "btree-few".into()], vec!["warm".to_string(), "os-cache".into()], true));
+        let (c, _, g) = needs(&["alloc-churn"]);
+        assert_eq!((c.len(), g), (0, vec![4, 5, 100]));
+    }
+
+    #[test]
+    fn fidelity_pairs_model_rows_with_the_servers_cpu_ratio() {
+        let pr = |a: &str, b: &str, metric: &str, r: f64| bench::PairResult {
+            a: a.into(),
+            b: b.into(),
+            metric: metric.into(),
+            median_ratio: r,
+            ci_low: r - 0.02,
+            ci_high: r + 0.02,
+            verdict: "faster".into(),
+        };
+        let case = |state: &str, r: f64| bench::CaseResult {
+            case: "btree-many".into(),
+            cache_state: state.into(),
+            query: "q".into(),
+            reps: 1,
+            rounds: 3,
+            settings: vec![],
+            result: ("1".into(), 1),
+            variants: vec![],
+            pairs: vec![pr("tid-batch/per-tid", "tid-batch/batched", "bis", r + 0.05), pr("tid-batch/per-tid", "tid-batch/batched", "cpu", r)],
+            aa_floor: (0.01, 0.01),
+        };
+        let server = bench::PgReport {
+            provenance: bench::Provenance {
+                server_version: "v".into(),
+                pg_config: "p".into(),
+                extension_cflags: "f".into(),
+                host_cpu: "h".into(),
+                kernel: "k".into(),
+                rows: 1,
+                rounds: 3,
+                data: "d".into(),
+                unix_time: 0,
+                command: "c".into(),
+            },
+            results: vec![case("warm", 0.64), case("os-cache", 0.68)],
+        };
+        let rows = vec![
+            row("tid-batch", "btree-many", "tid-batch/batched", 0.5),
+            row("tid-batch", "btree-many-miss", "tid-batch/batched", 0.6),
+            row("tid-batch", "btree-many", "tid-batch/runs", 0.3),
+        ];
+        let f = fidelity(&rows, Some(&server), None);
+        assert_eq!(f.len(), 2, "{f:?}");
+        assert_eq!((f[0].case.as_str(), f[0].real_ratio, f[0].real_node_ratio), ("btree-many", 0.64, Some(0.64 + 0.05)));
+        assert!((f[0].model_over_real - (0.5 / 0.64 - 1.0)).abs() < 1e-12);
+        assert!((f[0].effect_ratio - 0.5 / 0.36).abs() < 1e-12);
+        assert!(f[1].real.contains("os-cache") && f[1].real_ratio == 0.68);
+        let md = markdown(&PgSection { status: "measured".into(), server: Some(server), sweep: None, fidelity: f });
+        assert!(md.contains("tid-batch / btree-many-miss / `batched`") && md.contains("-11.8%"), "{md}");
+        assert!(fidelity(&rows, None, None).is_empty());
+    }
+
+    #[test]
+    fn trim_rows_take_the_sweeps_index_only_points() {
+        let p = |n: u32, t: &str, form: &str, tps: f64| sweep::Point {
+            partitions: n,
+            trim: t.into(),
+            form: form.into(),
+            tps,
+            minflt_per_txn: 0.0,
+            scan: "Index Only Scan".into(),
+        };
+        let w = sweep::SweepReport {
+            server_version: "v".into(),
+            host_cpu: "h".into(),
+            seconds: 1,
+            points: vec![p(100, "dynamic", sweep::INDEX_ONLY, 500.0), p(100, "fixed", sweep::INDEX_ONLY, 1000.0), p(100, "fixed", sweep::PLAIN, 10.0)],
+            cliff: vec![],
+            command: "c".into(),
+        };
+        let f = fidelity(&[row("alloc-churn", "partitions-100", "alloc-churn/palloc-mallopt-trim", 0.6)], None, Some(&w));
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].real_ratio, 0.5);
+        assert!((f[0].model_over_real - 0.2).abs() < 1e-12);
+        let cliff = vec![sweep::Cliff { form: sweep::PLAIN.into(), trim: "dynamic".into(), partitions: Some(6) }];
+        let md = markdown(&PgSection { status: "measured".into(), server: None, sweep: Some(sweep::SweepReport { cliff, ..w }), fidelity: f });
+        assert!(md.contains("- cliff (index scans, trim dynamic): 6 partitions"), "{md}");
+        let squeezed = md.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(squeezed.contains("| 100 | index-only | Index Only Scan | 500 | 0.00 | 1000 | 0.00 | 2.00 |"), "{md}");
+    }
+}
