@@ -114,7 +114,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     for s in &studies {
         let info = s.info();
         let base = info.baseline_variant();
-        bar.inc_length(info.cases.len() as u64 * info.variants.len() as u64);
+        bar.inc_length(info.cases.iter().map(|c| info.variants.iter().filter(|v| v.runs_on(c.id)).count() as u64).sum());
         let mut case_reports = Vec::new();
         for spec in info.cases {
             let cname = spec.id;
@@ -124,7 +124,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 Ok(c) => c,
                 Err(e) if e.downcast_ref::<study::CaseUnavailable>().is_some() => {
                     notes.push(format!("{}/{cname} left out: {e:#}", info.name));
-                    bar.inc(info.variants.len() as u64);
+                    bar.inc(info.variants.iter().filter(|v| v.runs_on(cname)).count() as u64);
                     continue;
                 }
                 Err(e) => return Err(e.context(format!("building {}/{cname}", info.name))),
@@ -144,7 +144,9 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             let floor = wallclock::noise_floor(&aa);
             rows.push(Row::plain(info.name, cname, info.baseline, info.baseline, "wall-clock", aa.baseline_ns_per_item, &format!("ns/{unit}")));
             let mut pairs = Vec::new();
-            for var in info.variants.iter().filter(|v| v.id != base.id) {
+            // A row restricted to some cases (the tid-batch C kernels: B-tree only) skips the others.
+            let here = || info.variants.iter().filter(|v| v.runs_on(cname));
+            for var in here().filter(|v| v.id != base.id) {
                 let p = measure_pair(base, var, &mut case)?;
                 let mut r = Row::plain(info.name, cname, var.id, info.baseline, "wall-clock", p.variant_ns_per_item, &format!("ns/{unit}"));
                 r.ratio = Some(p.median_ratio);
@@ -166,7 +168,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             bar.set_message(format!("{cname}: counters"));
             let runs = counter_runs(case.as_mut(), base)?;
             let base_rep = counters::measure(case.as_mut(), base, runs, &groups)?;
-            for v in info.variants {
+            for v in here() {
                 let rep = if v.id == base.id { base_rep.clone() } else { counters::measure(case.as_mut(), v, runs, &groups)? };
                 rows.extend(super::counter_rows(info.name, cname, v.id, info.baseline, unit, &rep.values, Some(&base_rep.values)));
                 for n in super::unavailable_notes(&rep.unavailable) {
@@ -177,7 +179,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             }
 
             // Study-specific figures.
-            for var in info.variants {
+            for var in here() {
                 for (metric, value, u) in case.extra_metrics(var)? {
                     rows.push(Row::plain(info.name, cname, var.id, info.baseline, &metric, value, &u));
                 }
@@ -202,7 +204,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         if instructions {
             bar.set_message(format!("{}: callgrind", info.name));
             let jobs: Vec<callgrind::Job> =
-                case_reports.iter().flat_map(|c| info.variants.iter().map(move |v| (v.id, c.name.as_str()))).collect();
+                case_reports.iter().flat_map(|c| info.variants.iter().filter(|v| v.runs_on(&c.name)).map(move |v| (v.id, c.name.as_str()))).collect();
             let counts = callgrind::count_many(&exe, &jobs, Size::Test)?;
             for c in &counts {
                 let Some(b) = counts.iter().find(|b| b.case == c.case && b.id == base.id) else { continue };

@@ -325,6 +325,15 @@ pub struct Outcome {
     pub bitmap: Option<u64>,
 }
 
+impl Outcome {
+    /// The one digest of an outcome: what [`Case::run`] returns.
+    pub fn value(&self) -> u64 {
+        self.sink.value() ^ self.bitmap.unwrap_or(0).rotate_left(29) ^ (self.ntids as u64).rotate_left(7) ^ ((self.item_index as u64) << 40)
+            ^ ((self.last_item as u64) << 20)
+            ^ self.curr_page as u64
+    }
+}
+
 impl ScanCase {
     /// A case over `rel`.
     pub fn new(rel: BTree) -> Self {
@@ -359,14 +368,25 @@ impl ScanCase {
         self.so.curr_pos = pos.clone();
     }
 
+    /// The cursor now: (`itemIndex`, `lastItem`, `currPage`).
+    pub fn cursor(&self) -> (i32, i32, u32) {
+        (self.so.curr_pos.item_index, self.so.curr_pos.last_item, self.so.curr_pos.curr_page)
+    }
+
     /// Run variant `v` from the current position; `position` first for a whole scan.
     pub fn run_from_position(&mut self, v: &'static Variant, sink: &mut dyn TidSink) -> anyhow::Result<i64> {
+        Ok(self.run_kernel_from_position(v.spec::<LocalKernel>()?, sink))
+    }
+
+    /// Run `kernel` from the current position: what [`ScanCase::run_from_position`] runs for a
+    /// row, open to a kernel that is no row (a C kernel under another configuration).
+    pub fn run_kernel_from_position(&mut self, kernel: &LocalKernel, sink: &mut dyn TidSink) -> i64 {
         let scan: *mut IndexScanDesc = &mut *self.scan;
         let batch = self.batch.as_mut_ptr();
         // SAFETY: scan.opaque points at self.so, index_relation at self.rel, and the batch is
         // a separate allocation of BATCH_CAPACITY TIDs.
-        Ok(unsafe {
-            match v.spec::<LocalKernel>()? {
+        unsafe {
+            match kernel {
                 LocalKernel::Raw(f) => f(scan, batch, sink),
                 LocalKernel::Safe(f) => f(&mut *(*scan).opaque, &self.rel, &mut self.batch, sink),
                 LocalKernel::C(f) => {
@@ -375,21 +395,26 @@ impl ScanCase {
                     f(scan, batch, (&raw mut sink).cast())
                 }
             }
-        })
+        }
     }
 
     /// Run variant `v` over the whole scan and report what it did.
     pub fn outcome(&mut self, v: &'static Variant) -> anyhow::Result<Outcome> {
+        self.outcome_with(v.spec::<LocalKernel>()?).map_err(|e| anyhow::anyhow!("{}: {e}", v.id))
+    }
+
+    /// Run `kernel` over the whole scan: what [`ScanCase::outcome`] runs for a row.
+    pub fn outcome_with(&mut self, kernel: &LocalKernel) -> anyhow::Result<Outcome> {
         self.position();
         let mut sink = TidDigest::new();
         let mut bitmap = None;
         let ntids = match self.into_bitmap {
-            None => self.run_from_position(v, &mut sink)?,
+            None => self.run_kernel_from_position(kernel, &mut sink),
             Some(bytes) => {
                 let mut tbm = TidBitmap::new(bytes);
-                let n = self.run_from_position(v, &mut tbm)?;
+                let n = self.run_kernel_from_position(kernel, &mut tbm);
                 if let Some(e) = tbm.error() {
-                    anyhow::bail!("{}: the bitmap raised ERROR: {e}", v.id);
+                    anyhow::bail!("the bitmap raised ERROR: {e}");
                 }
                 bitmap = Some(tbm.digest());
                 n
@@ -430,10 +455,7 @@ impl Case for ScanCase {
     }
 
     fn run(&mut self, v: &'static Variant) -> anyhow::Result<u64> {
-        let o = self.outcome(v)?;
-        Ok(o.sink.value() ^ o.bitmap.unwrap_or(0).rotate_left(29) ^ (o.ntids as u64).rotate_left(7) ^ ((o.item_index as u64) << 40)
-            ^ ((o.last_item as u64) << 20)
-            ^ o.curr_page as u64)
+        Ok(self.outcome(v)?.value())
     }
 }
 

@@ -47,6 +47,9 @@ pub struct Variant {
     /// The C configuration a C kernel was built under (`gcc12-pg`, see [`crate::ckernels`]);
     /// "" for a Rust kernel.
     pub config: &'static str,
+    /// The case ids this row runs on; empty: every case of its study. (The tid-batch C
+    /// kernels are btgetbitmap's loop: they run on the B-tree cases only.)
+    pub cases: &'static [&'static str],
     /// The kernel and setup the study's cases run.
     pub spec: &'static dyn Kernel,
 }
@@ -62,7 +65,7 @@ impl Variant {
     /// time when the row is a `static`).
     pub const fn new(id: &'static str, summary: &'static str, kernel: &'static str, spec: &'static dyn Kernel) -> Variant {
         assert!(is_symbol_of(id, kernel), "a variant's kernel symbol must be symbol_of(its id)");
-        Variant { id, summary, kernel, helpers: &[], setup: "", config: "", spec }
+        Variant { id, summary, kernel, helpers: &[], setup: "", config: "", cases: &[], spec }
     }
 
     /// A row whose kernel is a C function of `csrc/` built under configuration `config`
@@ -70,7 +73,7 @@ impl Variant {
     /// as `_` (checked at compile time).
     pub const fn c(id: &'static str, summary: &'static str, config: &'static str, kernel: &'static str, spec: &'static dyn Kernel) -> Variant {
         assert!(is_c_symbol_of(id, config, kernel), "a C variant's kernel symbol must be symbol_of(its id)__<config>");
-        Variant { id, summary, kernel, helpers: &[], setup: "", config, spec }
+        Variant { id, summary, kernel, helpers: &[], setup: "", config, cases: &[], spec }
     }
 
     /// A row that runs another variant's kernel (`owner`'s) with a different setup.
@@ -84,13 +87,32 @@ impl Variant {
     ) -> Variant {
         assert!(is_symbol_of(owner, kernel), "a shared kernel's symbol must be symbol_of(its owner's id)");
         assert!(!setup.is_empty(), "a variant sharing a kernel must say what its setup changes");
-        Variant { id, summary, kernel, helpers: &[], setup, config: "", spec }
+        Variant { id, summary, kernel, helpers: &[], setup, config: "", cases: &[], spec }
     }
 
     /// The same row with its out-of-line helpers.
     pub const fn helpers(mut self, helpers: &'static [&'static str]) -> Variant {
         self.helpers = helpers;
         self
+    }
+
+    /// The same row, run on these cases only.
+    pub const fn only_cases(mut self, cases: &'static [&'static str]) -> Variant {
+        self.cases = cases;
+        self
+    }
+
+    /// Does this row run on case `case` of its study?
+    pub fn runs_on(&self, case: &str) -> bool {
+        self.cases.is_empty() || self.cases.contains(&case)
+    }
+
+    /// An error for a case this row does not run on, naming the ones it does; Ok otherwise.
+    pub fn check_runs_on(&self, case: &str) -> anyhow::Result<()> {
+        if self.runs_on(case) {
+            return Ok(());
+        }
+        anyhow::bail!("{} does not run on case `{case}`; it runs on: {}", self.id, self.cases.join(", "))
     }
 
     /// The study's spec type of this row; an error if the row belongs to another study.
