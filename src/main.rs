@@ -55,6 +55,10 @@ enum Cmd {
         /// Regenerate with cargo-show-asm instead of reading asm-snapshots/.
         #[arg(long)]
         fresh: bool,
+        /// A C kernel under this C configuration (gcc12-pg, gcc12-upstream, gcc12-strict,
+        /// clang19-pg): the row `<id>@<config>`.
+        #[arg(long)]
+        config: Option<String>,
     },
     /// Run one kernel over a case (what callgrind and perf measure).
     Run {
@@ -80,6 +84,9 @@ enum Cmd {
         /// Workload size (the report and the instruction benches count at test size).
         #[arg(long, value_enum, default_value = "test")]
         size: Size,
+        /// A C kernel under this C configuration (the row `<id>@<config>`).
+        #[arg(long)]
+        config: Option<String>,
     },
     /// Count one kernel under the counter groups for this CPU (generic, vendor, software).
     Counters {
@@ -125,6 +132,10 @@ enum Cmd {
         /// Workload size, overriding --quick (test: seconds-long smoke runs).
         #[arg(long, value_enum, hide = true)]
         size: Option<Size>,
+        /// C configurations whose C rows to run (repeatable; default: gcc12-pg with --quick,
+        /// every configuration built into this binary otherwise).
+        #[arg(long)]
+        config: Vec<String>,
     },
     /// Merge reports from several hosts into one Markdown table and SVG per study.
     Compare {
@@ -306,7 +317,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::Asm { target, diff, fresh } => {
+        Cmd::Asm { target, diff, fresh, config } => {
             let get = |id: &str| -> Result<String> {
                 if fresh {
                     asm::check_tool()?;
@@ -317,13 +328,21 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             };
             match diff {
                 None => {
-                    study::variant(&target)?;
-                    out!("{}", get(&target)?);
+                    let (_, v) = study::variant(&target)?;
+                    out!("{}", get(study::with_config(v, config.as_deref())?.id)?);
                 }
                 Some(ab) => {
                     let s = study::study(&target).or_else(|e| study::variant(&target).map(|(s, _)| s).map_err(|_| e))?;
-                    let a = s.info().variant(&ab[0])?.id;
-                    let b = s.info().variant(&ab[1])?.id;
+                    // --config applies to the C kernels of the pair; a Rust one stays as it is.
+                    let pick = |name: &str| -> Result<&'static str> {
+                        let v = s.info().variant(name)?;
+                        Ok(if v.is_c() { study::with_config(v, config.as_deref())?.id } else { v.id })
+                    };
+                    if let Some(c) = config.as_deref() {
+                        study::config_named(c)?;
+                    }
+                    let a = pick(&ab[0])?;
+                    let b = pick(&ab[1])?;
                     let d = asm::unified_diff(a, &get(a)?, b, &get(b)?);
                     if d.is_empty() {
                         outln!("{a} and {b} compile to the same normalised asm");
@@ -347,11 +366,12 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             outln!("{id} on {cid} ({size}): {} {}s per run, digest {d:#018x}", c.items(), s.info().unit);
             Ok(())
         }
-        Cmd::Instructions { id, case, size } => {
-            let (s, _) = study::variant(&id)?;
+        Cmd::Instructions { id, case, size, config } => {
+            let (s, v) = study::variant(&id)?;
+            let id = study::with_config(v, config.as_deref())?.id;
             let cid = case_id(s, case.as_deref())?;
             measure::callgrind::check_valgrind()?;
-            let n = measure::callgrind::count(&std::env::current_exe()?, &id, cid, size)?;
+            let n = measure::callgrind::count(&std::env::current_exe()?, id, cid, size)?;
             let unit = s.info().unit;
             outln!("{id} on {} ({} {unit}s): {} instructions inclusive ({:.3}/{unit}), {} in its own code ({:.3}/{unit})",
                 n.case, n.items, n.inclusive, n.inclusive_per_item(), n.own, n.own_per_item());
@@ -380,7 +400,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size } => {
+        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size, config } => {
             let opts = report::run::Options {
                 studies: study,
                 quick,
@@ -392,6 +412,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 processes: processes.into(),
                 budget: budget_ms.map(Duration::from_millis),
                 size,
+                configs: config,
             };
             let (r, files) = report::run::run(&opts)?;
             out!("{}", report::markdown(&r));

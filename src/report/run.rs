@@ -35,6 +35,9 @@ pub struct Options {
     pub budget: Option<Duration>,
     /// Override the workload size (default: quick with --quick, else full).
     pub size: Option<Size>,
+    /// C configurations whose rows to run (empty: the canonical gcc12-pg with --quick, every
+    /// built one otherwise).
+    pub configs: Vec<String>,
 }
 
 /// Which studies: named ones (validated) or all.
@@ -65,6 +68,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     crate::host::check_writable(&opts.out)?;
     let started = Instant::now();
     let mut notes = Vec::new();
+    let configs = study::select_configs(&opts.configs, !opts.quick, &mut notes)?;
 
     // Instructions: valgrind present?
     let exe = std::env::current_exe()?;
@@ -114,7 +118,9 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     for s in &studies {
         let info = s.info();
         let base = info.baseline_variant();
-        bar.inc_length(info.cases.iter().map(|c| info.variants.iter().filter(|v| v.runs_on(c.id)).count() as u64).sum());
+        // The rows this run takes: Rust rows, and C rows of the selected configurations.
+        let rows_here = |case: &str| rows_in_run(info, case, &configs);
+        bar.inc_length(info.cases.iter().map(|c| rows_here(c.id).len() as u64).sum());
         let mut case_reports = Vec::new();
         for spec in info.cases {
             let cname = spec.id;
@@ -124,7 +130,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 Ok(c) => c,
                 Err(e) if e.downcast_ref::<study::CaseUnavailable>().is_some() => {
                     notes.push(format!("{}/{cname} left out: {e:#}", info.name));
-                    bar.inc(info.variants.iter().filter(|v| v.runs_on(cname)).count() as u64);
+                    bar.inc(rows_here(cname).len() as u64);
                     continue;
                 }
                 Err(e) => return Err(e.context(format!("building {}/{cname}", info.name))),
@@ -145,8 +151,8 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             rows.push(Row::plain(info.name, cname, info.baseline, info.baseline, "wall-clock", aa.baseline_ns_per_item, &format!("ns/{unit}")));
             let mut pairs = Vec::new();
             // A row restricted to some cases (the tid-batch C kernels: B-tree only) skips the others.
-            let here = || info.variants.iter().filter(|v| v.runs_on(cname));
-            for var in here().filter(|v| v.id != base.id) {
+            let here = || rows_here(cname);
+            for var in here().into_iter().filter(|v| v.id != base.id) {
                 let p = measure_pair(base, var, &mut case)?;
                 let mut r = Row::plain(info.name, cname, var.id, info.baseline, "wall-clock", p.variant_ns_per_item, &format!("ns/{unit}"));
                 r.ratio = Some(p.median_ratio);
@@ -204,7 +210,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         if instructions {
             bar.set_message(format!("{}: callgrind", info.name));
             let jobs: Vec<callgrind::Job> =
-                case_reports.iter().flat_map(|c| info.variants.iter().filter(|v| v.runs_on(&c.name)).map(move |v| (v.id, c.name.as_str()))).collect();
+                case_reports.iter().flat_map(|c| rows_here(&c.name).into_iter().map(move |v| (v.id, c.name.as_str()))).collect();
             let counts = callgrind::count_many(&exe, &jobs, Size::Test)?;
             for c in &counts {
                 let Some(b) = counts.iter().find(|b| b.case == c.case && b.id == base.id) else { continue };
@@ -261,6 +267,12 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     };
     let written = write_files(&report, &opts.out)?;
     Ok((report, written))
+}
+
+/// The rows a run takes on `case`: those that run on it (the tid-batch C kernels: B-tree cases
+/// only), Rust rows, and C rows of the selected configurations.
+fn rows_in_run(info: &'static study::StudyInfo, case: &str, configs: &[&str]) -> Vec<&'static Variant> {
+    info.variants.iter().filter(|v| v.runs_on(case) && v.in_configs(configs)).collect()
 }
 
 /// Runs per counter measurement: enough for ~50 ms.

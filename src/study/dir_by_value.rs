@@ -89,6 +89,60 @@ static INFO: StudyInfo = StudyInfo {
             &ReadPage::C(crate::ckernels::hlc_gcc12_pg::dv_by_value),
         )
         .helpers(&["hl_dir_by_value_c_by_value_checkkeys__gcc12_pg", "hl_bt_check_compare__gcc12_pg"]),
+        #[cfg(hlc_gcc12_upstream)]
+        Variant::c(
+            "dir-by-value/c-opaque@gcc12-upstream",
+            "opaque in C under gcc12-upstream (PostgreSQL's own gcc flags)",
+            "gcc12-upstream",
+            "hotloops_dir_by_value_c_opaque__gcc12_upstream",
+            &ReadPage::C(crate::ckernels::hlc_gcc12_upstream::dv_opaque),
+        )
+        .helpers(&["hl_dir_by_value_c_opaque_checkkeys__gcc12_upstream", "hl_bt_check_compare__gcc12_upstream"]),
+        #[cfg(hlc_gcc12_upstream)]
+        Variant::c(
+            "dir-by-value/c-by-value@gcc12-upstream",
+            "by-value in C under gcc12-upstream (PostgreSQL's own gcc flags)",
+            "gcc12-upstream",
+            "hotloops_dir_by_value_c_by_value__gcc12_upstream",
+            &ReadPage::C(crate::ckernels::hlc_gcc12_upstream::dv_by_value),
+        )
+        .helpers(&["hl_dir_by_value_c_by_value_checkkeys__gcc12_upstream", "hl_bt_check_compare__gcc12_upstream"]),
+        #[cfg(hlc_gcc12_strict)]
+        Variant::c(
+            "dir-by-value/c-opaque@gcc12-strict",
+            "opaque in C under gcc12-strict (Debian's flags with -fstrict-aliasing)",
+            "gcc12-strict",
+            "hotloops_dir_by_value_c_opaque__gcc12_strict",
+            &ReadPage::C(crate::ckernels::hlc_gcc12_strict::dv_opaque),
+        )
+        .helpers(&["hl_dir_by_value_c_opaque_checkkeys__gcc12_strict", "hl_bt_check_compare__gcc12_strict"]),
+        #[cfg(hlc_gcc12_strict)]
+        Variant::c(
+            "dir-by-value/c-by-value@gcc12-strict",
+            "by-value in C under gcc12-strict (Debian's flags with -fstrict-aliasing)",
+            "gcc12-strict",
+            "hotloops_dir_by_value_c_by_value__gcc12_strict",
+            &ReadPage::C(crate::ckernels::hlc_gcc12_strict::dv_by_value),
+        )
+        .helpers(&["hl_dir_by_value_c_by_value_checkkeys__gcc12_strict", "hl_bt_check_compare__gcc12_strict"]),
+        #[cfg(hlc_clang19_pg)]
+        Variant::c(
+            "dir-by-value/c-opaque@clang19-pg",
+            "opaque in C under clang19-pg (clang 19 with Debian's flags)",
+            "clang19-pg",
+            "hotloops_dir_by_value_c_opaque__clang19_pg",
+            &ReadPage::C(crate::ckernels::hlc_clang19_pg::dv_opaque),
+        )
+        .helpers(&["hl_dir_by_value_c_opaque_checkkeys__clang19_pg", "hl_bt_check_compare__clang19_pg"]),
+        #[cfg(hlc_clang19_pg)]
+        Variant::c(
+            "dir-by-value/c-by-value@clang19-pg",
+            "by-value in C under clang19-pg (clang 19 with Debian's flags)",
+            "clang19-pg",
+            "hotloops_dir_by_value_c_by_value__clang19_pg",
+            &ReadPage::C(crate::ckernels::hlc_clang19_pg::dv_by_value),
+        )
+        .helpers(&["hl_dir_by_value_c_by_value_checkkeys__clang19_pg", "hl_bt_check_compare__clang19_pg"]),
     ],
     cases: &[
         CaseSpec { id: "range-2000/0-keys", summary: "pgbench range scans of 2,000 tuples; the page-level check leaves 0 keys a tuple" },

@@ -131,6 +131,78 @@ static INFO: StudyInfo = StudyInfo {
             "hotloops_local_index_c_span__gcc12_pg",
             &LocalKernel::C(crate::ckernels::hlc_gcc12_pg::li_span),
         ),
+        #[cfg(hlc_gcc12_upstream)]
+        Variant::c(
+            "local-index/c-store-each@gcc12-upstream",
+            "store-each in C under gcc12-upstream (PostgreSQL's own gcc flags)",
+            "gcc12-upstream",
+            "hotloops_local_index_c_store_each__gcc12_upstream",
+            &LocalKernel::C(crate::ckernels::hlc_gcc12_upstream::li_store_each),
+        ),
+        #[cfg(hlc_gcc12_upstream)]
+        Variant::c(
+            "local-index/c-local@gcc12-upstream",
+            "local in C under gcc12-upstream (PostgreSQL's own gcc flags)",
+            "gcc12-upstream",
+            "hotloops_local_index_c_local__gcc12_upstream",
+            &LocalKernel::C(crate::ckernels::hlc_gcc12_upstream::li_local),
+        ),
+        #[cfg(hlc_gcc12_upstream)]
+        Variant::c(
+            "local-index/c-span@gcc12-upstream",
+            "the call-free span copy loop in C under gcc12-upstream (PostgreSQL's own gcc flags)",
+            "gcc12-upstream",
+            "hotloops_local_index_c_span__gcc12_upstream",
+            &LocalKernel::C(crate::ckernels::hlc_gcc12_upstream::li_span),
+        ),
+        #[cfg(hlc_gcc12_strict)]
+        Variant::c(
+            "local-index/c-store-each@gcc12-strict",
+            "store-each in C under gcc12-strict (Debian's flags with -fstrict-aliasing)",
+            "gcc12-strict",
+            "hotloops_local_index_c_store_each__gcc12_strict",
+            &LocalKernel::C(crate::ckernels::hlc_gcc12_strict::li_store_each),
+        ),
+        #[cfg(hlc_gcc12_strict)]
+        Variant::c(
+            "local-index/c-local@gcc12-strict",
+            "local in C under gcc12-strict (Debian's flags with -fstrict-aliasing)",
+            "gcc12-strict",
+            "hotloops_local_index_c_local__gcc12_strict",
+            &LocalKernel::C(crate::ckernels::hlc_gcc12_strict::li_local),
+        ),
+        #[cfg(hlc_gcc12_strict)]
+        Variant::c(
+            "local-index/c-span@gcc12-strict",
+            "the call-free span copy loop in C under gcc12-strict (Debian's flags with -fstrict-aliasing)",
+            "gcc12-strict",
+            "hotloops_local_index_c_span__gcc12_strict",
+            &LocalKernel::C(crate::ckernels::hlc_gcc12_strict::li_span),
+        ),
+        #[cfg(hlc_clang19_pg)]
+        Variant::c(
+            "local-index/c-store-each@clang19-pg",
+            "store-each in C under clang19-pg (clang 19 with Debian's flags)",
+            "clang19-pg",
+            "hotloops_local_index_c_store_each__clang19_pg",
+            &LocalKernel::C(crate::ckernels::hlc_clang19_pg::li_store_each),
+        ),
+        #[cfg(hlc_clang19_pg)]
+        Variant::c(
+            "local-index/c-local@clang19-pg",
+            "local in C under clang19-pg (clang 19 with Debian's flags)",
+            "clang19-pg",
+            "hotloops_local_index_c_local__clang19_pg",
+            &LocalKernel::C(crate::ckernels::hlc_clang19_pg::li_local),
+        ),
+        #[cfg(hlc_clang19_pg)]
+        Variant::c(
+            "local-index/c-span@clang19-pg",
+            "the call-free span copy loop in C under clang19-pg (clang 19 with Debian's flags)",
+            "clang19-pg",
+            "hotloops_local_index_c_span__clang19_pg",
+            &LocalKernel::C(crate::ckernels::hlc_clang19_pg::li_span),
+        ),
     ],
     cases: &[
         CaseSpec {

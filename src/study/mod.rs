@@ -70,7 +70,10 @@ impl Variant {
 
     /// A row whose kernel is a C function of `csrc/` built under configuration `config`
     /// (`gcc12-pg`): `kernel` must be [`symbol_of`] `id` + `__` + the configuration with `-`
-    /// as `_` (checked at compile time).
+    /// as `_` (checked at compile time). The canonical configuration's row has the plain id
+    /// (`local-index/c-span`); another configuration's row is `<id>@<config>`
+    /// (`local-index/c-span@gcc12-strict`), so every (kernel, configuration) is a row that
+    /// ids, worker processes and callgrind resolve, and `--config` selects by [`Variant::config`].
     pub const fn c(id: &'static str, summary: &'static str, config: &'static str, kernel: &'static str, spec: &'static dyn Kernel) -> Variant {
         assert!(is_c_symbol_of(id, config, kernel), "a C variant's kernel symbol must be symbol_of(its id)__<config>");
         Variant { id, summary, kernel, helpers: &[], setup: "", config, cases: &[], spec }
@@ -120,6 +123,12 @@ impl Variant {
         let any: &'static dyn Any = self.spec;
         any.downcast_ref::<T>()
             .ok_or_else(|| anyhow::anyhow!("{} is not a variant of this study (its spec is another study's type)", self.id))
+    }
+
+    /// The id without a configuration suffix (`local-index/c-span` of
+    /// `local-index/c-span@gcc12-strict`): the C kernel's id in [`crate::ckernels`].
+    pub fn base_id(&self) -> &'static str {
+        self.id.split_once('@').map_or(self.id, |(b, _)| b)
     }
 
     /// The short name (`store-each` of `local-index/store-each`).
@@ -177,15 +186,33 @@ pub const fn is_symbol_of(id: &str, symbol: &str) -> bool {
     true
 }
 
-/// `symbol == symbol_of(id) + "__" + config` with `-` as `_`, in a `const fn`.
+/// `symbol == symbol_of(id) + "__" + config` with `-` as `_`, in a `const fn`; an id
+/// `<base>@<config>` must name the same configuration, and its base is what the symbol spells.
 pub const fn is_c_symbol_of(id: &str, config: &str, symbol: &str) -> bool {
-    let (sym, cfg) = (symbol.as_bytes(), config.as_bytes());
-    let base = "hotloops_".len() + id.len();
+    let (sym, cfg, full) = (symbol.as_bytes(), config.as_bytes(), id.as_bytes());
+    // The id up to its `@`, if any; the rest must be `@config`.
+    let mut at = 0;
+    while at < full.len() && full[at] != b'@' {
+        at += 1;
+    }
+    if at < full.len() {
+        if full.len() - at - 1 != cfg.len() {
+            return false;
+        }
+        let mut k = 0;
+        while k < cfg.len() {
+            if full[at + 1 + k] != cfg[k] {
+                return false;
+            }
+            k += 1;
+        }
+    }
+    let base = "hotloops_".len() + at;
     if sym.len() != base + 2 + cfg.len() || cfg.is_empty() {
         return false;
     }
     // The base part, checked as is_symbol_of does on the prefix of `symbol`.
-    let (prefix, idb) = (b"hotloops_", id.as_bytes());
+    let prefix = b"hotloops_";
     let mut i = 0;
     while i < prefix.len() {
         if sym[i] != prefix[i] {
@@ -193,8 +220,9 @@ pub const fn is_c_symbol_of(id: &str, config: &str, symbol: &str) -> bool {
         }
         i += 1;
     }
+    let idb = full;
     let mut j = 0;
-    while j < idb.len() {
+    while j < at {
         let c = if idb[j] == b'/' || idb[j] == b'-' { b'_' } else { idb[j] };
         if sym[prefix.len() + j] != c {
             return false;
@@ -360,7 +388,7 @@ pub fn kernels() -> Vec<&'static Variant> {
 /// Snapshot path of `v`'s kernel, relative to `asm-snapshots/`: `study/<owner>.s`, or
 /// `study/c-<variant>@<config>.s` for a C kernel.
 pub fn snapshot_path(v: &'static Variant) -> String {
-    if v.is_c() { format!("{}@{}.s", v.id, v.config) } else { format!("{}.s", kernel_owner(v).id) }
+    if v.is_c() { format!("{}@{}.s", v.base_id(), v.config) } else { format!("{}.s", kernel_owner(v).id) }
 }
 
 /// A name the user gave that matches nothing; its message lists the valid names.
@@ -412,6 +440,69 @@ pub fn variant(id: &str) -> Result<(&'static dyn Study, &'static Variant), Unkno
         given: id.to_string(),
         valid: all_ids().into_iter().map(String::from).collect(),
     })
+}
+
+/// The C configurations a run takes rows of: `names` if given (each must be a known
+/// configuration, else an [`UnknownName`] listing them; and built, else an error naming what
+/// to install), otherwise the canonical one alone or, with `all_built`, every configuration
+/// built into this binary (a skipped one is said in `notes`).
+pub fn select_configs(names: &[String], all_built: bool, notes: &mut Vec<String>) -> anyhow::Result<Vec<&'static str>> {
+    use crate::ckernels::{CANONICAL, CONFIGS};
+    if names.is_empty() {
+        if !all_built {
+            return Ok(vec![CANONICAL]);
+        }
+        for c in CONFIGS.iter().filter(|c| !c.built) {
+            notes.push(format!("C configuration {} skipped: {}", c.name, c.note));
+        }
+        return Ok(CONFIGS.iter().filter(|c| c.built).map(|c| c.name).collect());
+    }
+    let mut out = Vec::new();
+    for n in names {
+        let c = config_named(n)?;
+        if !c.built {
+            anyhow::bail!("C configuration `{}` is not in this build: {}", c.name, c.note);
+        }
+        if !out.contains(&c.name) {
+            out.push(c.name);
+        }
+    }
+    Ok(out)
+}
+
+/// A C configuration by name; an unknown one lists the valid names (exit 2 at the CLI).
+pub fn config_named(name: &str) -> Result<&'static crate::ckernels::CConfig, UnknownName> {
+    crate::ckernels::CONFIGS.iter().find(|c| c.name == name).ok_or_else(|| UnknownName {
+        kind: "C configuration",
+        given: name.to_string(),
+        valid: crate::ckernels::CONFIGS.iter().map(|c| format!("{}{}", c.name, if c.built { "" } else { " (not built here)" })).collect(),
+    })
+}
+
+/// Row `v` under C configuration `config` (None: `v` itself): the row of the same C kernel
+/// built under `config`. A Rust row, an unknown or unbuilt configuration is an error.
+pub fn with_config(v: &'static Variant, config: Option<&str>) -> anyhow::Result<&'static Variant> {
+    let Some(name) = config else { return Ok(v) };
+    let c = config_named(name)?;
+    if !v.is_c() {
+        let c_ids: Vec<String> = STUDIES.iter().flat_map(|s| s.info().variants.iter()).filter(|r| r.is_c() && r.config == crate::ckernels::CANONICAL).map(|r| r.id.to_string()).collect();
+        return Err(UnknownName { kind: "C variant id", given: format!("{} (a Rust kernel; --config applies to C kernels)", v.id), valid: c_ids }.into());
+    }
+    if !c.built {
+        anyhow::bail!("C configuration `{}` is not in this build: {}", c.name, c.note);
+    }
+    STUDIES
+        .iter()
+        .flat_map(|s| s.info().variants.iter())
+        .find(|r| r.is_c() && r.base_id() == v.base_id() && r.config == c.name)
+        .ok_or_else(|| anyhow::anyhow!("no row of {} under {}", v.base_id(), c.name))
+}
+
+impl Variant {
+    /// Is this row in a run of C configurations `configs`? (Rust rows always are.)
+    pub fn in_configs(&self, configs: &[&str]) -> bool {
+        !self.is_c() || configs.contains(&self.config)
+    }
 }
 
 /// A case this host cannot run (a file system that refuses `O_DIRECT`): the report leaves it

@@ -211,6 +211,60 @@ static INFO: StudyInfo = StudyInfo {
             &TidKernel::C(crate::ckernels::hlc_gcc12_pg::tb_batched, "gcc12-pg"),
         )
         .only_cases(&BTREE_CASES),
+        #[cfg(hlc_gcc12_upstream)]
+        Variant::c(
+            "tid-batch/c-per-tid@gcc12-upstream",
+            "per-tid in C under gcc12-upstream (PostgreSQL's own gcc flags)",
+            "gcc12-upstream",
+            "hotloops_tid_batch_c_per_tid__gcc12_upstream",
+            &TidKernel::C(crate::ckernels::hlc_gcc12_upstream::tb_per_tid, "gcc12-upstream"),
+        )
+        .only_cases(&BTREE_CASES),
+        #[cfg(hlc_gcc12_upstream)]
+        Variant::c(
+            "tid-batch/c-batched@gcc12-upstream",
+            "batched in C under gcc12-upstream (PostgreSQL's own gcc flags)",
+            "gcc12-upstream",
+            "hotloops_tid_batch_c_batched__gcc12_upstream",
+            &TidKernel::C(crate::ckernels::hlc_gcc12_upstream::tb_batched, "gcc12-upstream"),
+        )
+        .only_cases(&BTREE_CASES),
+        #[cfg(hlc_gcc12_strict)]
+        Variant::c(
+            "tid-batch/c-per-tid@gcc12-strict",
+            "per-tid in C under gcc12-strict (Debian's flags with -fstrict-aliasing)",
+            "gcc12-strict",
+            "hotloops_tid_batch_c_per_tid__gcc12_strict",
+            &TidKernel::C(crate::ckernels::hlc_gcc12_strict::tb_per_tid, "gcc12-strict"),
+        )
+        .only_cases(&BTREE_CASES),
+        #[cfg(hlc_gcc12_strict)]
+        Variant::c(
+            "tid-batch/c-batched@gcc12-strict",
+            "batched in C under gcc12-strict (Debian's flags with -fstrict-aliasing)",
+            "gcc12-strict",
+            "hotloops_tid_batch_c_batched__gcc12_strict",
+            &TidKernel::C(crate::ckernels::hlc_gcc12_strict::tb_batched, "gcc12-strict"),
+        )
+        .only_cases(&BTREE_CASES),
+        #[cfg(hlc_clang19_pg)]
+        Variant::c(
+            "tid-batch/c-per-tid@clang19-pg",
+            "per-tid in C under clang19-pg (clang 19 with Debian's flags)",
+            "clang19-pg",
+            "hotloops_tid_batch_c_per_tid__clang19_pg",
+            &TidKernel::C(crate::ckernels::hlc_clang19_pg::tb_per_tid, "clang19-pg"),
+        )
+        .only_cases(&BTREE_CASES),
+        #[cfg(hlc_clang19_pg)]
+        Variant::c(
+            "tid-batch/c-batched@clang19-pg",
+            "batched in C under clang19-pg (clang 19 with Debian's flags)",
+            "clang19-pg",
+            "hotloops_tid_batch_c_batched__clang19_pg",
+            &TidKernel::C(crate::ckernels::hlc_clang19_pg::tb_batched, "clang19-pg"),
+        )
+        .only_cases(&BTREE_CASES),
     ],
     cases: &CASES,
 };
