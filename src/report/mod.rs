@@ -4,6 +4,7 @@
 //! [`table`], plots from [`plot`].
 
 pub mod compare;
+pub mod matrix;
 pub mod plot;
 pub mod run;
 pub mod sweep;
@@ -55,6 +56,9 @@ pub struct RunConfig {
     pub budget_ms: u64,
     /// Seconds the report took.
     pub elapsed_s: f64,
+    /// The C configurations of this build, and which ones' rows ran (`--config`).
+    #[serde(default)]
+    pub c_configs: Vec<matrix::CConfigUsed>,
 }
 
 /// One study in a report.
@@ -181,6 +185,9 @@ pub fn markdown(r: &Report) -> String {
             c.elapsed_s
         ),
     ]);
+    for row in matrix::provenance_rows(&c.c_configs) {
+        prov.row(row);
+    }
     let _ = writeln!(m, "{}", prov.render());
     if !r.notes.is_empty() {
         let _ = writeln!(m, "**Notes**\n");
@@ -246,6 +253,7 @@ pub fn markdown(r: &Report) -> String {
             }
             let _ = writeln!(m, "{}", t.render());
         }
+        m.push_str(&matrix::markdown(r, s));
         if !s.static_model.is_empty() {
             let _ = writeln!(m, "### {} / static core model
 

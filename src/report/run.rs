@@ -260,6 +260,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             processes,
             budget_ms: cfg.budget.as_millis() as u64,
             elapsed_s: started.elapsed().as_secs_f64(),
+            c_configs: super::matrix::configs_used(&configs),
         },
         notes,
         studies: study_reports,
