@@ -65,10 +65,10 @@ fn child_trials(case: &str, a: &Variant, b: &Variant, size: Size, cfg: &PairConf
 /// Run the report and write its files. Returns the report and the files written.
 pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     let studies = select(&opts.studies)?;
-    crate::host::check_writable(&opts.out)?;
-    let started = Instant::now();
     let mut notes = Vec::new();
     let configs = study::select_configs(&opts.configs, !opts.quick, &mut notes)?;
+    crate::host::check_writable(&opts.out)?;
+    let started = Instant::now();
 
     // Instructions: valgrind present?
     let exe = std::env::current_exe()?;
