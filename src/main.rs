@@ -307,6 +307,9 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 outln!("  seed:   {}", i.seed);
                 outln!("  claim:  {}", i.claim);
                 outln!("  seed numbers: {}", i.seed_numbers);
+                if !i.c_kernels.is_empty() {
+                    outln!("  C kernels: {}", i.c_kernels);
+                }
                 for v in i.variants {
                     let tag = if v.id == i.baseline { " (baseline)" } else if v.id == i.patched { " (patched)" } else { "" };
                     let setup = if v.setup.is_empty() { String::new() } else { format!("; setup: {}", v.setup) };

@@ -59,6 +59,9 @@ fn config_selects_a_c_configuration_and_bad_ones_exit_2() {
         assert!(text(&o).contains("unknown C configuration `gcc99`") && text(&o).contains("gcc12-pg") && text(&o).contains("gcc12-strict"), "{args:?}: {}", text(&o));
     }
     assert!(!Path::new("/tmp/hotloops-never-config").exists(), "a rejected report must not create --out");
+    // `list` names each row's configuration and says what the C kernels showed.
+    let l = text(&hotloops(&["list"]));
+    assert!(l.contains("local-index/c-span@gcc12-strict") && l.contains("C kernels: half of the seed's explanation holds"), "{l}");
     let o = hotloops(&["asm", "local-index/store-each", "--config", "gcc12-strict"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("local-index/c-store-each"), "a Rust kernel with --config lists the C kernels: {}", text(&o));

@@ -26,6 +26,15 @@
 //! - `dir-by-value/by-value` (83a26ba59b): `_bt_checkkeys` reads `pstate->dir`, one load from a
 //!   pointer already in a register.
 //!
+//! C rows (`csrc/nbtsearch_checkkeys.c`: `_bt_readpage` -> `_bt_checkkeys` ->
+//! `_bt_check_compare`, each configuration's `@<config>` row beside the canonical one):
+//! `c-opaque`, `c-by-value`. **What they showed**: gcc 12 with Debian's flags emits the
+//! seed's dependent load (`mov rax, [rdi + 56]; mov eax, [rax + 112]`) in `_bt_checkkeys`,
+//! and by-value removes it, one instruction a tuple under every configuration; Debian's
+//! `-fstack-protector-strong` puts a canary into that per-tuple function (its `ikey` has its
+//! address taken), absent under PostgreSQL's own flags, and the flag set moves the per-tuple
+//! count by more than the patch does. Figures in `analysis/*/ckernels.md`.
+//!
 //! Cases: pgbench_accounts_pkey, ranges of 2,000 and 15,000 tuples, each with the page-level
 //! check leaving **0 keys** per tuple (seed 001's case) and with **1 key** left on every page
 //! (the upper bound evaluated per tuple, as on a scan's final page).
@@ -58,6 +67,11 @@ static INFO: StudyInfo = StudyInfo {
     baseline: "dir-by-value/opaque",
     patched: "dir-by-value/by-value",
     unit: "tuple",
+    c_kernels: "gcc 12 with Debian's flags emits the seed's dependent load in _bt_checkkeys \
+                (mov rax,[rdi+56]; mov eax,[rax+112]) and by-value removes it, one instruction \
+                a tuple under every configuration; Debian's -fstack-protector-strong adds a \
+                canary to that per-tuple call (ikey has its address taken), and the flag set \
+                moves the per-tuple count by more than the patch does",
     variants: &[
         Variant::new(
             "dir-by-value/opaque",

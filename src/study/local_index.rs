@@ -34,6 +34,17 @@
 //! - `local-index/local` (the patch): `itemIndex`/`lastItem` copied into locals, written back
 //!   once per page.
 //!
+//! C rows (`csrc/nbtree_bitmap.c`, gcc 12 with Debian PostgreSQL 15's flags; `@<config>` rows
+//! for PostgreSQL's own flags, `-fstrict-aliasing` and clang 19): `c-store-each` and `c-local`
+//! are store-each and local in C; `c-span` is the call-free copy loop (a span is flushed
+//! before it, not inside it). **What they showed** (asm snapshots, `tests/ckernels_asm.rs`):
+//! the seed's explanation is half right. With the flush call inside the copy loop, v1's
+//! shape, gcc keeps `itemIndex` in memory under every flag set, `-fstrict-aliasing` included:
+//! the out-of-line call is the cause. Only in the call-free loop does the aliasing flag
+//! decide (registers under `-fstrict-aliasing`, memory under PostgreSQL's flags), and clang
+//! 19 keeps it in memory there under both. A cursor in locals is in registers everywhere.
+//! The instructions and times per configuration are in `analysis/*/ckernels.md`.
+//!
 //! The batch capacity is not in the seed; we take one leaf page's worth,
 //! `MaxTIDsPerBTreePage` = 1358 (the patch batches "saved leaf-page spans").
 
@@ -91,6 +102,11 @@ static INFO: StudyInfo = StudyInfo {
     baseline: "local-index/store-each",
     patched: "local-index/local",
     unit: "TID",
+    c_kernels: "half of the seed's explanation holds: with the flush call inside the copy loop \
+                (v1's shape) gcc keeps itemIndex in memory under every flag set, -fstrict-aliasing \
+                included, so the call, not -fno-strict-aliasing, is the cause; the aliasing flag \
+                decides only in a call-free copy loop (c-span), and clang 19 keeps the cursor in \
+                memory there too; a cursor in locals is in registers everywhere",
     variants: &[
         Variant::new(
             "local-index/store-each",

@@ -274,6 +274,10 @@ pub struct StudyInfo {
     pub patched: &'static str,
     /// What one item is (per-item normalisation): "TID", "tuple", ...
     pub unit: &'static str,
+    /// What the C reference kernels (gcc 12 and clang 19 with PostgreSQL's flags, csrc/)
+    /// showed about the seed's explanation, in a sentence or two ("" when the study has none);
+    /// the figures are in `analysis/`.
+    pub c_kernels: &'static str,
     /// All variants, baseline first.
     pub variants: &'static [Variant],
     /// The case catalogue, in report order.

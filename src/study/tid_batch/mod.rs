@@ -46,6 +46,17 @@
 //!   right sibling into L2 before each span ([`prefetch_leaf`]); what that buys, and the
 //!   command that measures it, are in `analysis/README.md`.
 //!
+//! - `tid-batch/c-per-tid`, `tid-batch/c-batched` (and their `@<config>` rows): per-tid's
+//!   and batched's B-tree loops in C (`csrc/nbtree_bitmap.c`), stepping the same
+//!   [`BtreeScan`] through the same Rust `_bt_first` / `_bt_next` / `_bt_steppage` /
+//!   `_bt_start_prim_scan`, into the C TIDBitmap (`csrc/tidbitmap.c`: exact and lossy mode,
+//!   equal to [`TidBitmap`] bucket by bucket, digested by the same
+//!   [`crate::pg::tidbitmap::tidbitmap_digest`]); B-tree cases only ([`BTREE_CASES`]).
+//!   **What they showed**: master's loop keeps `itemIndex` in memory around its per-TID
+//!   call under every configuration, the batched loop's cursor is in registers, and
+//!   batching's gain holds for gcc's build of the bitmap as for the Rust model's (figures in
+//!   `analysis/*/ckernels.md`).
+//!
 //! **btree-few** is a sub-1% question that one process cannot settle: a new process's heap
 //! and code layout moves its ratio by more than batching does. The pooled figures are in
 //! `analysis/README.md`.
@@ -173,6 +184,11 @@ static INFO: StudyInfo = StudyInfo {
     baseline: "tid-batch/per-tid",
     patched: "tid-batch/batched",
     unit: "TID",
+    c_kernels: "master's btgetbitmap in C, into a C TIDBitmap built with PostgreSQL's flags \
+                (exact and lossy, equal to the Rust model bucket by bucket), keeps itemIndex in \
+                memory around its per-TID tbm_add_tuples call under every configuration; the \
+                batched loop's cursor is in registers, and batching's gain holds for gcc's \
+                build as for the Rust model's",
     variants: &[
         Variant::new(
             "tid-batch/per-tid",
