@@ -492,7 +492,14 @@ fn tid_batch_c_kernels_equal_rust_into_the_same_bitmap() {
     let info = tid_batch::info();
     let per_tid = info.baseline_variant();
     let c_rows: Vec<_> = info.variants.iter().filter(|v| v.is_c()).collect();
-    assert_eq!(c_rows.iter().map(|v| v.short()).collect::<Vec<_>>(), ["c-per-tid", "c-batched"]);
+    // One row per (C kernel, built configuration), the canonical one under the plain id.
+    assert_eq!(c_rows.len(), ks.len());
+    for k in &ks {
+        let r: Vec<_> = c_rows.iter().filter(|v| v.base_id() == k.id && v.config == k.config).collect();
+        assert_eq!(r.len(), 1, "{} [{}]", k.id, k.config);
+        let want = if k.config == ckernels::CANONICAL { k.id.to_string() } else { format!("{}@{}", k.id, k.config) };
+        assert_eq!(r[0].id, want);
+    }
     let check = |case: &mut TidCase, name: &str| {
         let (r, rn) = case.bitmap(per_tid).unwrap();
         let rv = case.value_with(per_tid.spec::<TidKernel>().unwrap(), per_tid.id).unwrap();
