@@ -7,7 +7,11 @@
 //! built each configuration, or why it was skipped. The C code calls back into Rust for what
 //! lives in other translation units in PostgreSQL: the page step ([`hl_bt_steppage`], the
 //! crate's `_bt_next`) and the flush ([`hl_tid_sink_add_tuples`], the crate's `TidSink`, so that
-//! C and Rust kernels of one study feed the very same sink and differ only in their own code).
+//! C and Rust kernels of one study feed the very same sink and differ only in their own code);
+//! the tid-batch kernels step the study's own B-tree scan through [`hl_tb_bt_first`],
+//! [`hl_tb_bt_next`], [`hl_tb_bt_steppage`] and [`hl_tb_bt_start_prim_scan`] (the functions
+//! the Rust tid-batch kernels call) and sink into [`CTidBitmap`]. Each (kernel,
+//! configuration) is also a row of its study (`<id>@<config>` off the canonical one).
 
 use crate::pg::ItemPointer;
 use crate::pg::nbtree::{BTScanOpaque, BTree, IndexScanDesc, MAX_TIDS_PER_BTREE_PAGE, bt_steppage};
