@@ -2,7 +2,7 @@
 //! named compiler configurations, all linked into this binary under suffixed symbols
 //! (`hotloops_local_index_c_store_each__gcc12_pg`), so that configurations compare in one run.
 //!
-//! Study layer: imports only [`crate::pg`]. Rows of [`KERNELS`] name (variant id,
+//! Study layer: imports only [`crate::pg`]. Rows of [`kernels`] name (variant id,
 //! configuration, symbol, function pointer); [`CONFIGS`] says which compiler, version and flags
 //! built each configuration, or why it was skipped. The C code calls back into Rust for what
 //! lives in other translation units in PostgreSQL: the page step ([`hl_bt_steppage`], the
@@ -329,7 +329,7 @@ pub unsafe extern "C" fn hl_tid_sink_add_tuples(sink: *mut c_void, tids: *const 
 /// the Rust kernels' `BATCH_CAPACITY`).
 pub const BATCH_CAPACITY: usize = MAX_TIDS_PER_BTREE_PAGE;
 
-/// `_bt_first` (+ `_bt_returnitem`) for the tid-batch C kernels: [`nbtscan::bt_first`],
+/// `_bt_first` (+ `_bt_returnitem`) for the tid-batch C kernels: `nbtscan::bt_first`,
 /// the function the Rust kernels call; `&scan->xs_heaptid`, or null when nothing matched.
 ///
 /// # Safety
@@ -340,7 +340,7 @@ pub unsafe extern "C" fn hl_tb_bt_first(bs: *mut c_void) -> *const ItemPointer {
     unsafe { if nbtscan::bt_first(bs) { &raw const (*bs).xs_heaptid } else { std::ptr::null() } }
 }
 
-/// `_bt_next` once the page is exhausted, for the tid-batch C kernels ([`nbtscan::bt_next`]).
+/// `_bt_next` once the page is exhausted, for the tid-batch C kernels (`nbtscan::bt_next`).
 ///
 /// # Safety
 /// As [`hl_tb_bt_first`].
@@ -350,7 +350,7 @@ pub unsafe extern "C" fn hl_tb_bt_next(bs: *mut c_void) -> bool {
 }
 
 /// `_bt_steppage` through shared buffers, for the tid-batch C kernels
-/// ([`nbtscan::bt_steppage_buf`]).
+/// (`nbtscan::bt_steppage_buf`).
 ///
 /// # Safety
 /// As [`hl_tb_bt_first`].
