@@ -33,7 +33,7 @@ binary_benchmark_group!(
             let info = s.info();
             let mut bench = BinaryBenchmark::new(ident(info.name));
             for v in info.variants {
-                for c in info.cases {
+                for c in info.cases.iter().filter(|c| v.runs_on(c.id)) {
                     bench.bench(Bench::new(format!("{}__{}", ident(v.short()), ident(c.id))).command(
                         Command::new(env!("CARGO_BIN_EXE_hotloops")).args(["run", v.id, "--case", c.id, "--size", "test"]).build(),
                     ));

@@ -49,7 +49,7 @@ fn studies(c: &mut Criterion) {
             let Some(mut case) = build(*s, spec) else { continue };
             g.throughput(criterion::Throughput::Elements(case.items()));
             let expect = case.run(info.baseline_variant()).expect("the baseline runs");
-            for var in info.variants {
+            for var in info.variants.iter().filter(|v| v.runs_on(spec.id)) {
                 // Benchmarks carry their expected result and check it on every sample.
                 g.bench_function(BenchmarkId::new(var.short(), spec.id), |b| {
                     b.iter(|| assert_eq!(black_box(case.run(var).expect("the case runs")), expect, "{} disagrees with the baseline", var.id))

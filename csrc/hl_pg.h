@@ -289,7 +289,7 @@ extern bool HL_SYM(hl_dir_by_value_c_opaque_checkkeys)(IndexScanDesc scan, BTRea
 extern bool HL_SYM(hl_dir_by_value_c_by_value_checkkeys)(IndexScanDesc scan, BTReadPageState *pstate,
 														 const char *tuple);
 
-/* TIDBitmap (tidbitmap.c): exact mode. */
+/* TIDBitmap (tidbitmap.c): exact and lossy mode. */
 typedef uint64 bitmapword;
 
 typedef struct PagetableEntry
@@ -318,7 +318,6 @@ typedef enum
 } TBMStatus;
 
 #define HL_TBM_BAD_OFFSET 1
-#define HL_TBM_NEEDS_LOSSIFY 2
 
 typedef struct TIDBitmap
 {
@@ -333,11 +332,14 @@ typedef struct TIDBitmap
 	int			error;
 	BlockNumber error_block;
 	uint32		error_offset;
+	/* Where the next tbm_lossify starts its round-robin walk. */
+	uint32		lossify_start;
 } TIDBitmap;
 
 _Static_assert(sizeof(PagetableEntry) == 48 && offsetof(PagetableEntry, words) == 8, "PagetableEntry");
 /* Mirrored by CTbmHead / CPagetableHead in src/ckernels/mod.rs. */
-_Static_assert(offsetof(TIDBitmap, entry1) == 32 && offsetof(TIDBitmap, error) == 80 && sizeof(TIDBitmap) == 96, "TIDBitmap");
+_Static_assert(offsetof(TIDBitmap, entry1) == 32 && offsetof(TIDBitmap, error) == 80 &&
+			   offsetof(TIDBitmap, lossify_start) == 92 && sizeof(TIDBitmap) == 96, "TIDBitmap");
 _Static_assert(offsetof(pagetable_hash, grow_threshold) == 16, "pagetable_hash");
 
 extern TIDBitmap *HL_SYM(hl_tbm_create)(int64 maxbytes);
@@ -345,9 +347,18 @@ extern void HL_SYM(hl_tbm_free)(TIDBitmap *tbm);
 extern void HL_SYM(hl_tbm_add_tuples)(TIDBitmap *tbm, const ItemPointerData *tids, int ntids, bool recheck);
 extern const PagetableEntry *HL_SYM(hl_tbm_buckets)(const TIDBitmap *tbm, uint64 *nbuckets);
 
-/* tid-batch kernels (nbtree_bitmap.c), sinking into the C TIDBitmap */
+/*
+ * tid-batch kernels (nbtree_bitmap.c), sinking into the C TIDBitmap. `bs` is the crate's
+ * B-tree bitmap scan (opaque to C) that the Rust callees below step: _bt_first (returning
+ * &scan->xs_heaptid, or NULL), _bt_next, _bt_steppage and _bt_start_prim_scan, through shared
+ * buffers, the very functions the Rust tid-batch kernels call.
+ */
 #define HL_TID_BATCH MaxTIDsPerBTreePage
-extern int64 HL_SYM(hotloops_tid_batch_c_per_tid)(IndexScanDesc scan, TIDBitmap *tbm);
-extern int64 HL_SYM(hotloops_tid_batch_c_batched)(IndexScanDesc scan, TIDBitmap *tbm);
+extern const ItemPointerData *hl_tb_bt_first(void *bs);
+extern bool hl_tb_bt_next(void *bs);
+extern bool hl_tb_bt_steppage(void *bs);
+extern bool hl_tb_bt_start_prim_scan(void *bs);
+extern int64 HL_SYM(hotloops_tid_batch_c_per_tid)(IndexScanDesc scan, void *bs, TIDBitmap *tbm);
+extern int64 HL_SYM(hotloops_tid_batch_c_batched)(IndexScanDesc scan, void *bs, TIDBitmap *tbm);
 
 #endif							/* HL_PG_H */

@@ -114,66 +114,75 @@ HL_SYM(hotloops_local_index_c_span)(IndexScanDesc scan, ItemPointerData *batch, 
 /*
  * tid-batch c-per-tid: btgetbitmap as in master, one tbm_add_tuples call per TID, the cursor
  * advanced in so->currPos (++itemIndex, then the end-of-page check), into the C TIDBitmap
- * (tidbitmap.c, another translation unit).
+ * (tidbitmap.c, another translation unit), with array keys' primitive scans.
  */
 int64
-HL_SYM(hotloops_tid_batch_c_per_tid)(IndexScanDesc scan, TIDBitmap *tbm)
+HL_SYM(hotloops_tid_batch_c_per_tid)(IndexScanDesc scan, void *bs, TIDBitmap *tbm)
 {
 	BTScanOpaque so = (BTScanOpaque) scan->opaque;
-	const HLIndexRelation *rel = scan->indexRelation;
 	int64		ntids = 0;
 
-	/* _bt_first positioned the scan; an empty scan has no item to return. */
-	if (so->currPos.itemIndex > so->currPos.lastItem)
-		return 0;
-	HL_SYM(hl_tbm_add_tuples)(tbm, &so->currPos.items[so->currPos.itemIndex].heapTid, 1, false);
-	ntids++;
-	for (;;)
+	do
 	{
-		if (++so->currPos.itemIndex > so->currPos.lastItem)
+		const ItemPointerData *heapTid = hl_tb_bt_first(bs);
+
+		if (heapTid != NULL)
 		{
-			if (!hl_bt_steppage(so, rel))
-				break;
+			HL_SYM(hl_tbm_add_tuples)(tbm, heapTid, 1, false);
+			ntids++;
+			for (;;)
+			{
+				if (++so->currPos.itemIndex > so->currPos.lastItem)
+				{
+					if (!hl_tb_bt_next(bs))
+						break;
+				}
+				HL_SYM(hl_tbm_add_tuples)(tbm, &so->currPos.items[so->currPos.itemIndex].heapTid, 1, false);
+				ntids++;
+			}
 		}
-		HL_SYM(hl_tbm_add_tuples)(tbm, &so->currPos.items[so->currPos.itemIndex].heapTid, 1, false);
-		ntids++;
-	}
+	} while (hl_tb_bt_start_prim_scan(bs));
 	return ntids;
 }
 
 /*
  * tid-batch c-batched: each leaf's span copied into a stack batch with the cursor in locals;
- * a full batch is flushed, the residual once at the end.
+ * a full batch is flushed, the residual once after the last primitive scan.
  */
 int64
-HL_SYM(hotloops_tid_batch_c_batched)(IndexScanDesc scan, TIDBitmap *tbm)
+HL_SYM(hotloops_tid_batch_c_batched)(IndexScanDesc scan, void *bs, TIDBitmap *tbm)
 {
 	BTScanOpaque so = (BTScanOpaque) scan->opaque;
-	const HLIndexRelation *rel = scan->indexRelation;
 	ItemPointerData batch[HL_TID_BATCH];
 	int			nbatch = 0;
 	int64		ntids = 0;
 
-	for (;;)
+	do
 	{
-		int			i = so->currPos.itemIndex;
-		int			last = so->currPos.lastItem;
-
-		while (i <= last)
+		if (hl_tb_bt_first(bs) != NULL)
 		{
-			if (nbatch == HL_TID_BATCH)
+			for (;;)
 			{
-				HL_SYM(hl_tbm_add_tuples)(tbm, batch, nbatch, false);
-				nbatch = 0;
+				int			i = so->currPos.itemIndex;
+				int			last = so->currPos.lastItem;
+
+				while (i <= last)
+				{
+					if (nbatch == HL_TID_BATCH)
+					{
+						HL_SYM(hl_tbm_add_tuples)(tbm, batch, nbatch, false);
+						nbatch = 0;
+					}
+					batch[nbatch++] = so->currPos.items[i].heapTid;
+					ntids++;
+					i++;
+				}
+				so->currPos.itemIndex = i;
+				if (!hl_tb_bt_steppage(bs))
+					break;
 			}
-			batch[nbatch++] = so->currPos.items[i].heapTid;
-			ntids++;
-			i++;
 		}
-		so->currPos.itemIndex = i;
-		if (!hl_bt_steppage(so, rel))
-			break;
-	}
+	} while (hl_tb_bt_start_prim_scan(bs));
 	if (nbatch > 0)
 		HL_SYM(hl_tbm_add_tuples)(tbm, batch, nbatch, false);
 	return ntids;

@@ -1,14 +1,14 @@
 /*
- * tidbitmap.c: TIDBitmap's exact-mode insert path (PostgreSQL's tidbitmap.c on simplehash.h's
+ * tidbitmap.c: TIDBitmap's insert path (PostgreSQL's tidbitmap.c on simplehash.h's
  * "pagetable"), written for hotloops from the facts in the reference and the Rust model
  * (src/pg/tidbitmap.rs): tbm_add_tuples with its within-call page cache, tbm_get_pageentry
- * with TBM_EMPTY -> TBM_ONE_PAGE -> TBM_HASH, simplehash's Robin Hood insert and grow, and
- * murmurhash32 recomputed on every probe (SH_STORE_HASH is not defined for pagetable).
+ * with TBM_EMPTY -> TBM_ONE_PAGE -> TBM_HASH, simplehash's Robin Hood insert and grow,
+ * lookup, backward-shift delete and backward iteration, murmurhash32 recomputed on every
+ * probe (SH_STORE_HASH is not defined for pagetable), and lossy mode: tbm_page_is_lossy,
+ * tbm_mark_page_lossy and tbm_lossify's round-robin walk from lossify_start.
  *
- * Left out: lossy mode. tbm_lossify is not modelled: when nentries passes maxentries the
- * bitmap records HL_TBM_NEEDS_LOSSIFY and stays exact (callers size maxbytes so it never
- * happens). Memory comes from calloc/free instead of a memory context. A bad offset, an
- * ERROR in PostgreSQL, stops the call and is recorded for the caller to read.
+ * Memory comes from calloc/free instead of a memory context. A bad offset, an ERROR in
+ * PostgreSQL, stops the call and is recorded for the caller to read.
  */
 #include "hl_pg.h"
 
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #define MaxHeapTuplesPerPage 291
+#define PAGES_PER_CHUNK (BLCKSZ / 32)
 #define BITS_PER_BITMAPWORD 64
 #define WORDNUM(x) ((x) / BITS_PER_BITMAPWORD)
 #define BITNUM(x) ((x) % BITS_PER_BITMAPWORD)
@@ -269,6 +270,101 @@ restart:
 	}
 }
 
+/* SH_LOOKUP. */
+static inline PagetableEntry *
+pagetable_lookup(pagetable_hash *tb, BlockNumber key)
+{
+	uint32		curelem = pagetable_initial_bucket(tb, pagetable_hash_key(key));
+
+	for (;;)
+	{
+		PagetableEntry *entry = &tb->data[curelem];
+
+		if (entry->status == SH_STATUS_EMPTY)
+			return NULL;
+		if (entry->blockno == key)
+			return entry;
+		curelem = pagetable_next(tb, curelem);
+	}
+}
+
+/* SH_DELETE: backward-shift deletion. */
+static bool
+pagetable_delete(pagetable_hash *tb, BlockNumber key)
+{
+	uint32		curelem = pagetable_initial_bucket(tb, pagetable_hash_key(key));
+
+	for (;;)
+	{
+		PagetableEntry *entry = &tb->data[curelem];
+
+		if (entry->status == SH_STATUS_EMPTY)
+			return false;
+		if (entry->status == SH_STATUS_IN_USE && entry->blockno == key)
+		{
+			PagetableEntry *lastentry = entry;
+
+			tb->members--;
+			for (;;)
+			{
+				PagetableEntry *curentry;
+				uint32		curoptimal;
+
+				curelem = pagetable_next(tb, curelem);
+				curentry = &tb->data[curelem];
+				if (curentry->status != SH_STATUS_IN_USE)
+				{
+					lastentry->status = SH_STATUS_EMPTY;
+					break;
+				}
+				curoptimal = pagetable_initial_bucket(tb, pagetable_hash_key(curentry->blockno));
+				if (curoptimal == curelem)
+				{
+					lastentry->status = SH_STATUS_EMPTY;
+					break;
+				}
+				memcpy(lastentry, curentry, sizeof(PagetableEntry));
+				lastentry = curentry;
+			}
+			return true;
+		}
+		curelem = pagetable_next(tb, curelem);
+	}
+}
+
+typedef struct pagetable_iterator
+{
+	uint32		cur;
+	uint32		end;
+	bool		done;
+} pagetable_iterator;
+
+/* SH_START_ITERATE_AT. */
+static inline void
+pagetable_start_iterate_at(pagetable_hash *tb, pagetable_iterator *iter, uint32 at)
+{
+	iter->cur = at & tb->sizemask;
+	iter->end = iter->cur;
+	iter->done = false;
+}
+
+/* SH_ITERATE: backwards, so that the current element may be deleted. */
+static inline PagetableEntry *
+pagetable_iterate(pagetable_hash *tb, pagetable_iterator *iter)
+{
+	while (!iter->done)
+	{
+		PagetableEntry *elem = &tb->data[iter->cur & tb->sizemask];
+
+		iter->cur = (iter->cur - 1) & tb->sizemask;
+		if ((iter->cur & tb->sizemask) == (iter->end & tb->sizemask))
+			iter->done = true;
+		if (elem->status == SH_STATUS_IN_USE)
+			return elem;
+	}
+	return NULL;
+}
+
 /* tbm_calculate_entries: maxbytes / (entry + two iteration pointers), clamped. */
 static int
 tbm_calculate_entries(int64 maxbytes)
@@ -361,12 +457,110 @@ tbm_get_pageentry(TIDBitmap *tbm, BlockNumber pageno)
 	return page;
 }
 
-/* tbm_page_is_lossy: no chunks exist without lossify. */
+/* tbm_page_is_lossy: is pageno's bit set in its chunk's entry? */
 static inline bool
 tbm_page_is_lossy(const TIDBitmap *tbm, BlockNumber pageno)
 {
-	(void) pageno;
-	return tbm->nchunks != 0;
+	PagetableEntry *page;
+	BlockNumber chunk_pageno;
+	int			bitno;
+
+	if (tbm->nchunks == 0)
+		return false;
+	bitno = pageno % PAGES_PER_CHUNK;
+	chunk_pageno = pageno - bitno;
+	page = pagetable_lookup(tbm->pagetable, chunk_pageno);
+	if (page != NULL && page->ischunk)
+	{
+		int			wordnum = WORDNUM(bitno);
+		int			bitnum = BITNUM(bitno);
+
+		if ((page->words[wordnum] & ((bitmapword) 1 << bitnum)) != 0)
+			return true;
+	}
+	return false;
+}
+
+/* tbm_mark_page_lossy: drop pageno's exact entry and set its bit in its chunk. */
+static void
+tbm_mark_page_lossy(TIDBitmap *tbm, BlockNumber pageno)
+{
+	PagetableEntry *page;
+	bool		found;
+	BlockNumber chunk_pageno;
+	int			bitno;
+	int			wordnum;
+	int			bitnum;
+
+	if (tbm->status != TBM_HASH)
+		tbm_create_pagetable(tbm);
+	bitno = pageno % PAGES_PER_CHUNK;
+	chunk_pageno = pageno - bitno;
+	/* A chunk header page is its own chunk's entry: not deleted. */
+	if (bitno != 0)
+	{
+		if (pagetable_delete(tbm->pagetable, pageno))
+		{
+			tbm->nentries--;
+			tbm->npages--;
+		}
+	}
+	page = pagetable_insert(tbm->pagetable, chunk_pageno, &found);
+	if (!found)
+	{
+		char		oldstatus = page->status;
+
+		memset(page, 0, sizeof(PagetableEntry));
+		page->status = oldstatus;
+		page->blockno = chunk_pageno;
+		page->ischunk = true;
+		tbm->nentries++;
+		tbm->nchunks++;
+	}
+	else if (!page->ischunk)
+	{
+		/* The header page was exact: it becomes the chunk, itself lossy. */
+		char		oldstatus = page->status;
+
+		memset(page, 0, sizeof(PagetableEntry));
+		page->status = oldstatus;
+		page->blockno = chunk_pageno;
+		page->ischunk = true;
+		page->words[0] = ((bitmapword) 1 << 0);
+		tbm->nchunks++;
+		tbm->npages--;
+	}
+	wordnum = WORDNUM(bitno);
+	bitnum = BITNUM(bitno);
+	page->words[wordnum] |= ((bitmapword) 1 << bitnum);
+}
+
+/*
+ * tbm_lossify: convert exact pages to lossy chunks, round-robin from lossify_start, until
+ * nentries <= maxentries / 2; failing that, double maxentries.
+ */
+static __attribute__((noinline, cold)) void
+tbm_lossify(TIDBitmap *tbm)
+{
+	pagetable_iterator i;
+	PagetableEntry *page;
+
+	pagetable_start_iterate_at(tbm->pagetable, &i, tbm->lossify_start);
+	while ((page = pagetable_iterate(tbm->pagetable, &i)) != NULL)
+	{
+		if (page->ischunk)
+			continue;
+		if ((page->blockno % PAGES_PER_CHUNK) == 0)
+			continue;
+		tbm_mark_page_lossy(tbm, page->blockno);
+		if (tbm->nentries <= tbm->maxentries / 2)
+		{
+			tbm->lossify_start = i.cur;
+			break;
+		}
+	}
+	if (tbm->nentries > tbm->maxentries / 2)
+		tbm->maxentries = (tbm->nentries < (INT32_MAX - 1) / 2 ? tbm->nentries : (INT32_MAX - 1) / 2) * 2;
 }
 
 void
@@ -416,12 +610,11 @@ HL_SYM(hl_tbm_add_tuples)(TIDBitmap *tbm, const ItemPointerData *tids, int ntids
 		}
 		page->words[wordnum] |= ((bitmapword) 1 << bitnum);
 		page->recheck |= recheck;
-		if (tbm->nentries > tbm->maxentries && !tbm->error)
+		if (tbm->nentries > tbm->maxentries)
 		{
-			/* tbm_lossify is not modelled: say so instead of going lossy. */
-			tbm->error = HL_TBM_NEEDS_LOSSIFY;
-			tbm->error_block = blk;
-			tbm->error_offset = off;
+			tbm_lossify(tbm);
+			/* The page may have gone lossy: look it up again. */
+			currblk = InvalidBlockNumber;
 		}
 	}
 }

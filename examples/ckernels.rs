@@ -9,17 +9,19 @@
 //!
 //! A kernel is `<id>@<config>`; `@rust` names the crate's Rust kernel of that id. Cases: `li`
 //! (seed 000's table3 index, a whole bitmap scan), `dv-0` / `dv-1` (pgbench range scans of
-//! 15,000 with 0 or 1 key per tuple), `tb` (table3 again, into a TIDBitmap: C kernels into the
-//! C bitmap; the Rust tid-batch variants run on their study's `btree-many` case, whose scan
-//! also pins buffers). Usage errors exit 2.
+//! 15,000 with 0 or 1 key per tuple), `tb` (tid-batch's `btree-many` case: Rust kernels into
+//! the Rust TIDBitmap, C kernels into the C one, the same scan through shared buffers and the
+//! same digest). Every kernel runs through its study's own case (`outcome_with` /
+//! `value_with`), so C and Rust results are compared digest for digest. Usage errors exit 2.
 
 use anyhow::{Context, Result, anyhow, bail};
-use hotloops::ckernels::{self, BitmapScan, CKernel, CTidBitmap, Entry};
+use hotloops::ckernels::{self, CKernel, Entry};
 use hotloops::study::dir_by_value::ReadPage;
 use hotloops::measure::{callgrind, wallclock};
 use hotloops::pg::workload::{PGBENCH_ROWS_PER_SCALE, pgbench_accounts_pkey, pgbench_ranges, table3_col0_index};
 use hotloops::study::dir_by_value::RangeCase;
-use hotloops::study::local_index::ScanCase;
+use hotloops::study::local_index::{LocalKernel, ScanCase};
+use hotloops::study::tid_batch::{TidCase, TidKernel};
 use hotloops::study::{Case, Size, Variant};
 use std::process::Command;
 use std::sync::Arc;
@@ -52,7 +54,7 @@ fn row(spec: &str, k: Kernel) -> &'static Variant {
         Kernel::C(c) => c.symbol,
         Kernel::Rust(v) => v.kernel,
     };
-    Box::leak(Box::new(Variant { id, summary: "", kernel, helpers: &[], setup: "", config: "", spec: Box::leak(Box::new(ExKernel(k))) }))
+    Box::leak(Box::new(Variant { id, summary: "", kernel, helpers: &[], setup: "", config: "", cases: &[], spec: Box::leak(Box::new(ExKernel(k))) }))
 }
 
 fn parse_kernel(spec: &str) -> Result<(String, Kernel)> {
@@ -74,9 +76,9 @@ fn symbols(k: Kernel) -> Vec<String> {
 /// A case that runs a list of kernels (variant index = position): what the wall-clock pairs
 /// and the callgrind runs drive.
 enum Work {
-    Li { rust: ScanCase, c: BitmapScan },
+    Li { rust: ScanCase },
     Dv { rust: RangeCase, tuples: u64 },
-    Tb { c: BitmapScan, rust: Box<dyn Case>, rows: u64 },
+    Tb { rust: TidCase },
 }
 
 struct Runner {
@@ -92,7 +94,7 @@ fn build(case: &str, size: Size) -> Result<Work> {
         Size::Full => 10_000_000,
     };
     Ok(match case {
-        "li" => Work::Li { rust: ScanCase::new(table3_col0_index(rows)), c: BitmapScan::new(table3_col0_index(rows)) },
+        "li" => Work::Li { rust: ScanCase::new(table3_col0_index(rows)) },
         "dv-0" | "dv-1" => {
             let min_keys = if case == "dv-1" { 1 } else { 0 };
             let (accounts, count) = match size {
@@ -106,8 +108,8 @@ fn build(case: &str, size: Size) -> Result<Work> {
             Work::Dv { rust: RangeCase::new(rel, accounts, 15_000, ranges, min_keys), tuples }
         }
         "tb" => {
-            let rust = hotloops::study::build_case(&hotloops::study::tid_batch::STUDY, "btree-many", size)?;
-            Work::Tb { c: BitmapScan::new(table3_col0_index(rows)), rust, rows }
+            let info = hotloops::study::tid_batch::info();
+            Work::Tb { rust: hotloops::study::tid_batch::case_at_rows(info.case("btree-many")?, rows)? }
         }
         _ => bail!("unknown case `{case}` (li, dv-0, dv-1, tb)"),
     })
@@ -119,19 +121,18 @@ impl Case for Runner {
     }
     fn items(&self) -> u64 {
         match &self.work {
-            Work::Li { c, .. } => c.rel().len() as u64,
+            Work::Li { rust } => rust.rel().len() as u64,
             Work::Dv { tuples, .. } => *tuples,
-            Work::Tb { rows, .. } => *rows,
+            Work::Tb { rust } => rust.items(),
         }
     }
     fn run(&mut self, v: &'static Variant) -> Result<u64> {
         let k = v.spec::<ExKernel>()?.0;
         match (&mut self.work, k) {
             (Work::Li { rust, .. }, Kernel::Rust(i)) => rust.run(i),
-            (Work::Li { c, .. }, Kernel::C(k)) => {
-                let (n, d, cur) = c.outcome(k)?;
-                // The Rust study's digest formula, so C and Rust runs compare.
-                Ok(d.value() ^ (n as u64).rotate_left(7) ^ ((cur.item_index as u64) << 40) ^ ((cur.last_item as u64) << 20) ^ cur.curr_page as u64)
+            (Work::Li { rust }, Kernel::C(k)) => {
+                let Entry::LocalIndex(f) = k.entry else { bail!("{} is not a local-index kernel", k.id) };
+                Ok(rust.outcome_with(&LocalKernel::C(f))?.value())
             }
             (Work::Dv { rust, .. }, Kernel::Rust(i)) => rust.run(i),
             (Work::Dv { rust, .. }, Kernel::C(k)) => {
@@ -139,15 +140,9 @@ impl Case for Runner {
                 Ok(rust.outcome_with(&ReadPage::C(f)).value())
             }
             (Work::Tb { rust, .. }, Kernel::Rust(i)) => rust.run(i),
-            (Work::Tb { c, .. }, Kernel::C(k)) => {
-                c.position();
-                let mut tbm = CTidBitmap::new(k.config, 1 << 30)?;
-                let n = c.run_tbm(k, &mut tbm)?;
-                let i = tbm.info();
-                if let Some(e) = i.error {
-                    bail!("the C bitmap raised {e:?}");
-                }
-                Ok((n as u64) ^ (i.nentries as u64) << 20 ^ (i.members as u64) << 40 ^ i.size.rotate_left(50))
+            (Work::Tb { rust }, Kernel::C(k)) => {
+                let Entry::TidBatch(f) = k.entry else { bail!("{} is not a tid-batch kernel", k.id) };
+                rust.value_with(&TidKernel::C(f, k.config), k.id)
             }
         }
     }

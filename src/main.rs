@@ -55,6 +55,10 @@ enum Cmd {
         /// Regenerate with cargo-show-asm instead of reading asm-snapshots/.
         #[arg(long)]
         fresh: bool,
+        /// A C kernel under this C configuration (gcc12-pg, gcc12-upstream, gcc12-strict,
+        /// clang19-pg): the row `<id>@<config>`.
+        #[arg(long)]
+        config: Option<String>,
     },
     /// Run one kernel over a case (what callgrind and perf measure).
     Run {
@@ -80,6 +84,9 @@ enum Cmd {
         /// Workload size (the report and the instruction benches count at test size).
         #[arg(long, value_enum, default_value = "test")]
         size: Size,
+        /// A C kernel under this C configuration (the row `<id>@<config>`).
+        #[arg(long)]
+        config: Option<String>,
     },
     /// Count one kernel under the counter groups for this CPU (generic, vendor, software).
     Counters {
@@ -136,6 +143,10 @@ enum Cmd {
         strict: bool,
         #[command(flatten)]
         pg: report::pg::PgReportArgs,
+        /// C configurations whose C rows to run (repeatable; default: gcc12-pg with --quick,
+        /// every configuration built into this binary otherwise).
+        #[arg(long)]
+        config: Vec<String>,
     },
     /// One pair over every code layout: is the effect the patch or where the linker put the
     /// kernels? A table and a plot of the ratio per layout, with each kernel's offset mod 64.
@@ -364,6 +375,9 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 outln!("  seed:   {}", i.seed);
                 outln!("  claim:  {}", i.claim);
                 outln!("  seed numbers: {}", i.seed_numbers);
+                if !i.c_kernels.is_empty() {
+                    outln!("  C kernels: {}", i.c_kernels);
+                }
                 for v in i.variants {
                     let tag = if v.id == i.baseline { " (baseline)" } else if v.id == i.patched { " (patched)" } else { "" };
                     let setup = if v.setup.is_empty() { String::new() } else { format!("; setup: {}", v.setup) };
@@ -374,7 +388,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::Asm { target, diff, fresh } => {
+        Cmd::Asm { target, diff, fresh, config } => {
             let get = |id: &str| -> Result<String> {
                 if fresh {
                     asm::check_tool()?;
@@ -385,13 +399,21 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             };
             match diff {
                 None => {
-                    study::variant(&target)?;
-                    out!("{}", get(&target)?);
+                    let (_, v) = study::variant(&target)?;
+                    out!("{}", get(study::with_config(v, config.as_deref())?.id)?);
                 }
                 Some(ab) => {
                     let s = study::study(&target).or_else(|e| study::variant(&target).map(|(s, _)| s).map_err(|_| e))?;
-                    let a = s.info().variant(&ab[0])?.id;
-                    let b = s.info().variant(&ab[1])?.id;
+                    // --config applies to the C kernels of the pair; a Rust one stays as it is.
+                    let pick = |name: &str| -> Result<&'static str> {
+                        let v = s.info().variant(name)?;
+                        Ok(if v.is_c() { study::with_config(v, config.as_deref())?.id } else { v.id })
+                    };
+                    if let Some(c) = config.as_deref() {
+                        study::config_named(c)?;
+                    }
+                    let a = pick(&ab[0])?;
+                    let b = pick(&ab[1])?;
                     let d = asm::unified_diff(a, &get(a)?, b, &get(b)?);
                     if d.is_empty() {
                         outln!("{a} and {b} compile to the same normalised asm");
@@ -415,11 +437,12 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             outln!("{id} on {cid} ({size}): {} {}s per run, digest {d:#018x}", c.items(), s.info().unit);
             Ok(())
         }
-        Cmd::Instructions { id, case, size } => {
-            let (s, _) = study::variant(&id)?;
+        Cmd::Instructions { id, case, size, config } => {
+            let (s, v) = study::variant(&id)?;
+            let id = study::with_config(v, config.as_deref())?.id;
             let cid = case_id(s, case.as_deref())?;
             measure::callgrind::check_valgrind()?;
-            let n = measure::callgrind::count(&std::env::current_exe()?, &id, cid, size)?;
+            let n = measure::callgrind::count(&std::env::current_exe()?, id, cid, size)?;
             let unit = s.info().unit;
             outln!("{id} on {} ({} {unit}s): {} instructions inclusive ({:.3}/{unit}), {} in its own code ({:.3}/{unit})",
                 n.case, n.items, n.inclusive, n.inclusive_per_item(), n.own, n.own_per_item());
@@ -459,7 +482,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size, layouts, strict, pg } => {
+        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size, layouts, strict, pg, config } => {
             if let Some(l) = &layouts {
                 report::layout::check_ids(l)?;
             }
@@ -480,6 +503,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 size,
                 strict,
                 pg: pg.options(),
+                configs: config,
             };
             let (r, files) = report::run::run(&opts)?;
             out!("{}", report::terminal(&r));

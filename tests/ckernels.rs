@@ -2,7 +2,7 @@
 //! `#[repr(C)]` structs, and every C kernel under every built configuration against the Rust
 //! baseline on the same scans (whole scans, edges, page and batch boundaries).
 
-use hotloops::ckernels::{self, BitmapScan, CKernel, CONFIGS, Entry};
+use hotloops::ckernels::{self, CKernel, CONFIGS, Entry};
 use hotloops::study::dir_by_value::ReadPage;
 use hotloops::pg::ItemPointer;
 use hotloops::pg::nbtree::{
@@ -11,7 +11,8 @@ use hotloops::pg::nbtree::{
 use hotloops::pg::sink::{TidDigest, TidVec};
 use hotloops::pg::workload::{leaf_sizes, pgbench_accounts_pkey, pgbench_ranges, table3_col0_index};
 use hotloops::study::dir_by_value::RangeCase;
-use hotloops::study::local_index::ScanCase;
+use hotloops::study::local_index::{LocalKernel, ScanCase};
+use hotloops::study::tid_batch::TidKernel;
 use std::mem::{offset_of, size_of};
 use std::sync::Arc;
 
@@ -19,6 +20,18 @@ use std::sync::Arc;
 fn read_page(k: &CKernel) -> ReadPage {
     let Entry::DirByValue(f) = k.entry else { panic!("{} is not a dir-by-value kernel", k.id) };
     ReadPage::C(f)
+}
+
+/// A local-index C kernel as the study's cases run one.
+fn local_kernel(k: &CKernel) -> LocalKernel {
+    let Entry::LocalIndex(f) = k.entry else { panic!("{} is not a local-index kernel", k.id) };
+    LocalKernel::C(f)
+}
+
+/// A tid-batch C kernel as the study's cases run one.
+fn tid_kernel(k: &CKernel) -> TidKernel {
+    let Entry::TidBatch(f) = k.entry else { panic!("{} is not a tid-batch kernel", k.id) };
+    TidKernel::C(f, k.config)
 }
 
 /// local-index's baseline row (store-each).
@@ -185,20 +198,21 @@ fn rust_from(case: &mut ScanCase, pos: Option<&BTScanPos>) -> (i64, Vec<ItemPoin
     (n, v.0, d)
 }
 
-fn c_from(scan: &mut BitmapScan, k: &CKernel, pos: Option<&BTScanPos>) -> (i64, Vec<ItemPointer>, TidDigest, ckernels::Cursor) {
-    match pos {
+/// A C kernel through the study's own scan (`ScanCase`, the one positioning path): (ntids,
+/// TIDs, digest, final cursor).
+fn c_from(scan: &mut ScanCase, k: &CKernel, pos: Option<&BTScanPos>) -> (i64, Vec<ItemPointer>, TidDigest, (i32, i32, u32)) {
+    let start = |scan: &mut ScanCase| match pos {
         Some(p) => scan.position_at(p),
         None => scan.position(),
-    }
+    };
+    start(scan);
     let mut v = TidVec::default();
-    let n = scan.run(k, &mut v).unwrap();
-    match pos {
-        Some(p) => scan.position_at(p),
-        None => scan.position(),
-    }
+    let n = scan.run_kernel_from_position(&local_kernel(k), &mut v);
+    start(scan);
     let mut d = TidDigest::new();
-    assert_eq!(scan.run(k, &mut d).unwrap(), n);
-    (n, v.0, d, scan.cursor())
+    assert_eq!(scan.run_kernel_from_position(&local_kernel(k), &mut d), n);
+    let cur = scan.cursor();
+    (n, v.0, d, cur)
 }
 
 /// Index builds for the local-index checks: (name, tree, positions to start from).
@@ -250,7 +264,7 @@ fn local_index_c_kernels_equal_rust_store_each() {
     assert_eq!(ks.len(), 3 * built().len());
     for (name, build, starts) in local_index_cases() {
         let mut rust = ScanCase::new(build());
-        let mut c = BitmapScan::new(build());
+        let mut c = ScanCase::new(build());
         for start in &starts {
             let (rn, rtids, rd) = rust_from(&mut rust, start.as_ref());
             for k in &ks {
@@ -263,16 +277,19 @@ fn local_index_c_kernels_equal_rust_store_each() {
                     // c-span flushes at span bounds, not at exactly full batches.
                     assert_eq!(d.calls, rd.calls, "{what}: flushes");
                 }
-                assert_eq!(cur.item_index, cur.last_item + 1, "{what}: cursor past the last item");
+                assert_eq!(cur.0, cur.1 + 1, "{what}: cursor past the last item");
             }
         }
         // Whole scans: the final cursor equals the Rust kernel's.
         if starts.len() == 1 && starts[0].is_none() {
             let o = rust.outcome(li0()).unwrap();
             for k in &ks {
-                let (n, d, cur) = c.outcome(k).unwrap();
-                assert_eq!((n, d.count, d.hash), (o.ntids, o.sink.count, o.sink.hash), "{} [{}] on {name}", k.id, k.config);
-                assert_eq!((cur.item_index, cur.last_item, cur.curr_page), (o.item_index, o.last_item, o.curr_page), "{} [{}] on {name}: cursor", k.id, k.config);
+                let co = c.outcome_with(&local_kernel(k)).unwrap();
+                assert_eq!((co.ntids, co.sink.count, co.sink.hash), (o.ntids, o.sink.count, o.sink.hash), "{} [{}] on {name}", k.id, k.config);
+                assert_eq!((co.item_index, co.last_item, co.curr_page), (o.item_index, o.last_item, o.curr_page), "{} [{}] on {name}: cursor", k.id, k.config);
+                if k.variant() != "c-span" {
+                    assert_eq!(co.value(), o.value(), "{} [{}] on {name}: the case's digest", k.id, k.config);
+                }
             }
         }
     }
@@ -315,9 +332,9 @@ fn dir_by_value_c_kernels_equal_rust() {
 #[test]
 fn wrong_study_kernel_is_an_error() {
     let li = rows("local-index/")[0];
-    let dv = rows("dir-by-value/")[0];
-    let mut s = BitmapScan::new(table3_col0_index(10));
-    assert!(s.run(dv, &mut TidDigest::new()).is_err());
+    let dv = hotloops::study::dir_by_value::info().variant("c-opaque").unwrap();
+    let mut s = ScanCase::new(table3_col0_index(10));
+    assert!(s.run_from_position(dv, &mut TidDigest::new()).is_err(), "a dir-by-value row on a local-index scan");
     assert!(!matches!(li.entry, Entry::DirByValue(_)), "a local-index kernel is not a readpage");
     assert!(ckernels::kernel("local-index/c-nope", "gcc12-pg").unwrap_err().to_string().contains("c-store-each"));
 }
@@ -332,7 +349,8 @@ use proptest::prelude::*;
 
 const BIG: usize = 1 << 30;
 
-/// Everything the two bitmaps must agree on: state, counters, table size, every bucket.
+/// Everything the two bitmaps must agree on: state, counters, table size, every bucket, the
+/// lossify position, the read-back and the digest (one formula, `tidbitmap_digest`).
 fn same_bitmap(c: &CTidBitmap, r: &TidBitmap, what: &str) {
     let i = c.info();
     let status = match r.status() {
@@ -340,7 +358,12 @@ fn same_bitmap(c: &CTidBitmap, r: &TidBitmap, what: &str) {
         TbmStatus::OnePage => 1,
         TbmStatus::Hash => 2,
     };
-    assert_eq!((i.status, i.nentries, i.npages, i.maxentries), (status, r.nentries(), r.npages(), r.maxentries()), "{what} [{}]: counters", c.config);
+    assert_eq!(
+        (i.status, i.nentries, i.npages, i.nchunks, i.maxentries, i.lossify_start),
+        (status, r.nentries(), r.npages(), r.nchunks(), r.maxentries(), r.lossify_start()),
+        "{what} [{}]: counters",
+        c.config
+    );
     let rb: Vec<PagetableEntry> = match r.pagetable() {
         Some(pt) => {
             assert_eq!((i.size, i.members, i.grow_threshold), (pt.size(), pt.members(), pt.grow_threshold()), "{what} [{}]: table", c.config);
@@ -349,20 +372,27 @@ fn same_bitmap(c: &CTidBitmap, r: &TidBitmap, what: &str) {
         None => r.entries(),
     };
     assert!(c.buckets() == rb, "{what} [{}]: buckets differ", c.config);
+    assert_eq!(c.entries(), r.entries(), "{what} [{}]: entries", c.config);
+    assert_eq!(c.digest(), r.digest(), "{what} [{}]: digest", c.config);
+    assert_eq!(c.heap_blocks(), r.heap_blocks(), "{what} [{}]: heap blocks", c.config);
     let rerr = r.error().map(|e| (1, e.block, e.offset));
     assert_eq!(i.error, rerr, "{what} [{}]: error", c.config);
 }
 
-fn feed(calls: &[(Vec<ItemPointer>, bool)]) {
+fn feed_at(maxbytes: usize, calls: &[(Vec<ItemPointer>, bool)]) {
     for cfg in built() {
-        let mut c = CTidBitmap::new(cfg, BIG).unwrap();
-        let mut r = TidBitmap::new(BIG);
+        let mut c = CTidBitmap::new(cfg, maxbytes).unwrap();
+        let mut r = TidBitmap::new(maxbytes);
         for (tids, recheck) in calls {
             c.add_tuples(tids, *recheck);
             r.add_tuples(tids, *recheck);
         }
-        same_bitmap(&c, &r, &format!("{} calls", calls.len()));
+        same_bitmap(&c, &r, &format!("{} calls at {maxbytes} bytes", calls.len()));
     }
+}
+
+fn feed(calls: &[(Vec<ItemPointer>, bool)]) {
+    feed_at(BIG, calls);
 }
 
 #[test]
@@ -385,6 +415,33 @@ fn c_tidbitmap_edges_equal_rust() {
     let c = CTidBitmap::new(ckernels::CANONICAL, BIG).unwrap();
     assert!(c.buckets().is_empty() && c.info().status == 0);
     assert!(CTidBitmap::new("nope", BIG).is_err());
+}
+
+#[test]
+fn c_tidbitmap_lossy_equals_rust() {
+    // maxentries 16: 300 pages of one TID go lossy, chunk headers included; the TIDs after
+    // the lossify land on lossy pages and are dropped.
+    let pages: Vec<_> = (0..300u32).map(|b| (vec![ItemPointer::new(b, (b % 291 + 1) as u16)], b % 3 == 0)).collect();
+    feed_at(0, &pages);
+    // In one call (the within-call cache re-looks-up after each lossify), and heap order
+    // with 291 tuples a page over 3 chunks of 256 pages.
+    let one: Vec<ItemPointer> = pages.iter().map(|p| p.0[0]).collect();
+    feed_at(0, &[(one, false)]);
+    let heap: Vec<ItemPointer> = (0..800 * 291u32).map(|g| ItemPointer::new(g / 291, (g % 291 + 1) as u16)).collect();
+    feed_at(64 * 100, &[(heap.clone(), true)]);
+    feed_at(64 * 100, &heap.chunks(291).map(|c| (c.to_vec(), false)).collect::<Vec<_>>());
+    // Lossify cannot reach half: maxentries doubles (every page a chunk header).
+    let headers: Vec<_> = (0..40u32).map(|c| (vec![ItemPointer::new(c * 256, 1)], false)).collect();
+    feed_at(0, &headers);
+    let c = {
+        let mut c = CTidBitmap::new(ckernels::CANONICAL, 0).unwrap();
+        c.add_tuples(&headers.iter().map(|h| h.0[0]).collect::<Vec<_>>(), false);
+        c
+    };
+    assert!(c.info().maxentries > 16, "{:?}", c.info());
+    let mut lossy = CTidBitmap::new(ckernels::CANONICAL, 0).unwrap();
+    lossy.add_tuples(&pages.iter().map(|p| p.0[0]).collect::<Vec<_>>(), false);
+    assert!(lossy.info().nchunks > 0 && lossy.heap_blocks().1 > 0, "{:?}", lossy.info());
 }
 
 #[test]
@@ -411,47 +468,94 @@ proptest! {
             0..12,
         ),
         spread in 1u32..100_000,
+        maxbytes in prop_oneof![Just(BIG), Just(0usize), 0usize..64 * 200],
     ) {
         let calls: Vec<(Vec<ItemPointer>, bool)> = calls
             .into_iter()
             .map(|(v, rc)| (v.into_iter().map(|(b, o)| ItemPointer::new(b.wrapping_mul(spread), o)).collect(), rc))
             .collect();
-        feed(&calls);
+        feed_at(maxbytes, &calls);
     }
 }
 
+/// The tid-batch rows, and every configuration's C kernels, on the study's B-tree cases and
+/// on edge indexes: the C bitmap equals the one Rust per-tid builds (bucket by bucket, digest,
+/// counters), and the case's value (`Case::run`'s digest) is the same for C and Rust.
 #[test]
 fn tid_batch_c_kernels_equal_rust_into_the_same_bitmap() {
+    use hotloops::pg::tidbitmap::DEFAULT_WORK_MEM_BYTES;
+    use hotloops::study::tid_batch::{self, BtreeScan, Scan, TidCase};
+    use hotloops::study::{Case, Size, Study};
+    use std::rc::Rc;
     let ks = rows("tid-batch/");
     assert_eq!(ks.len(), 2 * built().len());
-    let builds: Vec<(&str, Build)> = vec![
-        ("table3-20k", Box::new(|| table3_col0_index(20_000))),
-        ("empty", Box::new(|| table3_col0_index(0))),
-        ("one", Box::new(|| table3_col0_index(1))),
-        ("1359-per-366", Box::new(|| {
-            let e: Vec<_> = (0..1359i64).map(|k| (k, ItemPointer::new(k as u32 / 291, (k % 291 + 1) as u16))).collect();
-            BTree::build(KeyType::Int8, &e, &leaf_sizes(1359, 366))
-        })),
-    ];
-    for (name, build) in builds {
-        let mut rust = ScanCase::new(build());
-        rust.position();
-        let mut r = TidBitmap::new(BIG);
-        let rn = rust.run_from_position(li0(), &mut r).unwrap();
-        let ro = rust.outcome(li0()).unwrap();
-        let mut c = BitmapScan::new(build());
+    let info = tid_batch::info();
+    let per_tid = info.baseline_variant();
+    let c_rows: Vec<_> = info.variants.iter().filter(|v| v.is_c()).collect();
+    // One row per (C kernel, built configuration), the canonical one under the plain id.
+    assert_eq!(c_rows.len(), ks.len());
+    for k in &ks {
+        let r: Vec<_> = c_rows.iter().filter(|v| v.base_id() == k.id && v.config == k.config).collect();
+        assert_eq!(r.len(), 1, "{} [{}]", k.id, k.config);
+        let want = if k.config == ckernels::CANONICAL { k.id.to_string() } else { format!("{}@{}", k.id, k.config) };
+        assert_eq!(r[0].id, want);
+    }
+    let check = |case: &mut TidCase, name: &str| {
+        let (r, rn) = case.bitmap(per_tid).unwrap();
+        let rv = case.value_with(per_tid.spec::<TidKernel>().unwrap(), per_tid.id).unwrap();
         for k in &ks {
-            c.position();
-            let mut tbm = CTidBitmap::new(k.config, BIG).unwrap();
-            let n = c.run_tbm(k, &mut tbm).unwrap();
-            assert_eq!(n, rn, "{} [{}] on {name}", k.id, k.config);
-            same_bitmap(&tbm, &r, &format!("{} on {name}", k.id));
-            let cur = c.cursor();
-            assert_eq!((cur.item_index, cur.last_item, cur.curr_page), (ro.item_index, ro.last_item, ro.curr_page), "{} [{}] on {name}: cursor", k.id, k.config);
+            let (c, n) = case.c_bitmap(&tid_kernel(k)).unwrap();
+            assert_eq!(n, rn, "{} [{}] on {name}: ntids", k.id, k.config);
+            same_bitmap(&c, &r, &format!("{} on {name}", k.id));
+            assert_eq!(case.value_with(&tid_kernel(k), k.id).unwrap(), rv, "{} [{}] on {name}: value", k.id, k.config);
             // A bitmap of another configuration is refused.
             if let Some(other) = built().into_iter().find(|&o| o != k.config) {
-                assert!(c.run_tbm(k, &mut CTidBitmap::new(other, BIG).unwrap()).is_err());
+                let mut wrong = CTidBitmap::new(other, DEFAULT_WORK_MEM_BYTES).unwrap();
+                assert!(case.run_c(&tid_kernel(k), &mut wrong).unwrap_err().to_string().contains("built under"));
             }
+        }
+        rn
+    };
+    // The study's B-tree cases at test size, through the rows (Case::run) too.
+    for id in tid_batch::BTREE_CASES {
+        let mut case = tid_batch::case_at_rows(info.case(id).unwrap(), 20_000).unwrap();
+        let n = check(&mut case, id);
+        assert!(n >= 10, "{id}");
+        let want = case.run(per_tid).unwrap();
+        for v in &c_rows {
+            assert_eq!(case.run(v).unwrap(), want, "{} on {id}", v.id);
+        }
+        if id == "btree-lossy" {
+            let (c, _) = case.c_bitmap(c_rows[0].spec::<TidKernel>().unwrap()).unwrap();
+            assert!(c.heap_blocks().1 > 0, "btree-lossy must go lossy at test size: {:?}", c.info());
+        }
+    }
+    // A C row on another AM's case is an error naming the B-tree cases, not a panic.
+    let mut hash = tid_batch::STUDY.build(info.case("hash-many").unwrap(), Size::Test).unwrap();
+    let e = hash.run(c_rows[0]).unwrap_err().to_string();
+    assert!(e.contains("btree-many"), "{e}");
+    // Edge indexes: empty, one TID, 291 tuples a heap page over leaf and batch boundaries
+    // (1358 = one batch, 1359 one past), = ANY with absent keys; default and lossy work_mem.
+    let heap291 = |n: usize, per: usize| {
+        let e: Vec<_> = (0..n as i64).map(|k| (k, ItemPointer::new(k as u32 / 291, (k % 291 + 1) as u16))).collect();
+        BTree::build(KeyType::Int8, &e, &leaf_sizes(n, per))
+    };
+    let edges: Vec<(&str, BTree, Vec<i64>)> = vec![
+        ("empty", table3_col0_index(0), vec![]),
+        ("one", table3_col0_index(1), vec![]),
+        ("1358-per-366", heap291(1358, 366), vec![]),
+        ("1359-per-366", heap291(1359, 366), vec![]),
+        ("2717-per-291", heap291(2717, 291), vec![]),
+        ("200k-lossy", heap291(200_000, 366), vec![]),
+        ("any-absent", heap291(5_000, 366), vec![-1, 0, 290, 291, 1357, 1358, 4_999, 5_000, 5_000]),
+        ("any-none", heap291(5_000, 366), vec![-5, 9_999]),
+    ];
+    for (name, rel, keys) in edges {
+        let rel = Rc::new(rel);
+        let tids = if keys.is_empty() { rel.len() } else { keys.iter().filter(|&&k| (0..rel.len() as i64).contains(&k)).collect::<std::collections::BTreeSet<_>>().len() };
+        for wm in [DEFAULT_WORK_MEM_BYTES, 64 * 64] {
+            let mut case = TidCase::new("edge", name.into(), Scan::Btree(BtreeScan::new(rel.clone(), keys.clone())), wm, Vec::new(), None);
+            assert_eq!(check(&mut case, &format!("{name} at {wm} B")) as usize, tids, "{name}");
         }
     }
 }

@@ -149,3 +149,34 @@ fn stack_protector_canary_in_gcc_checkkeys_under_debian_flags() {
         }
     }
 }
+
+/// tid-batch c-per-tid (master's btgetbitmap): the per-TID loop, whose only call is
+/// `tbm_add_tuples`, loads and stores `so->currPos.itemIndex` every TID under every
+/// configuration (the call into another translation unit keeps it in memory); c-batched's
+/// call-free copy loop touches neither itemIndex nor lastItem anywhere (the cursor in locals).
+#[test]
+fn tid_batch_c_per_tid_cursor_in_memory_c_batched_in_registers() {
+    for cfg in built() {
+        let b = body("tid-batch/c-per-tid", cfg, "hotloops_tid_batch_c_per_tid").unwrap();
+        let g = structure::Cfg::parse(&b);
+        let only_the_sink: Vec<bool> = g
+            .blocks
+            .iter()
+            .map(|bl| bl.insns.iter().filter(|i| i.op == "call").all(|i| i.args.trim().trim_end_matches("@PLT") == "hl_tbm_add_tuples"))
+            .collect();
+        let loops = g.loops_within(&only_the_sink);
+        assert!(!loops.is_empty(), "{cfg}: c-per-tid has no per-TID loop around tbm_add_tuples\n{b}");
+        let in_memory = loops.iter().any(|l| {
+            let (ld, st) = g.insns(l).fold((0, 0), |(ld, st), i| (ld + usize::from(i.reads_disp(II).is_some()), st + usize::from(i.writes_disp(II).is_some())));
+            ld >= 1 && st >= 1
+        });
+        assert!(in_memory, "{cfg}: c-per-tid must load and store [so + {II}] in its per-TID loop\n{b}");
+
+        let b = body("tid-batch/c-batched", cfg, "hotloops_tid_batch_c_batched").unwrap();
+        assert!(!structure::Cfg::parse(&b).call_free_loops().is_empty(), "{cfg}: c-batched has no call-free copy loop\n{b}");
+        for (slot, name) in [(II, "itemIndex"), (LI, "lastItem")] {
+            let uses = structure::slot_use_in_loops(&b, slot);
+            assert!(uses.iter().all(|u| u.loads == 0 && u.stores == 0), "{cfg}: c-batched's copy loop touches {name}: {uses:?}\n{b}");
+        }
+    }
+}

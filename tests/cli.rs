@@ -40,6 +40,33 @@ fn unknown_ids_list_the_valid_ones_and_exit_2() {
     assert!(!Path::new("/tmp/hotloops-never").exists(), "a rejected report must not create --out");
 }
 
+/// `--config NAME`: a C kernel's row under that configuration; an unknown name lists the
+/// configurations, a Rust kernel lists the C ones, both exit 2 (a report before creating --out).
+#[test]
+fn config_selects_a_c_configuration_and_bad_ones_exit_2() {
+    let o = hotloops(&["asm", "local-index/c-span", "--config", "gcc12-strict"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("under `gcc12-strict`") && text(&o).contains("-fstrict-aliasing"), "{}", text(&o));
+    let d = hotloops(&["asm", "local-index", "--diff", "c-span", "c-span@gcc12-strict"]);
+    assert!(d.status.success() && text(&d).contains("+++ local-index/c-span@gcc12-strict"), "{}", text(&d));
+    for args in [
+        vec!["asm", "local-index/c-span", "--config", "gcc99"],
+        vec!["instructions", "local-index/c-span", "--config", "gcc99"],
+        vec!["report", "--quick", "--config", "gcc99", "--out", "/tmp/hotloops-never-config"],
+    ] {
+        let o = hotloops(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains("unknown C configuration `gcc99`") && text(&o).contains("gcc12-pg") && text(&o).contains("gcc12-strict"), "{args:?}: {}", text(&o));
+    }
+    assert!(!Path::new("/tmp/hotloops-never-config").exists(), "a rejected report must not create --out");
+    // `list` names each row's configuration and says what the C kernels showed.
+    let l = text(&hotloops(&["list"]));
+    assert!(l.contains("local-index/c-span@gcc12-strict") && l.contains("C kernels: half of the seed's explanation holds"), "{l}");
+    let o = hotloops(&["asm", "local-index/store-each", "--config", "gcc12-strict"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("local-index/c-store-each"), "a Rust kernel with --config lists the C kernels: {}", text(&o));
+}
+
 #[test]
 fn asm_shows_a_snapshot_and_diffs_two_variants() {
     let o = hotloops(&["asm", "local-index/local"]);

@@ -12,66 +12,78 @@ hotloops_tid_batch_c_batched:
 	push r12
 	push rbx
 	sub rsp, 8200
-	mov qword ptr [rbp - 8216], rsi
+	mov qword ptr [rbp - 8216], rdx
+	mov r14, rsi
 	mov rax, qword ptr fs:[40]
 	mov qword ptr [rbp - 48], rax
-	mov rax, qword ptr [rdi + 8]
-	mov qword ptr [rbp - 8232], rax
-	mov r15, qword ptr [rdi + 56]
-	lea r12, [r15 + 136]
+	mov r13, qword ptr [rdi + 56]
+	lea r15, [r13 + 136]
 	xor ebx, ebx
-	xor r13d, r13d
-	mov qword ptr [rbp - 8224], r15
+	xor r12d, r12d
+	mov qword ptr [rbp - 8232], rsi
+	mov qword ptr [rbp - 8224], r13
 	jmp .L0
 .L1:
-	mov rax, qword ptr [rbp - 8224]
-	mov dword ptr [rax + 132], r15d
-	mov r15, rax
-	mov rdi, rax
-	mov rsi, qword ptr [rbp - 8232]
-	call hl_bt_steppage@PLT
+	mov rdi, r14
+	call hl_tb_bt_start_prim_scan@PLT
 	test al, al
 	je .L2
 .L0:
-	mov r14d, dword ptr [r15 + 128]
-	mov r15d, dword ptr [r15 + 132]
-	jmp .L3
+	mov rdi, r14
+	call hl_tb_bt_first@PLT
+	test rax, rax
+	jne .L3
+	jmp .L1
 .L4:
-	movsxd rax, r13d
-	inc r13d
+	mov rax, qword ptr [rbp - 8224]
+	mov dword ptr [rax + 132], r13d
+	mov r13, rax
+	mov r14, qword ptr [rbp - 8232]
+	mov rdi, r14
+	call hl_tb_bt_steppage@PLT
+	test al, al
+	je .L1
+.L3:
+	mov r14d, dword ptr [r13 + 128]
+	mov r13d, dword ptr [r13 + 132]
+	jmp .L5
+.L6:
+	movsxd rax, r12d
+	inc r12d
 	lea rax, [rax + 2*rax]
-	movsxd r15, r15d
-	lea rcx, [r15 + 4*r15]
-	movzx edx, word ptr [r12 + 2*rcx + 4]
+	movsxd r13, r13d
+	lea rcx, [4*r13]
+	add rcx, r13
+	movzx edx, word ptr [r15 + 2*rcx + 4]
 	mov word ptr [rbp + 2*rax - 8204], dx
-	mov ecx, dword ptr [r12 + 2*rcx]
+	mov ecx, dword ptr [r15 + 2*rcx]
 	mov dword ptr [rbp + 2*rax - 8208], ecx
 	inc rbx
-	inc r15d
-.L3:
-	cmp r15d, r14d
-	jg .L1
-	cmp r13d, 1358
-	jne .L4
-	xor r13d, r13d
+	inc r13d
+.L5:
+	cmp r13d, r14d
+	jg .L4
+	cmp r12d, 1358
+	jne .L6
+	xor r12d, r12d
 	mov rdi, qword ptr [rbp - 8216]
 	lea rsi, [rbp - 8208]
 	mov edx, 1358
 	xor ecx, ecx
 	call hl_tbm_add_tuples@PLT
-	jmp .L4
+	jmp .L6
 .L2:
-	test r13d, r13d
-	jle .L5
+	test r12d, r12d
+	jle .L7
 	lea rsi, [rbp - 8208]
 	mov rdi, qword ptr [rbp - 8216]
-	mov edx, r13d
+	mov edx, r12d
 	xor ecx, ecx
 	call hl_tbm_add_tuples@PLT
-.L5:
+.L7:
 	mov rax, qword ptr fs:[40]
 	cmp rax, qword ptr [rbp - 48]
-	jne .L6
+	jne .L8
 	mov rax, rbx
 	add rsp, 8200
 	pop rbx
@@ -81,5 +93,5 @@ hotloops_tid_batch_c_batched:
 	pop r15
 	pop rbp
 	ret
-.L6:
+.L8:
 	call __stack_chk_fail@PLT

@@ -14,69 +14,83 @@ hotloops_tid_batch_c_batched:
 	push r12
 	push rbx
 	sub rsp, 8200
-	mov qword ptr [rbp - 8216], rsi
+	mov qword ptr [rbp - 8232], rsi
 	mov r12, qword ptr [rdi + 56]
+	mov qword ptr [rbp - 8216], rdx
 	mov rax, qword ptr fs:[40]
 	mov qword ptr [rbp - 56], rax
 	xor eax, eax
-	mov rax, qword ptr [rdi + 8]
-	mov qword ptr [rbp - 8232], rax
 	lea rax, [rbp - 8208]
 	mov qword ptr [rbp - 8224], rax
+	jmp .L0
+.L1:
+	mov rdi, qword ptr [rbp - 8232]
+	call hl_tb_bt_start_prim_scan@PLT
+	test al, al
+	je .L2
 .L0:
+	mov rdi, qword ptr [rbp - 8232]
+	call hl_tb_bt_first@PLT
+	test rax, rax
+	je .L1
+.L3:
 	mov r14d, dword ptr [r12 + 132]
 	mov ebx, dword ptr [r12 + 128]
 	cmp r14d, ebx
-	jle .L1
-	jmp .L2
-.L3:
-	movsx rax, r15d
-	add r15d, 1
-.L4:
-	movsx rdx, r14d
+	jle .L4
+	jmp .L5
+.L6:
+	movsx rax, r13d
+	add r13d, 1
+.L7:
+	movsx rcx, r14d
 	lea rax, [rax + 2*rax]
 	add r14d, 1
-	add r13, 1
-	lea rdx, [rdx + 4*rdx]
+	add r15, 1
+	lea rcx, [rcx + 4*rcx]
 	add rax, rax
-	lea rdx, [r12 + 2*rdx + 128]
-	mov ecx, dword ptr [rdx + 8]
-	mov dword ptr [rbp + rax - 8208], ecx
-	movzx edx, word ptr [rdx + 12]
-	mov word ptr [rbp + rax - 8204], dx
+	lea rcx, [r12 + 2*rcx + 128]
+	mov esi, dword ptr [rcx + 8]
+	mov dword ptr [rbp + rax - 8208], esi
+	movzx ecx, word ptr [rcx + 12]
+	mov word ptr [rbp + rax - 8204], cx
 	cmp ebx, r14d
-	jl .L2
-.L1:
-	cmp r15d, 1358
-	jne .L3
+	jl .L5
+.L4:
+	cmp r13d, 1358
+	jne .L6
 	mov rsi, qword ptr [rbp - 8224]
 	mov rdi, qword ptr [rbp - 8216]
 	xor ecx, ecx
 	mov edx, 1358
-	mov r15d, 1
+	mov r13d, 1
 	call hl_tbm_add_tuples@PLT
 	xor eax, eax
-	jmp .L4
-.L2:
+	jmp .L7
+.L5:
 	mov dword ptr [r12 + 132], r14d
-	mov rsi, qword ptr [rbp - 8232]
-	mov rdi, r12
-	call hl_bt_steppage@PLT
+	mov rdi, qword ptr [rbp - 8232]
+	call hl_tb_bt_steppage@PLT
+	test al, al
+	jne .L3
+	mov rdi, qword ptr [rbp - 8232]
+	call hl_tb_bt_start_prim_scan@PLT
 	test al, al
 	jne .L0
-	test r15d, r15d
-	jle .L5
+.L2:
+	test r13d, r13d
+	jle .L8
 	mov rdi, qword ptr [rbp - 8216]
 	lea rsi, [rbp - 8208]
 	xor ecx, ecx
-	mov edx, r15d
+	mov edx, r13d
 	call hl_tbm_add_tuples@PLT
-.L5:
+.L8:
 	mov rax, qword ptr [rbp - 56]
 	sub rax, qword ptr fs:[40]
-	jne .L6
+	jne .L9
 	add rsp, 8200
-	mov rax, r13
+	mov rax, r15
 	pop rbx
 	pop r12
 	pop r13
@@ -84,5 +98,5 @@ hotloops_tid_batch_c_batched:
 	pop r15
 	pop rbp
 	ret
-.L6:
+.L9:
 	call __stack_chk_fail@PLT

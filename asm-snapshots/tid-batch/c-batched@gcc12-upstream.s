@@ -5,71 +5,85 @@
 
 hotloops_tid_batch_c_batched:
 	push r15
-	xor r15d, r15d
 	push r14
 	xor r14d, r14d
 	push r13
 	push r12
+	xor r12d, r12d
 	push rbp
 	push rbx
-	mov rbx, rsi
+	mov rbx, rdx
 	sub rsp, 8184
-	mov rax, qword ptr [rdi + 8]
-	mov r12, qword ptr [rdi + 56]
-	mov qword ptr [rsp + 8], rax
+	mov r15, qword ptr [rdi + 56]
 	lea rax, [rsp + 16]
+	mov qword ptr [rsp + 8], rsi
 	mov qword ptr [rsp], rax
+	jmp .L0
+.L1:
+	mov rdi, qword ptr [rsp + 8]
+	call hl_tb_bt_start_prim_scan@PLT
+	test al, al
+	je .L2
 .L0:
-	mov r13d, dword ptr [r12 + 132]
-	mov ebp, dword ptr [r12 + 128]
-	cmp r13d, ebp
-	jle .L1
-	jmp .L2
+	mov rdi, qword ptr [rsp + 8]
+	call hl_tb_bt_first@PLT
+	test rax, rax
+	je .L1
 .L3:
-	movsx rax, r14d
-	add r14d, 1
-.L4:
-	movsx rdx, r13d
+	mov r13d, dword ptr [r15 + 132]
+	mov ebp, dword ptr [r15 + 128]
+	cmp r13d, ebp
+	jle .L4
+	jmp .L5
+.L6:
+	movsx rax, r12d
+	add r12d, 1
+.L7:
+	movsx rcx, r13d
 	lea rax, [rax + 2*rax]
 	add r13d, 1
-	add r15, 1
-	lea rdx, [rdx + 4*rdx]
+	add r14, 1
+	lea rcx, [rcx + 4*rcx]
 	add rax, rax
-	lea rdx, [r12 + 2*rdx + 128]
-	mov ecx, dword ptr [rdx + 8]
-	mov dword ptr [rsp + rax + 16], ecx
-	movzx edx, word ptr [rdx + 12]
-	mov word ptr [rsp + rax + 20], dx
+	lea rcx, [r15 + 2*rcx + 128]
+	mov esi, dword ptr [rcx + 8]
+	mov dword ptr [rsp + rax + 16], esi
+	movzx ecx, word ptr [rcx + 12]
+	mov word ptr [rsp + rax + 20], cx
 	cmp ebp, r13d
-	jl .L2
-.L1:
-	cmp r14d, 1358
-	jne .L3
+	jl .L5
+.L4:
+	cmp r12d, 1358
+	jne .L6
 	mov rsi, qword ptr [rsp]
 	xor ecx, ecx
 	mov edx, 1358
 	mov rdi, rbx
-	mov r14d, 1
+	mov r12d, 1
 	call hl_tbm_add_tuples@PLT
 	xor eax, eax
-	jmp .L4
-.L2:
-	mov dword ptr [r12 + 132], r13d
-	mov rsi, qword ptr [rsp + 8]
-	mov rdi, r12
-	call hl_bt_steppage@PLT
+	jmp .L7
+.L5:
+	mov dword ptr [r15 + 132], r13d
+	mov rdi, qword ptr [rsp + 8]
+	call hl_tb_bt_steppage@PLT
+	test al, al
+	jne .L3
+	mov rdi, qword ptr [rsp + 8]
+	call hl_tb_bt_start_prim_scan@PLT
 	test al, al
 	jne .L0
-	test r14d, r14d
-	jle .L5
+.L2:
+	test r12d, r12d
+	jle .L8
 	lea rsi, [rsp + 16]
 	xor ecx, ecx
-	mov edx, r14d
+	mov edx, r12d
 	mov rdi, rbx
 	call hl_tbm_add_tuples@PLT
-.L5:
+.L8:
 	add rsp, 8184
-	mov rax, r15
+	mov rax, r14
 	pop rbx
 	pop rbp
 	pop r12

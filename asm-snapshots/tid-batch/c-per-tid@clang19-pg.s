@@ -12,13 +12,49 @@ hotloops_tid_batch_c_per_tid:
 	push r12
 	push rbx
 	push rax
-	mov r14, qword ptr [rdi + 56]
-	movsxd rax, dword ptr [r14 + 132]
-	cmp eax, dword ptr [r14 + 128]
-	jle .L0
-	xor r12d, r12d
+	mov rbx, rdx
+	mov r14, rsi
+	mov r12, qword ptr [rdi + 56]
+	lea r13, [r12 + 136]
+	xor r15d, r15d
+	jmp .L0
 .L1:
-	mov rax, r12
+	mov rdi, r14
+	call hl_tb_bt_start_prim_scan@PLT
+	test al, al
+	je .L2
+.L0:
+	mov rdi, r14
+	call hl_tb_bt_first@PLT
+	test rax, rax
+	je .L1
+	mov rdi, rbx
+	mov rsi, rax
+	jmp .L3
+.L4:
+	cdqe
+	lea rax, [rax + 4*rax]
+	lea rsi, [2*rax]
+	add rsi, r13
+	mov rdi, rbx
+.L3:
+	mov edx, 1
+	xor ecx, ecx
+	call hl_tbm_add_tuples@PLT
+	inc r15
+	mov eax, dword ptr [r12 + 132]
+	inc eax
+	mov dword ptr [r12 + 132], eax
+	cmp eax, dword ptr [r12 + 128]
+	jle .L4
+	mov rdi, r14
+	call hl_tb_bt_next@PLT
+	test al, al
+	je .L1
+	mov eax, dword ptr [r12 + 132]
+	jmp .L4
+.L2:
+	mov rax, r15
 	add rsp, 8
 	pop rbx
 	pop r12
@@ -27,39 +63,3 @@ hotloops_tid_batch_c_per_tid:
 	pop r15
 	pop rbp
 	ret
-.L0:
-	mov rbx, rsi
-	mov r15, qword ptr [rdi + 8]
-	lea r13, [r14 + 136]
-	lea rax, [rax + 4*rax]
-	lea rsi, [r14 + 2*rax]
-	add rsi, 136
-	mov rdi, rbx
-	mov edx, 1
-	xor ecx, ecx
-	call hl_tbm_add_tuples@PLT
-	mov r12d, 1
-	jmp .L2
-.L3:
-	cdqe
-	lea rax, [rax + 4*rax]
-	lea rsi, [2*rax]
-	add rsi, r13
-	mov rdi, rbx
-	mov edx, 1
-	xor ecx, ecx
-	call hl_tbm_add_tuples@PLT
-	inc r12
-.L2:
-	mov eax, dword ptr [r14 + 132]
-	inc eax
-	mov dword ptr [r14 + 132], eax
-	cmp eax, dword ptr [r14 + 128]
-	jle .L3
-	mov rdi, r14
-	mov rsi, r15
-	call hl_bt_steppage@PLT
-	test al, al
-	je .L1
-	mov eax, dword ptr [r14 + 132]
-	jmp .L3

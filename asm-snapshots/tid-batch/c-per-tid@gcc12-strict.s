@@ -8,53 +8,56 @@ hotloops_tid_batch_c_per_tid:
 	mov rbp, rsp
 	push r14
 	push r13
+	mov r13, rdx
 	push r12
-	push rbx
-	mov r14, qword ptr [rdi + 56]
-	xor ebx, ebx
-	movsx rax, dword ptr [r14 + 132]
-	cmp eax, dword ptr [r14 + 128]
-	jle .L0
-	mov rax, rbx
-	pop rbx
-	pop r12
-	pop r13
-	pop r14
-	pop rbp
-	ret
-.L0:
 	mov r12, rsi
-	lea rax, [rax + 4*rax]
-	mov r13, qword ptr [rdi + 8]
-	xor ecx, ecx
-	lea rsi, [r14 + 2*rax + 136]
-	mov edx, 1
+	push rbx
+	xor ebx, ebx
+	mov r14, qword ptr [rdi + 56]
+	jmp .L0
+.L1:
 	mov rdi, r12
-	mov ebx, 1
+	call hl_tb_bt_start_prim_scan@PLT
+	test al, al
+	je .L2
+.L0:
+	mov rdi, r12
+	call hl_tb_bt_first@PLT
+	test rax, rax
+	je .L1
+	xor ecx, ecx
+	mov edx, 1
+	mov rsi, rax
+	mov rdi, r13
 	call hl_tbm_add_tuples@PLT
-	jmp .L1
-.L2:
+	add rbx, 1
+	jmp .L3
+.L4:
 	mov eax, dword ptr [r14 + 132]
-.L3:
+.L5:
 	cdqe
 	xor ecx, ecx
 	mov edx, 1
-	mov rdi, r12
+	mov rdi, r13
 	lea rax, [rax + 4*rax]
 	add rbx, 1
 	lea rsi, [r14 + 2*rax + 136]
 	call hl_tbm_add_tuples@PLT
-.L1:
+.L3:
 	mov eax, dword ptr [r14 + 132]
 	add eax, 1
 	mov dword ptr [r14 + 132], eax
 	cmp eax, dword ptr [r14 + 128]
-	jle .L3
-	mov rsi, r13
-	mov rdi, r14
-	call hl_bt_steppage@PLT
+	jle .L5
+	mov rdi, r12
+	call hl_tb_bt_next@PLT
 	test al, al
-	jne .L2
+	jne .L4
+	mov rdi, r12
+	call hl_tb_bt_start_prim_scan@PLT
+	test al, al
+	jne .L0
+.L2:
 	mov rax, rbx
 	pop rbx
 	pop r12

@@ -5,55 +5,58 @@
 
 hotloops_tid_batch_c_per_tid:
 	push r13
+	mov r13, rdx
 	push r12
+	mov r12, rsi
 	push rbp
 	xor ebp, ebp
 	push rbx
 	sub rsp, 8
 	mov rbx, qword ptr [rdi + 56]
-	movsx rax, dword ptr [rbx + 132]
-	cmp eax, dword ptr [rbx + 128]
-	jle .L0
-	add rsp, 8
-	mov rax, rbp
-	pop rbx
-	pop rbp
-	pop r12
-	pop r13
-	ret
-.L0:
-	mov r12, rsi
-	lea rax, [rax + 4*rax]
-	mov r13, qword ptr [rdi + 8]
-	xor ecx, ecx
-	lea rsi, [rbx + 2*rax + 136]
-	mov edx, 1
+	jmp .L0
+.L1:
 	mov rdi, r12
-	mov ebp, 1
+	call hl_tb_bt_start_prim_scan@PLT
+	test al, al
+	je .L2
+.L0:
+	mov rdi, r12
+	call hl_tb_bt_first@PLT
+	test rax, rax
+	je .L1
+	xor ecx, ecx
+	mov edx, 1
+	mov rsi, rax
+	mov rdi, r13
 	call hl_tbm_add_tuples@PLT
-	jmp .L1
-.L2:
+	add rbp, 1
+	jmp .L3
+.L4:
 	mov eax, dword ptr [rbx + 132]
-.L3:
+.L5:
 	cdqe
 	xor ecx, ecx
 	mov edx, 1
-	mov rdi, r12
+	mov rdi, r13
 	lea rax, [rax + 4*rax]
 	add rbp, 1
 	lea rsi, [rbx + 2*rax + 136]
 	call hl_tbm_add_tuples@PLT
-.L1:
+.L3:
 	mov eax, dword ptr [rbx + 132]
 	add eax, 1
 	mov dword ptr [rbx + 132], eax
 	cmp eax, dword ptr [rbx + 128]
-	jle .L3
-	mov rsi, r13
-	mov rdi, rbx
-	call hl_bt_steppage@PLT
+	jle .L5
+	mov rdi, r12
+	call hl_tb_bt_next@PLT
 	test al, al
-	jne .L2
+	jne .L4
+	mov rdi, r12
+	call hl_tb_bt_start_prim_scan@PLT
+	test al, al
+	jne .L0
+.L2:
 	add rsp, 8
 	mov rax, rbp
 	pop rbx

@@ -175,7 +175,7 @@ pub fn generate(id: &str) -> Result<String> {
     let (_, v) = crate::study::variant(id)?;
     if v.is_c() {
         // A C kernel: the compiler's own -S output under its configuration.
-        return c::generate(crate::ckernels::kernel(v.id, v.config)?);
+        return c::generate(crate::ckernels::kernel(v.base_id(), v.config)?);
     }
     let owner = crate::study::kernel_owner(v).id;
     let mut text = format!(

@@ -2,18 +2,23 @@
 //! named compiler configurations, all linked into this binary under suffixed symbols
 //! (`hotloops_local_index_c_store_each__gcc12_pg`), so that configurations compare in one run.
 //!
-//! Study layer: imports only [`crate::pg`]. Rows of [`KERNELS`] name (variant id,
+//! Study layer: imports only [`crate::pg`]. Rows of [`kernels`] name (variant id,
 //! configuration, symbol, function pointer); [`CONFIGS`] says which compiler, version and flags
 //! built each configuration, or why it was skipped. The C code calls back into Rust for what
 //! lives in other translation units in PostgreSQL: the page step ([`hl_bt_steppage`], the
 //! crate's `_bt_next`) and the flush ([`hl_tid_sink_add_tuples`], the crate's `TidSink`, so that
-//! C and Rust kernels of one study feed the very same sink and differ only in their own code).
+//! C and Rust kernels of one study feed the very same sink and differ only in their own code);
+//! the tid-batch kernels step the study's own B-tree scan through [`hl_tb_bt_first`],
+//! [`hl_tb_bt_next`], [`hl_tb_bt_steppage`] and [`hl_tb_bt_start_prim_scan`] (the functions
+//! the Rust tid-batch kernels call) and sink into [`CTidBitmap`]. Each (kernel,
+//! configuration) is also a row of its study (`<id>@<config>` off the canonical one).
 
 use crate::pg::ItemPointer;
-use crate::pg::nbtree::{BTScanOpaque, BTScanPos, BTree, IndexScanDesc, MAX_TIDS_PER_BTREE_PAGE, bt_first_all, bt_steppage};
+use crate::pg::nbtree::{BTScanOpaque, BTree, IndexScanDesc, MAX_TIDS_PER_BTREE_PAGE, bt_steppage};
+use crate::pg::nbtscan::{self, BtreeScan};
 use crate::pg::page::Page;
-use crate::pg::sink::{TidDigest, TidSink};
-use crate::pg::tidbitmap::PagetableEntry;
+use crate::pg::sink::TidSink;
+use crate::pg::tidbitmap::{PagetableEntry, SH_STATUS_IN_USE, tidbitmap_digest};
 use anyhow::{Result, bail};
 use std::ffi::{CStr, c_char, c_int, c_void};
 
@@ -57,8 +62,9 @@ pub type LocalIndexFn = unsafe extern "C" fn(*mut IndexScanDesc, *mut ItemPointe
 /// `dir-by-value` C kernel: `_bt_readpage(scan, page, offnum, firstpage, min_keys)`.
 pub type DirByValueFn = unsafe extern "C" fn(*mut IndexScanDesc, *const Page, u16, bool, c_int) -> bool;
 
-/// `tid-batch` C kernel: `(scan, C TIDBitmap) -> ntids`.
-pub type TidBatchFn = unsafe extern "C" fn(*mut IndexScanDesc, *mut c_void) -> i64;
+/// `tid-batch` C kernel: `(scan, the crate's B-tree scan for the page-step callees, C
+/// TIDBitmap) -> ntids`.
+pub type TidBatchFn = unsafe extern "C" fn(*mut IndexScanDesc, *mut c_void, *mut c_void) -> i64;
 
 /// A C kernel's entry point, typed by study.
 #[derive(Clone, Copy, Debug)]
@@ -153,9 +159,9 @@ macro_rules! config_kernels {
                 #[link_name = concat!("hotloops_dir_by_value_c_by_value__", $suffix)]
                 pub(crate) fn dv_by_value(scan: *mut IndexScanDesc, page: *const Page, offnum: u16, firstpage: bool, min_keys: c_int) -> bool;
                 #[link_name = concat!("hotloops_tid_batch_c_per_tid__", $suffix)]
-                pub(crate) fn tb_per_tid(scan: *mut IndexScanDesc, tbm: *mut c_void) -> i64;
+                pub(crate) fn tb_per_tid(scan: *mut IndexScanDesc, bs: *mut c_void, tbm: *mut c_void) -> i64;
                 #[link_name = concat!("hotloops_tid_batch_c_batched__", $suffix)]
-                pub(crate) fn tb_batched(scan: *mut IndexScanDesc, tbm: *mut c_void) -> i64;
+                pub(crate) fn tb_batched(scan: *mut IndexScanDesc, bs: *mut c_void, tbm: *mut c_void) -> i64;
                 #[link_name = concat!("hl_tbm_create__", $suffix)]
                 fn tbm_create(maxbytes: i64) -> *mut c_void;
                 #[link_name = concat!("hl_tbm_free__", $suffix)]
@@ -323,88 +329,58 @@ pub unsafe extern "C" fn hl_tid_sink_add_tuples(sink: *mut c_void, tids: *const 
 /// the Rust kernels' `BATCH_CAPACITY`).
 pub const BATCH_CAPACITY: usize = MAX_TIDS_PER_BTREE_PAGE;
 
-/// The cursor state a `local-index` kernel leaves behind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Cursor {
-    /// `currPos.itemIndex`.
-    pub item_index: i32,
-    /// `currPos.lastItem`.
-    pub last_item: i32,
-    /// `currPos.currPage`.
-    pub curr_page: u32,
+/// `_bt_first` (+ `_bt_returnitem`) for the tid-batch C kernels: `nbtscan::bt_first`,
+/// the function the Rust kernels call; `&scan->xs_heaptid`, or null when nothing matched.
+///
+/// # Safety
+/// `bs` must point to a live, reset [`BtreeScan`] whose memory context is current.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hl_tb_bt_first(bs: *mut c_void) -> *const ItemPointer {
+    let bs = bs.cast::<BtreeScan>();
+    unsafe { if nbtscan::bt_first(bs) { &raw const (*bs).xs_heaptid } else { std::ptr::null() } }
 }
 
-/// A bitmap index scan for the `local-index` C kernels: index, scan state and batch.
-pub struct BitmapScan {
-    rel: Box<BTree>,
-    so: Box<BTScanOpaque>,
-    scan: Box<IndexScanDesc>,
-    batch: Box<[ItemPointer; BATCH_CAPACITY]>,
+/// `_bt_next` once the page is exhausted, for the tid-batch C kernels (`nbtscan::bt_next`).
+///
+/// # Safety
+/// As [`hl_tb_bt_first`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hl_tb_bt_next(bs: *mut c_void) -> bool {
+    unsafe { nbtscan::bt_next(bs.cast()) }
 }
 
-impl BitmapScan {
-    /// A scan over `rel`, not positioned.
-    pub fn new(rel: BTree) -> Self {
-        let rel = Box::new(rel);
-        let (so, _) = BTScanOpaque::new_boxed(&[]);
-        let mut s = BitmapScan { scan: IndexScanDesc::new(&rel, &[]), rel, so, batch: Box::new([ItemPointer::default(); BATCH_CAPACITY]) };
-        s.scan.opaque = &mut *s.so;
-        s
-    }
-
-    /// The index.
-    pub fn rel(&self) -> &BTree {
-        &self.rel
-    }
-
-    /// `_bt_first`: the first non-empty leaf, or `currPos` left empty.
-    pub fn position(&mut self) {
-        self.so.curr_pos = BTScanPos::invalid();
-        bt_first_all(&mut self.so, &self.rel);
-    }
-
-    /// Set `currPos` directly (tests: a full 1358-item page); the scan continues from its
-    /// `next_page`.
-    pub fn position_at(&mut self, pos: &BTScanPos) {
-        self.so.curr_pos = pos.clone();
-    }
-
-    /// Run `k` from the current position into `sink`; returns `ntids`. Errors if `k` is not
-    /// a `local-index` kernel.
-    pub fn run(&mut self, k: &CKernel, sink: &mut dyn TidSink) -> Result<i64> {
-        let Entry::LocalIndex(f) = k.entry else { bail!("{} is not a local-index kernel", k.id) };
-        let mut sink: &mut dyn TidSink = sink;
-        // SAFETY: scan.opaque points at self.so and index_relation at self.rel; the batch is a
-        // separate allocation of BATCH_CAPACITY TIDs; `sink` outlives the call.
-        Ok(unsafe { f(&mut *self.scan, self.batch.as_mut_ptr(), (&raw mut sink).cast()) })
-    }
-
-    /// The cursor now.
-    pub fn cursor(&self) -> Cursor {
-        Cursor { item_index: self.so.curr_pos.item_index, last_item: self.so.curr_pos.last_item, curr_page: self.so.curr_pos.curr_page }
-    }
-
-    /// Run a `tid-batch` kernel from the current position into `tbm`; returns `ntids`.
-    pub fn run_tbm(&mut self, k: &CKernel, tbm: &mut CTidBitmap) -> Result<i64> {
-        let Entry::TidBatch(f) = k.entry else { bail!("{} is not a tid-batch kernel", k.id) };
-        if tbm.config != k.config {
-            bail!("{} [{}] given a TIDBitmap built under {}", k.id, k.config, tbm.config);
-        }
-        // SAFETY: as `run`; the bitmap is live and of the kernel's configuration.
-        Ok(unsafe { f(&mut *self.scan, tbm.as_ptr()) })
-    }
-
-    /// A whole scan with `k` into a fresh digest: (ntids, digest, final cursor).
-    pub fn outcome(&mut self, k: &CKernel) -> Result<(i64, TidDigest, Cursor)> {
-        self.position();
-        let mut d = TidDigest::new();
-        let n = self.run(k, &mut d)?;
-        Ok((n, d, self.cursor()))
-    }
+/// `_bt_steppage` through shared buffers, for the tid-batch C kernels
+/// (`nbtscan::bt_steppage_buf`).
+///
+/// # Safety
+/// As [`hl_tb_bt_first`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hl_tb_bt_steppage(bs: *mut c_void) -> bool {
+    unsafe { nbtscan::bt_steppage_buf(bs.cast()) }
 }
 
-/// The C TIDBitmap of one configuration (csrc/tidbitmap.c, exact mode only): a [`TidSink`],
-/// read back as its bucket array to compare with the Rust model slot by slot.
+/// `so->numArrayKeys && _bt_start_prim_scan(scan)` for the tid-batch C kernels.
+///
+/// # Safety
+/// As [`hl_tb_bt_first`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hl_tb_bt_start_prim_scan(bs: *mut c_void) -> bool {
+    unsafe { nbtscan::bt_start_prim_scan(bs.cast()) }
+}
+
+/// Run a tid-batch C kernel `f` over `bs` into `tbm` (the caller resets the scan and makes
+/// its memory context current); returns `ntids`.
+///
+/// # Safety
+/// `bs` must be live and reset, its context current; `tbm` of the kernel's configuration.
+pub unsafe fn run_tid_batch(f: TidBatchFn, bs: *mut BtreeScan, tbm: &mut CTidBitmap) -> i64 {
+    // SAFETY: desc.opaque points at the scan's own BTScanOpaque; the callees cast `bs` back.
+    unsafe { f(&raw mut (*bs).desc, bs.cast(), tbm.as_ptr()) }
+}
+
+/// The C TIDBitmap of one configuration (csrc/tidbitmap.c, exact and lossy): a [`TidSink`],
+/// read back as its bucket array to compare with the Rust model slot by slot, and digested
+/// with the Rust model's formula ([`tidbitmap_digest`]).
 pub struct CTidBitmap {
     fns: &'static TbmFns,
     tbm: *mut c_void,
@@ -425,9 +401,15 @@ struct CTbmHead {
     error: c_int,
     error_block: u32,
     error_offset: u32,
+    lossify_start: u32,
 }
 
-const _: () = assert!(std::mem::offset_of!(CTbmHead, entry1) == 32 && std::mem::offset_of!(CTbmHead, error) == 80 && size_of::<CTbmHead>() == 96);
+const _: () = assert!(
+    std::mem::offset_of!(CTbmHead, entry1) == 32
+        && std::mem::offset_of!(CTbmHead, error) == 80
+        && std::mem::offset_of!(CTbmHead, lossify_start) == 92
+        && size_of::<CTbmHead>() == 96
+);
 
 #[repr(C)]
 struct CPagetableHead {
@@ -446,7 +428,11 @@ pub struct CTbmInfo {
     pub nentries: i32,
     /// Exact pages.
     pub npages: i32,
-    /// `maxentries`.
+    /// Lossy chunks.
+    pub nchunks: i32,
+    /// Where the next `tbm_lossify` starts.
+    pub lossify_start: u32,
+    /// `maxentries` (doubled by a lossify that cannot reach half of it).
     pub maxentries: i32,
     /// Buckets and members of the page table (0, 0 before it exists).
     pub size: u64,
@@ -454,7 +440,7 @@ pub struct CTbmInfo {
     pub members: u32,
     /// Grow threshold.
     pub grow_threshold: u32,
-    /// First ERROR: 1 = bad offset, 2 = would lossify (not modelled), with block and offset.
+    /// First ERROR: 1 = bad offset, with block and offset.
     pub error: Option<(i32, u32, u32)>,
 }
 
@@ -483,6 +469,8 @@ impl CTidBitmap {
                 status: h.status,
                 nentries: h.nentries,
                 npages: h.npages,
+                nchunks: h.nchunks,
+                lossify_start: h.lossify_start,
                 maxentries: h.maxentries,
                 size,
                 members,
@@ -500,6 +488,26 @@ impl CTidBitmap {
             let p = (self.fns.buckets)(self.tbm, &mut n);
             if p.is_null() { Vec::new() } else { std::slice::from_raw_parts(p, n as usize).to_vec() }
         }
+    }
+
+    /// Every entry in use: `entry1` in one-page state (whose slot status C leaves 0, as
+    /// PostgreSQL does), the table's slots in use in hash state.
+    pub fn entries(&self) -> Vec<PagetableEntry> {
+        let b = self.buckets();
+        if self.info().status == 2 { b.into_iter().filter(|e| e.status == SH_STATUS_IN_USE).collect() } else { b }
+    }
+
+    /// The Rust model's digest of the logical content ([`tidbitmap_digest`]): equal to
+    /// `TidBitmap::digest` for an equal bitmap.
+    pub fn digest(&self) -> u64 {
+        let i = self.info();
+        tidbitmap_digest(&self.entries(), i.nentries, i.npages, i.nchunks, i.maxentries)
+    }
+
+    /// (exact pages, lossy pages), as EXPLAIN's "Heap Blocks" counts them.
+    pub fn heap_blocks(&self) -> (u64, u64) {
+        let lossy = self.entries().iter().filter(|e| e.ischunk).map(|e| e.words.iter().map(|w| w.count_ones() as u64).sum::<u64>()).sum();
+        (self.info().npages as u64, lossy)
     }
 }
 

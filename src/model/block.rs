@@ -126,9 +126,16 @@ fn has_call(cfg: &Cfg, b: usize) -> bool {
     cfg.blocks[b].insns.iter().any(|i| i.op == "call")
 }
 
-/// Blocks making a direct call to a named symbol that is not one of `helpers`.
+/// Out-of-translation-unit sinks a C kernel calls directly where a Rust kernel makes an
+/// indirect `dyn TidSink` call (`tbm_add_tuples` in tidbitmap.c, the Rust sink's callback):
+/// allowed on a loop like an indirect call, and not followed. C snapshots name them without
+/// the configuration suffix.
+const OPAQUE_SINKS: &[&str] = &["hl_tbm_add_tuples", "hl_tid_sink_add_tuples"];
+
+/// Blocks making a direct call to a named symbol that is not one of `helpers` (nor an
+/// [`OPAQUE_SINKS`] sink).
 fn calls_outside(cfg: &Cfg, b: usize, helpers: &BTreeSet<String>) -> bool {
-    cfg.blocks[b].insns.iter().any(|i| i.op == "call" && call_target(i).is_some_and(|t| !helpers.contains(&t)))
+    cfg.blocks[b].insns.iter().any(|i| i.op == "call" && call_target(i).is_some_and(|t| !helpers.contains(&t) && !OPAQUE_SINKS.contains(&t.as_str())))
 }
 
 /// Is this a tail jump out of the function (`jmp` to something that is not a local label)?

@@ -932,41 +932,10 @@ impl TidBitmap {
         (self.npages as u64, lossy)
     }
 
-    /// An order-independent digest of the logical content (entries and counters, not their
-    /// slots): equal for equal bitmaps however the table was laid out or grown. A chunk's
-    /// `recheck` byte is left out: `tbm_iterate` never reads it (lossy pages are always
-    /// rechecked), and PostgreSQL itself leaves it depending on call boundaries (TIDs of a
-    /// chunk-header page after the first are skipped as lossy across calls, but OR their flag
-    /// into the cached entry within one call).
+    /// An order-independent digest of the logical content: [`tidbitmap_digest`] of its
+    /// entries and counters.
     pub fn digest(&self) -> u64 {
-        #[inline(always)]
-        fn mix(mut z: u64) -> u64 {
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-        let one = |e: &PagetableEntry| {
-            let recheck = e.recheck && !e.ischunk;
-            let mut h = mix(e.blockno as u64 | (e.ischunk as u64) << 32 | (recheck as u64) << 33);
-            for &w in &e.words {
-                h = mix(h ^ w);
-            }
-            h
-        };
-        let mut acc = 0u64;
-        match self.status {
-            TbmStatus::Empty => {}
-            TbmStatus::OnePage => acc = one(&self.entry1),
-            TbmStatus::Hash => {
-                for e in self.pt().buckets() {
-                    if e.status == SH_STATUS_IN_USE {
-                        acc = acc.wrapping_add(one(e));
-                    }
-                }
-            }
-        }
-        mix(acc ^ mix((self.nentries as u64) << 32 | self.npages as u64) ^ (self.nchunks as u64) << 17)
-            ^ (self.maxentries as u64).rotate_left(40)
+        tidbitmap_digest(&self.entries(), self.nentries, self.npages, self.nchunks, self.maxentries)
     }
 
     /// Check the structure: counters against the table, every entry reachable by lookup,
@@ -1013,6 +982,33 @@ impl TidBitmap {
         }
         Ok(())
     }
+}
+
+/// An order-independent digest of a bitmap's logical content (its entries in use and its
+/// counters, not their slots): equal for equal bitmaps however the table was laid out or
+/// grown, and the one formula for the Rust model and the C TIDBitmap (csrc/tidbitmap.c) alike.
+/// A chunk's `recheck` byte is left out: `tbm_iterate` never reads it (lossy pages are always
+/// rechecked), and PostgreSQL itself leaves it depending on call boundaries (TIDs of a
+/// chunk-header page after the first are skipped as lossy across calls, but OR their flag
+/// into the cached entry within one call). The slot `status` byte is left out too (C leaves
+/// `entry1`'s at 0).
+pub fn tidbitmap_digest(entries: &[PagetableEntry], nentries: i32, npages: i32, nchunks: i32, maxentries: i32) -> u64 {
+    #[inline(always)]
+    fn mix(mut z: u64) -> u64 {
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    let one = |e: &PagetableEntry| {
+        let recheck = e.recheck && !e.ischunk;
+        let mut h = mix(e.blockno as u64 | (e.ischunk as u64) << 32 | (recheck as u64) << 33);
+        for &w in &e.words {
+            h = mix(h ^ w);
+        }
+        h
+    };
+    let acc = entries.iter().fold(0u64, |acc, e| acc.wrapping_add(one(e)));
+    mix(acc ^ mix((nentries as u64) << 32 | npages as u64) ^ (nchunks as u64) << 17) ^ (maxentries as u64).rotate_left(40)
 }
 
 impl TidSink for TidBitmap {

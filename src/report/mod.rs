@@ -13,6 +13,7 @@ pub mod layout;
 pub mod headline;
 pub mod html;
 pub mod pg;
+pub mod matrix;
 pub mod plot;
 pub mod progress;
 pub mod run;
@@ -78,6 +79,9 @@ pub struct RunConfig {
     /// Where they went: seconds per study and phase.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub phases: Vec<run::PhaseTime>,
+    /// The C configurations of this build, and which ones' rows ran (`--config`).
+    #[serde(default)]
+    pub c_configs: Vec<matrix::CConfigUsed>,
 }
 
 /// One study in a report.
@@ -380,7 +384,11 @@ pub fn markdown(r: &Report) -> String {
     let mut m = String::new();
     let _ = writeln!(m, "# hotloops report\n");
     let _ = writeln!(m, "{}", headline::markdown(r));
-    let _ = writeln!(m, "{}", provenance_table(r).render());
+    let mut prov = provenance_table(r);
+    for row in matrix::provenance_rows(&r.config.c_configs) {
+        prov.row(row);
+    }
+    let _ = writeln!(m, "{}", prov.render());
     if !r.notes.is_empty() {
         let _ = writeln!(m, "**Notes**\n");
         for n in &r.notes {
@@ -403,6 +411,7 @@ pub fn markdown(r: &Report) -> String {
             }
             m.push_str(&layout::case_block(case));
         }
+        m.push_str(&matrix::markdown(r, s));
         if !s.static_model.is_empty() {
             let _ = writeln!(m, "### {} / static core model
 

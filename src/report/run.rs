@@ -44,6 +44,9 @@ pub struct Options {
     pub strict: bool,
     /// `--pg`: measure the real server too (the report's pg section).
     pub pg: Option<super::pg::PgOptions>,
+    /// C configurations whose rows to run (empty: the canonical gcc12-pg with --quick, every
+    /// built one otherwise).
+    pub configs: Vec<String>,
 }
 
 /// Which studies: named ones (validated) or all.
@@ -71,12 +74,13 @@ fn child_trials(case: &str, a: &Variant, b: &Variant, size: Size, cfg: &PairConf
 /// Run the report and write its files. Returns the report and the files written.
 pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     let studies = select(&opts.studies)?;
+    let mut notes = Vec::new();
+    let configs = study::select_configs(&opts.configs, !opts.quick, &mut notes)?;
     crate::host::check_writable(&opts.out)?;
     // One report at a time per --out and per core (held to the end of the run).
     let _out_lock = crate::host::lock::acquire(&opts.out.join(crate::host::outdir::LOCK), &format!("--out {}", opts.out.display()))?;
     crate::host::cleanup::install();
     let started = Instant::now();
-    let mut notes = Vec::new();
 
     // Instructions: valgrind present?
     let exe = std::env::current_exe()?;
@@ -141,7 +145,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     }
 
     // Progress: one tick per wall-clock pair (A/A included), with an ETA.
-    let total: usize = studies.iter().map(|s| s.info().cases.len() * s.info().variants.len()).sum();
+    let total: usize = studies.iter().map(|s| s.info().cases.iter().map(|c| rows_in_run(s.info(), c.id, &configs).len()).sum::<usize>()).sum();
     let progress = std::cell::RefCell::new(Progress::new(total as u64));
     let mut busy = Vec::new();
     let mut phases: Vec<PhaseTime> = Vec::new();
@@ -151,6 +155,8 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     for s in &studies {
         let info = s.info();
         let base = info.baseline_variant();
+        // The rows this run takes: Rust rows, and C rows of the selected configurations.
+        let rows_here = |case: &str| rows_in_run(info, case, &configs);
         let mut case_reports = Vec::new();
         let study_sites = match &layouts {
             Some(l) => Some(sites(l, info.variants).with_context(|| format!("{}: reading kernel addresses", info.name))?),
@@ -165,14 +171,14 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 Ok(c) => c,
                 Err(e) if e.downcast_ref::<study::CaseUnavailable>().is_some() => {
                     notes.push(format!("{}/{cname} left out: {e:#}", info.name));
-                    progress.borrow_mut().skip(info.variants.len() as u64);
+                    progress.borrow_mut().skip(rows_here(cname).len() as u64);
                     continue;
                 }
                 Err(e) => return Err(e.context(format!("building {}/{cname}", info.name))),
             };
             // Wall clock: A/A first, then each variant against the baseline.
             let mut pairs_ab: Vec<(&'static Variant, &'static Variant)> = vec![(base, base)];
-            pairs_ab.extend(info.variants.iter().filter(|v| v.id != base.id).map(|v| (base, v)));
+            pairs_ab.extend(rows_here(cname).into_iter().filter(|v| v.id != base.id).map(|v| (base, v)));
             let measure_pair = |a: &'static Variant, b: &'static Variant, case: &mut Box<dyn study::Case>| -> Result<PairReport> {
                 let what = format!("{}/{cname}: {} vs {}", info.name, b.id, a.id);
                 progress.borrow().message(what.clone());
@@ -202,7 +208,9 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             let floor = wallclock::noise_floor(&aa);
             rows.push(Row::plain(info.name, cname, info.baseline, info.baseline, "wall-clock", aa.baseline_ns_per_item, &format!("ns/{unit}")));
             let mut pairs = Vec::new();
-            for (var, p) in info.variants.iter().filter(|v| v.id != base.id).zip(measured) {
+            // A row restricted to some cases (the tid-batch C kernels: B-tree only) skips the others.
+            let here = || rows_here(cname);
+            for (var, p) in here().into_iter().filter(|v| v.id != base.id).zip(measured) {
                 let mut r = Row::plain(info.name, cname, var.id, info.baseline, "wall-clock", p.variant_ns_per_item, &format!("ns/{unit}"));
                 if let Some(f) = wallclock::busy_flag(&p) {
                     busy.push(format!("{}/{cname}: {} vs {}: {f}", info.name, var.id, base.id));
@@ -232,7 +240,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             progress.borrow().message(format!("{cname}: counters"));
             let runs = counter_runs(case.as_mut(), base, if opts.quick { QUICK_COUNTER_NS } else { FULL_COUNTER_NS })?;
             let base_rep = counters::measure(case.as_mut(), base, runs, &groups)?;
-            for v in info.variants {
+            for v in here() {
                 let rep = if v.id == base.id { base_rep.clone() } else { counters::measure(case.as_mut(), v, runs, &groups)? };
                 rows.extend(super::counter_rows(info.name, cname, v.id, info.baseline, unit, &rep.values, Some(&base_rep.values)));
                 for n in super::unavailable_notes(&rep.unavailable) {
@@ -244,7 +252,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
 
             clock.lap(&mut phases, "counters");
             // Study-specific figures.
-            for var in info.variants {
+            for var in here() {
                 for (metric, value, u) in case.extra_metrics(var)? {
                     rows.push(Row::plain(info.name, cname, var.id, info.baseline, &metric, value, &u));
                 }
@@ -272,7 +280,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         if instructions {
             progress.borrow().message(format!("{}: callgrind", info.name));
             let jobs: Vec<callgrind::Job> =
-                case_reports.iter().flat_map(|c| info.variants.iter().map(move |v| (v.id, c.name.as_str()))).collect();
+                case_reports.iter().flat_map(|c| rows_here(&c.name).into_iter().map(move |v| (v.id, c.name.as_str()))).collect();
             let counts = callgrind::count_many(&exe, &jobs, Size::Test)?;
             for c in &counts {
                 let Some(b) = counts.iter().find(|b| b.case == c.case && b.id == base.id) else { continue };
@@ -347,6 +355,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             budget_ms: cfg.budget.as_millis() as u64,
             elapsed_s: started.elapsed().as_secs_f64(),
             phases,
+            c_configs: super::matrix::configs_used(&configs),
         },
         notes,
         studies: study_reports,
@@ -361,6 +370,12 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     }
     let written = write_files(&report, &opts.out)?;
     Ok((report, written))
+}
+
+/// The rows a run takes on `case`: those that run on it (the tid-batch C kernels: B-tree cases
+/// only), Rust rows, and C rows of the selected configurations.
+fn rows_in_run(info: &'static study::StudyInfo, case: &str, configs: &[&str]) -> Vec<&'static Variant> {
+    info.variants.iter().filter(|v| v.runs_on(case) && v.in_configs(configs)).collect()
 }
 
 /// Seconds a report spent in one phase of one study (summed over its cases): where the time

@@ -26,6 +26,15 @@
 //! - `dir-by-value/by-value` (83a26ba59b): `_bt_checkkeys` reads `pstate->dir`, one load from a
 //!   pointer already in a register.
 //!
+//! C rows (`csrc/nbtsearch_checkkeys.c`: `_bt_readpage` -> `_bt_checkkeys` ->
+//! `_bt_check_compare`, each configuration's `@<config>` row beside the canonical one):
+//! `c-opaque`, `c-by-value`. **What they showed**: gcc 12 with Debian's flags emits the
+//! seed's dependent load (`mov rax, [rdi + 56]; mov eax, [rax + 112]`) in `_bt_checkkeys`,
+//! and by-value removes it, one instruction a tuple under every configuration; Debian's
+//! `-fstack-protector-strong` puts a canary into that per-tuple function (its `ikey` has its
+//! address taken), absent under PostgreSQL's own flags, and the flag set moves the per-tuple
+//! count by more than the patch does. Figures in `analysis/*/ckernels.md`.
+//!
 //! Cases: pgbench_accounts_pkey, ranges of 2,000 and 15,000 tuples, each with the page-level
 //! check leaving **0 keys** per tuple (seed 001's case) and with **1 key** left on every page
 //! (the upper bound evaluated per tuple, as on a scan's final page).
@@ -58,6 +67,11 @@ static INFO: StudyInfo = StudyInfo {
     baseline: "dir-by-value/opaque",
     patched: "dir-by-value/by-value",
     unit: "tuple",
+    c_kernels: "gcc 12 with Debian's flags emits the seed's dependent load in _bt_checkkeys \
+                (mov rax,[rdi+56]; mov eax,[rax+112]) and by-value removes it, one instruction \
+                a tuple under every configuration; Debian's -fstack-protector-strong adds a \
+                canary to that per-tuple call (ikey has its address taken), and the flag set \
+                moves the per-tuple count by more than the patch does",
     variants: &[
         Variant::new(
             "dir-by-value/opaque",
@@ -89,6 +103,60 @@ static INFO: StudyInfo = StudyInfo {
             &ReadPage::C(crate::ckernels::hlc_gcc12_pg::dv_by_value),
         )
         .helpers(&["hl_dir_by_value_c_by_value_checkkeys__gcc12_pg", "hl_bt_check_compare__gcc12_pg"]),
+        #[cfg(hlc_gcc12_upstream)]
+        Variant::c(
+            "dir-by-value/c-opaque@gcc12-upstream",
+            "opaque in C under gcc12-upstream (PostgreSQL's own gcc flags)",
+            "gcc12-upstream",
+            "hotloops_dir_by_value_c_opaque__gcc12_upstream",
+            &ReadPage::C(crate::ckernels::hlc_gcc12_upstream::dv_opaque),
+        )
+        .helpers(&["hl_dir_by_value_c_opaque_checkkeys__gcc12_upstream", "hl_bt_check_compare__gcc12_upstream"]),
+        #[cfg(hlc_gcc12_upstream)]
+        Variant::c(
+            "dir-by-value/c-by-value@gcc12-upstream",
+            "by-value in C under gcc12-upstream (PostgreSQL's own gcc flags)",
+            "gcc12-upstream",
+            "hotloops_dir_by_value_c_by_value__gcc12_upstream",
+            &ReadPage::C(crate::ckernels::hlc_gcc12_upstream::dv_by_value),
+        )
+        .helpers(&["hl_dir_by_value_c_by_value_checkkeys__gcc12_upstream", "hl_bt_check_compare__gcc12_upstream"]),
+        #[cfg(hlc_gcc12_strict)]
+        Variant::c(
+            "dir-by-value/c-opaque@gcc12-strict",
+            "opaque in C under gcc12-strict (Debian's flags with -fstrict-aliasing)",
+            "gcc12-strict",
+            "hotloops_dir_by_value_c_opaque__gcc12_strict",
+            &ReadPage::C(crate::ckernels::hlc_gcc12_strict::dv_opaque),
+        )
+        .helpers(&["hl_dir_by_value_c_opaque_checkkeys__gcc12_strict", "hl_bt_check_compare__gcc12_strict"]),
+        #[cfg(hlc_gcc12_strict)]
+        Variant::c(
+            "dir-by-value/c-by-value@gcc12-strict",
+            "by-value in C under gcc12-strict (Debian's flags with -fstrict-aliasing)",
+            "gcc12-strict",
+            "hotloops_dir_by_value_c_by_value__gcc12_strict",
+            &ReadPage::C(crate::ckernels::hlc_gcc12_strict::dv_by_value),
+        )
+        .helpers(&["hl_dir_by_value_c_by_value_checkkeys__gcc12_strict", "hl_bt_check_compare__gcc12_strict"]),
+        #[cfg(hlc_clang19_pg)]
+        Variant::c(
+            "dir-by-value/c-opaque@clang19-pg",
+            "opaque in C under clang19-pg (clang 19 with Debian's flags)",
+            "clang19-pg",
+            "hotloops_dir_by_value_c_opaque__clang19_pg",
+            &ReadPage::C(crate::ckernels::hlc_clang19_pg::dv_opaque),
+        )
+        .helpers(&["hl_dir_by_value_c_opaque_checkkeys__clang19_pg", "hl_bt_check_compare__clang19_pg"]),
+        #[cfg(hlc_clang19_pg)]
+        Variant::c(
+            "dir-by-value/c-by-value@clang19-pg",
+            "by-value in C under clang19-pg (clang 19 with Debian's flags)",
+            "clang19-pg",
+            "hotloops_dir_by_value_c_by_value__clang19_pg",
+            &ReadPage::C(crate::ckernels::hlc_clang19_pg::dv_by_value),
+        )
+        .helpers(&["hl_dir_by_value_c_by_value_checkkeys__clang19_pg", "hl_bt_check_compare__clang19_pg"]),
     ],
     cases: &[
         CaseSpec { id: "range-2000/0-keys", summary: "pgbench range scans of 2,000 tuples; the page-level check leaves 0 keys a tuple" },

@@ -34,6 +34,17 @@
 //! - `local-index/local` (the patch): `itemIndex`/`lastItem` copied into locals, written back
 //!   once per page.
 //!
+//! C rows (`csrc/nbtree_bitmap.c`, gcc 12 with Debian PostgreSQL 15's flags; `@<config>` rows
+//! for PostgreSQL's own flags, `-fstrict-aliasing` and clang 19): `c-store-each` and `c-local`
+//! are store-each and local in C; `c-span` is the call-free copy loop (a span is flushed
+//! before it, not inside it). **What they showed** (asm snapshots, `tests/ckernels_asm.rs`):
+//! the seed's explanation is half right. With the flush call inside the copy loop, v1's
+//! shape, gcc keeps `itemIndex` in memory under every flag set, `-fstrict-aliasing` included:
+//! the out-of-line call is the cause. Only in the call-free loop does the aliasing flag
+//! decide (registers under `-fstrict-aliasing`, memory under PostgreSQL's flags), and clang
+//! 19 keeps it in memory there under both. A cursor in locals is in registers everywhere.
+//! The instructions and times per configuration are in `analysis/*/ckernels.md`.
+//!
 //! The batch capacity is not in the seed; we take one leaf page's worth,
 //! `MaxTIDsPerBTreePage` = 1358 (the patch batches "saved leaf-page spans").
 
@@ -91,6 +102,11 @@ static INFO: StudyInfo = StudyInfo {
     baseline: "local-index/store-each",
     patched: "local-index/local",
     unit: "TID",
+    c_kernels: "half of the seed's explanation holds: with the flush call inside the copy loop \
+                (v1's shape) gcc keeps itemIndex in memory under every flag set, -fstrict-aliasing \
+                included, so the call, not -fno-strict-aliasing, is the cause; the aliasing flag \
+                decides only in a call-free copy loop (c-span), and clang 19 keeps the cursor in \
+                memory there too; a cursor in locals is in registers everywhere",
     variants: &[
         Variant::new(
             "local-index/store-each",
@@ -130,6 +146,78 @@ static INFO: StudyInfo = StudyInfo {
             "gcc12-pg",
             "hotloops_local_index_c_span__gcc12_pg",
             &LocalKernel::C(crate::ckernels::hlc_gcc12_pg::li_span),
+        ),
+        #[cfg(hlc_gcc12_upstream)]
+        Variant::c(
+            "local-index/c-store-each@gcc12-upstream",
+            "store-each in C under gcc12-upstream (PostgreSQL's own gcc flags)",
+            "gcc12-upstream",
+            "hotloops_local_index_c_store_each__gcc12_upstream",
+            &LocalKernel::C(crate::ckernels::hlc_gcc12_upstream::li_store_each),
+        ),
+        #[cfg(hlc_gcc12_upstream)]
+        Variant::c(
+            "local-index/c-local@gcc12-upstream",
+            "local in C under gcc12-upstream (PostgreSQL's own gcc flags)",
+            "gcc12-upstream",
+            "hotloops_local_index_c_local__gcc12_upstream",
+            &LocalKernel::C(crate::ckernels::hlc_gcc12_upstream::li_local),
+        ),
+        #[cfg(hlc_gcc12_upstream)]
+        Variant::c(
+            "local-index/c-span@gcc12-upstream",
+            "the call-free span copy loop in C under gcc12-upstream (PostgreSQL's own gcc flags)",
+            "gcc12-upstream",
+            "hotloops_local_index_c_span__gcc12_upstream",
+            &LocalKernel::C(crate::ckernels::hlc_gcc12_upstream::li_span),
+        ),
+        #[cfg(hlc_gcc12_strict)]
+        Variant::c(
+            "local-index/c-store-each@gcc12-strict",
+            "store-each in C under gcc12-strict (Debian's flags with -fstrict-aliasing)",
+            "gcc12-strict",
+            "hotloops_local_index_c_store_each__gcc12_strict",
+            &LocalKernel::C(crate::ckernels::hlc_gcc12_strict::li_store_each),
+        ),
+        #[cfg(hlc_gcc12_strict)]
+        Variant::c(
+            "local-index/c-local@gcc12-strict",
+            "local in C under gcc12-strict (Debian's flags with -fstrict-aliasing)",
+            "gcc12-strict",
+            "hotloops_local_index_c_local__gcc12_strict",
+            &LocalKernel::C(crate::ckernels::hlc_gcc12_strict::li_local),
+        ),
+        #[cfg(hlc_gcc12_strict)]
+        Variant::c(
+            "local-index/c-span@gcc12-strict",
+            "the call-free span copy loop in C under gcc12-strict (Debian's flags with -fstrict-aliasing)",
+            "gcc12-strict",
+            "hotloops_local_index_c_span__gcc12_strict",
+            &LocalKernel::C(crate::ckernels::hlc_gcc12_strict::li_span),
+        ),
+        #[cfg(hlc_clang19_pg)]
+        Variant::c(
+            "local-index/c-store-each@clang19-pg",
+            "store-each in C under clang19-pg (clang 19 with Debian's flags)",
+            "clang19-pg",
+            "hotloops_local_index_c_store_each__clang19_pg",
+            &LocalKernel::C(crate::ckernels::hlc_clang19_pg::li_store_each),
+        ),
+        #[cfg(hlc_clang19_pg)]
+        Variant::c(
+            "local-index/c-local@clang19-pg",
+            "local in C under clang19-pg (clang 19 with Debian's flags)",
+            "clang19-pg",
+            "hotloops_local_index_c_local__clang19_pg",
+            &LocalKernel::C(crate::ckernels::hlc_clang19_pg::li_local),
+        ),
+        #[cfg(hlc_clang19_pg)]
+        Variant::c(
+            "local-index/c-span@clang19-pg",
+            "the call-free span copy loop in C under clang19-pg (clang 19 with Debian's flags)",
+            "clang19-pg",
+            "hotloops_local_index_c_span__clang19_pg",
+            &LocalKernel::C(crate::ckernels::hlc_clang19_pg::li_span),
         ),
     ],
     cases: &[
@@ -325,6 +413,15 @@ pub struct Outcome {
     pub bitmap: Option<u64>,
 }
 
+impl Outcome {
+    /// The one digest of an outcome: what [`Case::run`] returns.
+    pub fn value(&self) -> u64 {
+        self.sink.value() ^ self.bitmap.unwrap_or(0).rotate_left(29) ^ (self.ntids as u64).rotate_left(7) ^ ((self.item_index as u64) << 40)
+            ^ ((self.last_item as u64) << 20)
+            ^ self.curr_page as u64
+    }
+}
+
 impl ScanCase {
     /// A case over `rel`.
     pub fn new(rel: BTree) -> Self {
@@ -359,14 +456,25 @@ impl ScanCase {
         self.so.curr_pos = pos.clone();
     }
 
+    /// The cursor now: (`itemIndex`, `lastItem`, `currPage`).
+    pub fn cursor(&self) -> (i32, i32, u32) {
+        (self.so.curr_pos.item_index, self.so.curr_pos.last_item, self.so.curr_pos.curr_page)
+    }
+
     /// Run variant `v` from the current position; `position` first for a whole scan.
     pub fn run_from_position(&mut self, v: &'static Variant, sink: &mut dyn TidSink) -> anyhow::Result<i64> {
+        Ok(self.run_kernel_from_position(v.spec::<LocalKernel>()?, sink))
+    }
+
+    /// Run `kernel` from the current position: what [`ScanCase::run_from_position`] runs for a
+    /// row, open to a kernel that is no row (a C kernel under another configuration).
+    pub fn run_kernel_from_position(&mut self, kernel: &LocalKernel, sink: &mut dyn TidSink) -> i64 {
         let scan: *mut IndexScanDesc = &mut *self.scan;
         let batch = self.batch.as_mut_ptr();
         // SAFETY: scan.opaque points at self.so, index_relation at self.rel, and the batch is
         // a separate allocation of BATCH_CAPACITY TIDs.
-        Ok(unsafe {
-            match v.spec::<LocalKernel>()? {
+        unsafe {
+            match kernel {
                 LocalKernel::Raw(f) => f(scan, batch, sink),
                 LocalKernel::Safe(f) => f(&mut *(*scan).opaque, &self.rel, &mut self.batch, sink),
                 LocalKernel::C(f) => {
@@ -375,21 +483,26 @@ impl ScanCase {
                     f(scan, batch, (&raw mut sink).cast())
                 }
             }
-        })
+        }
     }
 
     /// Run variant `v` over the whole scan and report what it did.
     pub fn outcome(&mut self, v: &'static Variant) -> anyhow::Result<Outcome> {
+        self.outcome_with(v.spec::<LocalKernel>()?).map_err(|e| anyhow::anyhow!("{}: {e}", v.id))
+    }
+
+    /// Run `kernel` over the whole scan: what [`ScanCase::outcome`] runs for a row.
+    pub fn outcome_with(&mut self, kernel: &LocalKernel) -> anyhow::Result<Outcome> {
         self.position();
         let mut sink = TidDigest::new();
         let mut bitmap = None;
         let ntids = match self.into_bitmap {
-            None => self.run_from_position(v, &mut sink)?,
+            None => self.run_kernel_from_position(kernel, &mut sink),
             Some(bytes) => {
                 let mut tbm = TidBitmap::new(bytes);
-                let n = self.run_from_position(v, &mut tbm)?;
+                let n = self.run_kernel_from_position(kernel, &mut tbm);
                 if let Some(e) = tbm.error() {
-                    anyhow::bail!("{}: the bitmap raised ERROR: {e}", v.id);
+                    anyhow::bail!("the bitmap raised ERROR: {e}");
                 }
                 bitmap = Some(tbm.digest());
                 n
@@ -430,10 +543,7 @@ impl Case for ScanCase {
     }
 
     fn run(&mut self, v: &'static Variant) -> anyhow::Result<u64> {
-        let o = self.outcome(v)?;
-        Ok(o.sink.value() ^ o.bitmap.unwrap_or(0).rotate_left(29) ^ (o.ntids as u64).rotate_left(7) ^ ((o.item_index as u64) << 40)
-            ^ ((o.last_item as u64) << 20)
-            ^ o.curr_page as u64)
+        Ok(self.outcome(v)?.value())
     }
 
     fn seed_ratio(&self, v: &'static Variant) -> Option<f64> {

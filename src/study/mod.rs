@@ -47,6 +47,9 @@ pub struct Variant {
     /// The C configuration a C kernel was built under (`gcc12-pg`, see [`crate::ckernels`]);
     /// "" for a Rust kernel.
     pub config: &'static str,
+    /// The case ids this row runs on; empty: every case of its study. (The tid-batch C
+    /// kernels are btgetbitmap's loop: they run on the B-tree cases only.)
+    pub cases: &'static [&'static str],
     /// The kernel and setup the study's cases run.
     pub spec: &'static dyn Kernel,
 }
@@ -62,15 +65,18 @@ impl Variant {
     /// time when the row is a `static`).
     pub const fn new(id: &'static str, summary: &'static str, kernel: &'static str, spec: &'static dyn Kernel) -> Variant {
         assert!(is_symbol_of(id, kernel), "a variant's kernel symbol must be symbol_of(its id)");
-        Variant { id, summary, kernel, helpers: &[], setup: "", config: "", spec }
+        Variant { id, summary, kernel, helpers: &[], setup: "", config: "", cases: &[], spec }
     }
 
     /// A row whose kernel is a C function of `csrc/` built under configuration `config`
     /// (`gcc12-pg`): `kernel` must be [`symbol_of`] `id` + `__` + the configuration with `-`
-    /// as `_` (checked at compile time).
+    /// as `_` (checked at compile time). The canonical configuration's row has the plain id
+    /// (`local-index/c-span`); another configuration's row is `<id>@<config>`
+    /// (`local-index/c-span@gcc12-strict`), so every (kernel, configuration) is a row that
+    /// ids, worker processes and callgrind resolve, and `--config` selects by [`Variant::config`].
     pub const fn c(id: &'static str, summary: &'static str, config: &'static str, kernel: &'static str, spec: &'static dyn Kernel) -> Variant {
         assert!(is_c_symbol_of(id, config, kernel), "a C variant's kernel symbol must be symbol_of(its id)__<config>");
-        Variant { id, summary, kernel, helpers: &[], setup: "", config, spec }
+        Variant { id, summary, kernel, helpers: &[], setup: "", config, cases: &[], spec }
     }
 
     /// A row that runs another variant's kernel (`owner`'s) with a different setup.
@@ -84,7 +90,7 @@ impl Variant {
     ) -> Variant {
         assert!(is_symbol_of(owner, kernel), "a shared kernel's symbol must be symbol_of(its owner's id)");
         assert!(!setup.is_empty(), "a variant sharing a kernel must say what its setup changes");
-        Variant { id, summary, kernel, helpers: &[], setup, config: "", spec }
+        Variant { id, summary, kernel, helpers: &[], setup, config: "", cases: &[], spec }
     }
 
     /// The same row with its out-of-line helpers.
@@ -93,11 +99,36 @@ impl Variant {
         self
     }
 
+    /// The same row, run on these cases only.
+    pub const fn only_cases(mut self, cases: &'static [&'static str]) -> Variant {
+        self.cases = cases;
+        self
+    }
+
+    /// Does this row run on case `case` of its study?
+    pub fn runs_on(&self, case: &str) -> bool {
+        self.cases.is_empty() || self.cases.contains(&case)
+    }
+
+    /// An error for a case this row does not run on, naming the ones it does; Ok otherwise.
+    pub fn check_runs_on(&self, case: &str) -> anyhow::Result<()> {
+        if self.runs_on(case) {
+            return Ok(());
+        }
+        anyhow::bail!("{} does not run on case `{case}`; it runs on: {}", self.id, self.cases.join(", "))
+    }
+
     /// The study's spec type of this row; an error if the row belongs to another study.
     pub fn spec<T: Kernel>(&self) -> anyhow::Result<&'static T> {
         let any: &'static dyn Any = self.spec;
         any.downcast_ref::<T>()
             .ok_or_else(|| anyhow::anyhow!("{} is not a variant of this study (its spec is another study's type)", self.id))
+    }
+
+    /// The id without a configuration suffix (`local-index/c-span` of
+    /// `local-index/c-span@gcc12-strict`): the C kernel's id in [`crate::ckernels`].
+    pub fn base_id(&self) -> &'static str {
+        self.id.split_once('@').map_or(self.id, |(b, _)| b)
     }
 
     /// The short name (`store-each` of `local-index/store-each`).
@@ -155,15 +186,33 @@ pub const fn is_symbol_of(id: &str, symbol: &str) -> bool {
     true
 }
 
-/// `symbol == symbol_of(id) + "__" + config` with `-` as `_`, in a `const fn`.
+/// `symbol == symbol_of(id) + "__" + config` with `-` as `_`, in a `const fn`; an id
+/// `<base>@<config>` must name the same configuration, and its base is what the symbol spells.
 pub const fn is_c_symbol_of(id: &str, config: &str, symbol: &str) -> bool {
-    let (sym, cfg) = (symbol.as_bytes(), config.as_bytes());
-    let base = "hotloops_".len() + id.len();
+    let (sym, cfg, full) = (symbol.as_bytes(), config.as_bytes(), id.as_bytes());
+    // The id up to its `@`, if any; the rest must be `@config`.
+    let mut at = 0;
+    while at < full.len() && full[at] != b'@' {
+        at += 1;
+    }
+    if at < full.len() {
+        if full.len() - at - 1 != cfg.len() {
+            return false;
+        }
+        let mut k = 0;
+        while k < cfg.len() {
+            if full[at + 1 + k] != cfg[k] {
+                return false;
+            }
+            k += 1;
+        }
+    }
+    let base = "hotloops_".len() + at;
     if sym.len() != base + 2 + cfg.len() || cfg.is_empty() {
         return false;
     }
     // The base part, checked as is_symbol_of does on the prefix of `symbol`.
-    let (prefix, idb) = (b"hotloops_", id.as_bytes());
+    let prefix = b"hotloops_";
     let mut i = 0;
     while i < prefix.len() {
         if sym[i] != prefix[i] {
@@ -171,8 +220,9 @@ pub const fn is_c_symbol_of(id: &str, config: &str, symbol: &str) -> bool {
         }
         i += 1;
     }
+    let idb = full;
     let mut j = 0;
-    while j < idb.len() {
+    while j < at {
         let c = if idb[j] == b'/' || idb[j] == b'-' { b'_' } else { idb[j] };
         if sym[prefix.len() + j] != c {
             return false;
@@ -224,6 +274,10 @@ pub struct StudyInfo {
     pub patched: &'static str,
     /// What one item is (per-item normalisation): "TID", "tuple", ...
     pub unit: &'static str,
+    /// What the C reference kernels (gcc 12 and clang 19 with PostgreSQL's flags, csrc/)
+    /// showed about the seed's explanation, in a sentence or two ("" when the study has none);
+    /// the figures are in `analysis/`.
+    pub c_kernels: &'static str,
     /// All variants, baseline first.
     pub variants: &'static [Variant],
     /// The case catalogue, in report order.
@@ -338,7 +392,7 @@ pub fn kernels() -> Vec<&'static Variant> {
 /// Snapshot path of `v`'s kernel, relative to `asm-snapshots/`: `study/<owner>.s`, or
 /// `study/c-<variant>@<config>.s` for a C kernel.
 pub fn snapshot_path(v: &'static Variant) -> String {
-    if v.is_c() { format!("{}@{}.s", v.id, v.config) } else { format!("{}.s", kernel_owner(v).id) }
+    if v.is_c() { format!("{}@{}.s", v.base_id(), v.config) } else { format!("{}.s", kernel_owner(v).id) }
 }
 
 /// A name the user gave that matches nothing; its message lists the valid names.
@@ -390,6 +444,69 @@ pub fn variant(id: &str) -> Result<(&'static dyn Study, &'static Variant), Unkno
         given: id.to_string(),
         valid: all_ids().into_iter().map(String::from).collect(),
     })
+}
+
+/// The C configurations a run takes rows of: `names` if given (each must be a known
+/// configuration, else an [`UnknownName`] listing them; and built, else an error naming what
+/// to install), otherwise the canonical one alone or, with `all_built`, every configuration
+/// built into this binary (a skipped one is said in `notes`).
+pub fn select_configs(names: &[String], all_built: bool, notes: &mut Vec<String>) -> anyhow::Result<Vec<&'static str>> {
+    use crate::ckernels::{CANONICAL, CONFIGS};
+    if names.is_empty() {
+        if !all_built {
+            return Ok(vec![CANONICAL]);
+        }
+        for c in CONFIGS.iter().filter(|c| !c.built) {
+            notes.push(format!("C configuration {} skipped: {}", c.name, c.note));
+        }
+        return Ok(CONFIGS.iter().filter(|c| c.built).map(|c| c.name).collect());
+    }
+    let mut out = Vec::new();
+    for n in names {
+        let c = config_named(n)?;
+        if !c.built {
+            anyhow::bail!("C configuration `{}` is not in this build: {}", c.name, c.note);
+        }
+        if !out.contains(&c.name) {
+            out.push(c.name);
+        }
+    }
+    Ok(out)
+}
+
+/// A C configuration by name; an unknown one lists the valid names (exit 2 at the CLI).
+pub fn config_named(name: &str) -> Result<&'static crate::ckernels::CConfig, UnknownName> {
+    crate::ckernels::CONFIGS.iter().find(|c| c.name == name).ok_or_else(|| UnknownName {
+        kind: "C configuration",
+        given: name.to_string(),
+        valid: crate::ckernels::CONFIGS.iter().map(|c| format!("{}{}", c.name, if c.built { "" } else { " (not built here)" })).collect(),
+    })
+}
+
+/// Row `v` under C configuration `config` (None: `v` itself): the row of the same C kernel
+/// built under `config`. A Rust row, an unknown or unbuilt configuration is an error.
+pub fn with_config(v: &'static Variant, config: Option<&str>) -> anyhow::Result<&'static Variant> {
+    let Some(name) = config else { return Ok(v) };
+    let c = config_named(name)?;
+    if !v.is_c() {
+        let c_ids: Vec<String> = STUDIES.iter().flat_map(|s| s.info().variants.iter()).filter(|r| r.is_c() && r.config == crate::ckernels::CANONICAL).map(|r| r.id.to_string()).collect();
+        return Err(UnknownName { kind: "C variant id", given: format!("{} (a Rust kernel; --config applies to C kernels)", v.id), valid: c_ids }.into());
+    }
+    if !c.built {
+        anyhow::bail!("C configuration `{}` is not in this build: {}", c.name, c.note);
+    }
+    STUDIES
+        .iter()
+        .flat_map(|s| s.info().variants.iter())
+        .find(|r| r.is_c() && r.base_id() == v.base_id() && r.config == c.name)
+        .ok_or_else(|| anyhow::anyhow!("no row of {} under {}", v.base_id(), c.name))
+}
+
+impl Variant {
+    /// Is this row in a run of C configurations `configs`? (Rust rows always are.)
+    pub fn in_configs(&self, configs: &[&str]) -> bool {
+        !self.is_c() || configs.contains(&self.config)
+    }
 }
 
 /// A case this host cannot run (a file system that refuses `O_DIRECT`): the report leaves it

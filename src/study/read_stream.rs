@@ -103,6 +103,7 @@ static INFO: StudyInfo = StudyInfo {
     // io_method's default is worker, so that is what the patch runs out of the box.
     patched: "read-stream/stream-worker",
     unit: "page",
+    c_kernels: "",
     variants: &[
         Variant::new(
             "read-stream/sync-per-page",

@@ -123,6 +123,7 @@ static INFO: StudyInfo = StudyInfo {
     baseline: "alloc-churn/palloc-routine",
     patched: "alloc-churn/static-routine",
     unit: "query",
+    c_kernels: "",
     variants: &[
         Variant::new(
             "alloc-churn/palloc-routine",

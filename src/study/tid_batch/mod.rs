@@ -46,6 +46,17 @@
 //!   right sibling into L2 before each span ([`prefetch_leaf`]); what that buys, and the
 //!   command that measures it, are in `analysis/README.md`.
 //!
+//! - `tid-batch/c-per-tid`, `tid-batch/c-batched` (and their `@<config>` rows): per-tid's
+//!   and batched's B-tree loops in C (`csrc/nbtree_bitmap.c`), stepping the same
+//!   [`BtreeScan`] through the same Rust `_bt_first` / `_bt_next` / `_bt_steppage` /
+//!   `_bt_start_prim_scan`, into the C TIDBitmap (`csrc/tidbitmap.c`: exact and lossy mode,
+//!   equal to [`TidBitmap`] bucket by bucket, digested by the same
+//!   [`crate::pg::tidbitmap::tidbitmap_digest`]); B-tree cases only ([`BTREE_CASES`]).
+//!   **What they showed**: master's loop keeps `itemIndex` in memory around its per-TID
+//!   call under every configuration, the batched loop's cursor is in registers, and
+//!   batching's gain holds for gcc's build of the bitmap as for the Rust model's (figures in
+//!   `analysis/*/ckernels.md`).
+//!
 //! **btree-few** is a sub-1% question that one process cannot settle: a new process's heap
 //! and code layout moves its ratio by more than batching does. The pooled figures are in
 //! `analysis/README.md`.
@@ -118,6 +129,7 @@
 //!   column, 510 tuples a page) whose signature test matches 1 row in 8: heap order, sparse,
 //!   about 23 TIDs a run, recheck = true. **bloom-few**: the same scan matching ten rows.
 
+use crate::ckernels::{CTidBitmap, TidBatchFn};
 use crate::pg::ItemPointer;
 use crate::pg::mcxt::memory_context_switch_to;
 use crate::pg::nbtree::MAX_TIDS_PER_BTREE_PAGE;
@@ -175,6 +187,11 @@ static INFO: StudyInfo = StudyInfo {
     baseline: "tid-batch/per-tid",
     patched: "tid-batch/batched",
     unit: "TID",
+    c_kernels: "master's btgetbitmap in C, into a C TIDBitmap built with PostgreSQL's flags \
+                (exact and lossy, equal to the Rust model bucket by bucket), keeps itemIndex in \
+                memory around its per-TID tbm_add_tuples call under every configuration; the \
+                batched loop's cursor is in registers, and batching's gain holds for gcc's \
+                build as for the Rust model's",
     variants: &[
         Variant::new(
             "tid-batch/per-tid",
@@ -197,9 +214,82 @@ static INFO: StudyInfo = StudyInfo {
             &TidKernel::Words(hotloops_tid_batch_runs),
         )
         .helpers(&["hl_tid_batch_runs_btree", "hl_tid_batch_runs_pages", "hl_tid_batch_runs_bloom"]),
+        Variant::c(
+            "tid-batch/c-per-tid",
+            "per-tid in C (btgetbitmap, master), gcc 12 with Debian PostgreSQL 15's flags, into the C TIDBitmap",
+            "gcc12-pg",
+            "hotloops_tid_batch_c_per_tid__gcc12_pg",
+            &TidKernel::C(crate::ckernels::hlc_gcc12_pg::tb_per_tid, "gcc12-pg"),
+        )
+        .only_cases(&BTREE_CASES),
+        Variant::c(
+            "tid-batch/c-batched",
+            "batched in C (seed 000 v2's B-tree loop), gcc 12 with Debian PostgreSQL 15's flags, into the C TIDBitmap",
+            "gcc12-pg",
+            "hotloops_tid_batch_c_batched__gcc12_pg",
+            &TidKernel::C(crate::ckernels::hlc_gcc12_pg::tb_batched, "gcc12-pg"),
+        )
+        .only_cases(&BTREE_CASES),
+        #[cfg(hlc_gcc12_upstream)]
+        Variant::c(
+            "tid-batch/c-per-tid@gcc12-upstream",
+            "per-tid in C under gcc12-upstream (PostgreSQL's own gcc flags)",
+            "gcc12-upstream",
+            "hotloops_tid_batch_c_per_tid__gcc12_upstream",
+            &TidKernel::C(crate::ckernels::hlc_gcc12_upstream::tb_per_tid, "gcc12-upstream"),
+        )
+        .only_cases(&BTREE_CASES),
+        #[cfg(hlc_gcc12_upstream)]
+        Variant::c(
+            "tid-batch/c-batched@gcc12-upstream",
+            "batched in C under gcc12-upstream (PostgreSQL's own gcc flags)",
+            "gcc12-upstream",
+            "hotloops_tid_batch_c_batched__gcc12_upstream",
+            &TidKernel::C(crate::ckernels::hlc_gcc12_upstream::tb_batched, "gcc12-upstream"),
+        )
+        .only_cases(&BTREE_CASES),
+        #[cfg(hlc_gcc12_strict)]
+        Variant::c(
+            "tid-batch/c-per-tid@gcc12-strict",
+            "per-tid in C under gcc12-strict (Debian's flags with -fstrict-aliasing)",
+            "gcc12-strict",
+            "hotloops_tid_batch_c_per_tid__gcc12_strict",
+            &TidKernel::C(crate::ckernels::hlc_gcc12_strict::tb_per_tid, "gcc12-strict"),
+        )
+        .only_cases(&BTREE_CASES),
+        #[cfg(hlc_gcc12_strict)]
+        Variant::c(
+            "tid-batch/c-batched@gcc12-strict",
+            "batched in C under gcc12-strict (Debian's flags with -fstrict-aliasing)",
+            "gcc12-strict",
+            "hotloops_tid_batch_c_batched__gcc12_strict",
+            &TidKernel::C(crate::ckernels::hlc_gcc12_strict::tb_batched, "gcc12-strict"),
+        )
+        .only_cases(&BTREE_CASES),
+        #[cfg(hlc_clang19_pg)]
+        Variant::c(
+            "tid-batch/c-per-tid@clang19-pg",
+            "per-tid in C under clang19-pg (clang 19 with Debian's flags)",
+            "clang19-pg",
+            "hotloops_tid_batch_c_per_tid__clang19_pg",
+            &TidKernel::C(crate::ckernels::hlc_clang19_pg::tb_per_tid, "clang19-pg"),
+        )
+        .only_cases(&BTREE_CASES),
+        #[cfg(hlc_clang19_pg)]
+        Variant::c(
+            "tid-batch/c-batched@clang19-pg",
+            "batched in C under clang19-pg (clang 19 with Debian's flags)",
+            "clang19-pg",
+            "hotloops_tid_batch_c_batched__clang19_pg",
+            &TidKernel::C(crate::ckernels::hlc_clang19_pg::tb_batched, "clang19-pg"),
+        )
+        .only_cases(&BTREE_CASES),
     ],
     cases: &CASES,
 };
+
+/// The B-tree cases, the only ones the C kernels (btgetbitmap's loop) run on.
+pub const BTREE_CASES: [&str; 3] = ["btree-many", "btree-few", "btree-lossy"];
 
 /// The case catalogue: each AM's many-TID scan, its ten-key scan, and the edges.
 static CASES: [CaseSpec; 15] = [
@@ -226,6 +316,9 @@ pub enum TidKernel {
     Tuples(unsafe fn(*mut Scan, &mut dyn TidSink) -> i64),
     /// Through [`TidRunSink::add_words`].
     Words(unsafe fn(*mut Scan, &mut dyn TidRunSink) -> i64),
+    /// A C kernel of `csrc/nbtree_bitmap.c` (B-tree only) into the C TIDBitmap of its
+    /// configuration (the second field).
+    C(TidBatchFn, &'static str),
 }
 
 impl Kernel for TidKernel {
@@ -233,6 +326,7 @@ impl Kernel for TidKernel {
         match self {
             TidKernel::Tuples(f) => *f as usize,
             TidKernel::Words(f) => *f as usize,
+            TidKernel::C(f, _) => *f as usize,
         }
     }
 }
@@ -259,23 +353,42 @@ impl Scan {
         }
     }
 
-    /// Run variant `v` once into `tbm`; the number of TIDs handed over.
-    pub fn run(&mut self, v: &'static Variant, tbm: &mut dyn TidRunSink) -> anyhow::Result<i64> {
-        let kernel = v.spec::<TidKernel>()?;
+    /// Reset the scan, make its memory context current (the executor runs the node in the
+    /// per-query context; the B-tree scan pallocs there) and run `call` on it: the one
+    /// scan set-up of Rust and C kernels.
+    fn with_reset(&mut self, call: impl FnOnce(*mut Scan) -> i64) -> i64 {
         self.reset();
-        // The executor runs the node in the per-query context; the B-tree scan pallocs there.
         let cxt = if let Scan::Btree(b) = self { b.cxt.as_ptr() } else { std::ptr::null_mut() };
         let old = memory_context_switch_to(cxt);
-        let s: *mut Scan = self;
-        // SAFETY: `s` is this live, freshly reset scan.
-        let n = unsafe {
-            match kernel {
-                TidKernel::Tuples(f) => f(s, tbm),
-                TidKernel::Words(f) => f(s, tbm),
-            }
-        };
+        let n = call(self);
         memory_context_switch_to(old);
-        Ok(n)
+        n
+    }
+
+    /// Run variant `v` once into `tbm`; the number of TIDs handed over. A C row is an error
+    /// here (it sinks into the C TIDBitmap: [`Scan::run_c`]).
+    pub fn run(&mut self, v: &'static Variant, tbm: &mut dyn TidRunSink) -> anyhow::Result<i64> {
+        // SAFETY: `with_reset` hands the kernel this live, freshly reset scan.
+        match *v.spec::<TidKernel>()? {
+            TidKernel::Tuples(f) => Ok(self.with_reset(|s| unsafe { f(s, tbm) })),
+            TidKernel::Words(f) => Ok(self.with_reset(|s| unsafe { f(s, tbm) })),
+            TidKernel::C(..) => anyhow::bail!("{} is a C kernel: it sinks into the C TIDBitmap", v.id),
+        }
+    }
+
+    /// Run C kernel `k` (a row's spec, or a kernel of another configuration) once into `tbm`,
+    /// a C TIDBitmap of the kernel's configuration; the number of TIDs handed over.
+    pub fn run_c(&mut self, k: &TidKernel, tbm: &mut CTidBitmap) -> anyhow::Result<i64> {
+        let &TidKernel::C(f, config) = k else { anyhow::bail!("not a C tid-batch kernel") };
+        if tbm.config != config {
+            anyhow::bail!("a C kernel built under {config} given a TIDBitmap built under {}", tbm.config);
+        }
+        let Scan::Btree(b) = self else {
+            anyhow::bail!("the C tid-batch kernels are btgetbitmap's loop: they run on the B-tree cases only ({})", BTREE_CASES.join(", "))
+        };
+        let bs: *mut BtreeScan = &mut **b;
+        // SAFETY: `bs` is the scan `with_reset` reset, its context current during the call.
+        Ok(self.with_reset(|_| unsafe { crate::ckernels::run_tid_batch(f, bs, tbm) }))
     }
 }
 
@@ -400,11 +513,55 @@ impl TidCase {
         TidCase { id, what, scan, work_mem, locality: Locality::of(stream), calls, index_pages, seed_batched }
     }
 
-    /// Build the bitmap with variant `v`.
+    /// Build the bitmap with variant `v` (a Rust row).
     pub fn bitmap(&mut self, v: &'static Variant) -> anyhow::Result<(TidBitmap, i64)> {
         let mut tbm = TidBitmap::new(self.work_mem);
         let n = self.scan.run(v, &mut tbm)?;
         Ok((tbm, n))
+    }
+
+    /// Build the C TIDBitmap (at this case's work_mem) with C kernel `k`: a C row's spec, or
+    /// a kernel of another configuration.
+    pub fn c_bitmap(&mut self, k: &TidKernel) -> anyhow::Result<(CTidBitmap, i64)> {
+        let TidKernel::C(_, config) = k else { anyhow::bail!("not a C tid-batch kernel") };
+        let mut tbm = CTidBitmap::new(config, self.work_mem)?;
+        let n = self.scan.run_c(k, &mut tbm)?;
+        Ok((tbm, n))
+    }
+
+    /// Run C kernel `k` into `tbm` (a C TIDBitmap of the kernel's configuration): errors on
+    /// another configuration's bitmap or another AM's case.
+    pub fn run_c(&mut self, k: &TidKernel, tbm: &mut CTidBitmap) -> anyhow::Result<i64> {
+        self.scan.run_c(k, tbm)
+    }
+
+    /// What [`Case::run`] returns for kernel `k` (Rust or C): the bitmap's digest (one formula
+    /// for both bitmaps, [`crate::pg::tidbitmap::tidbitmap_digest`]) mixed with `ntids`, or
+    /// the ERROR the bitmap raised.
+    pub fn value_with(&mut self, k: &TidKernel, id: &str) -> anyhow::Result<u64> {
+        let (digest, n) = match k {
+            TidKernel::C(..) => {
+                let (tbm, n) = self.c_bitmap(k)?;
+                if let Some((_, block, offset)) = tbm.info().error {
+                    anyhow::bail!("tid-batch case {} ({id}): the C bitmap raised ERROR: tuple offset out of range: {offset} (block {block})", self.id);
+                }
+                (tbm.digest(), n)
+            }
+            _ => {
+                let mut tbm = TidBitmap::new(self.work_mem);
+                // SAFETY: as in `Scan::run`.
+                let n = match *k {
+                    TidKernel::Tuples(f) => self.scan.with_reset(|s| unsafe { f(s, &mut tbm) }),
+                    TidKernel::Words(f) => self.scan.with_reset(|s| unsafe { f(s, &mut tbm) }),
+                    TidKernel::C(..) => unreachable!(),
+                };
+                if let Some(e) = tbm.error() {
+                    anyhow::bail!("tid-batch case {} ({id}): the bitmap raised ERROR: {e}", self.id);
+                }
+                (tbm.digest(), n)
+            }
+        };
+        Ok(digest ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
     }
 
     /// The case's id.
@@ -448,11 +605,8 @@ impl Case for TidCase {
     }
 
     fn run(&mut self, v: &'static Variant) -> anyhow::Result<u64> {
-        let (tbm, n) = self.bitmap(v)?;
-        if let Some(e) = tbm.error() {
-            anyhow::bail!("tid-batch case {}: the bitmap raised ERROR: {e}", self.id);
-        }
-        Ok(tbm.digest() ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        v.check_runs_on(self.id)?;
+        self.value_with(v.spec::<TidKernel>()?, v.id)
     }
 
     fn seed_ratio(&self, v: &'static Variant) -> Option<f64> {
@@ -460,13 +614,25 @@ impl Case for TidCase {
     }
 
     fn extra_metrics(&mut self, v: &'static Variant) -> anyhow::Result<Vec<(String, f64, String)>> {
+        let m = |k: &str, val: f64, u: &str| (k.to_string(), val, u.to_string());
+        let spec = v.spec::<TidKernel>()?;
+        if let TidKernel::C(..) = spec {
+            // The C bitmap counts no calls and no peak bytes: its pages and table size only.
+            v.check_runs_on(self.id)?;
+            let (tbm, _) = self.c_bitmap(spec)?;
+            let (exact, lossy) = tbm.heap_blocks();
+            return Ok(vec![
+                m("pagetable-buckets", tbm.info().size as f64, "buckets"),
+                m("bitmap-pages-exact", exact as f64, "pages"),
+                m("bitmap-pages-lossy", lossy as f64, "pages"),
+            ]);
+        }
         let mut tbm = TidBitmap::new(self.work_mem);
         let mut c = Counting { tbm: &mut tbm, calls: 0 };
         let n = self.scan.run(v, &mut c)?;
         let calls = c.calls;
         let (exact, lossy) = tbm.heap_blocks();
         let l = self.locality;
-        let m = |k: &str, val: f64, u: &str| (k.to_string(), val, u.to_string());
         Ok(vec![
             m("bitmap-peak-bytes", tbm.peak_bytes() as f64, "B"),
             m("work-mem-bytes", self.work_mem as f64, "B"),
