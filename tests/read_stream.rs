@@ -298,7 +298,7 @@ fn cases_agree_through_the_case_interface() {
         let speedup = m.iter().find(|(k, _, _)| k == "speedup-vs-sync-per-page");
         assert!(speedup.is_none(), "no speedup before the baseline was measured");
         let m0 = case.extra_metrics(&rows[0]).unwrap();
-        assert!(m0.iter().any(|(k, v, _)| k == "scan" && *v > 0.0));
+        assert!(m0.iter().any(|(k, v, _)| k == "scan-time" && *v > 0.0));
         assert!(case.extra_metrics(&rows[3]).unwrap().iter().any(|(k, _, _)| k == "speedup-vs-sync-per-page"));
     }
     digests.dedup();

@@ -92,8 +92,21 @@ fn text_px(text: &str, size: u32) -> u32 {
     (text.chars().count() as u32 * size * 6).div_ceil(10)
 }
 
-/// What the markers mean, printed under the title of every ratio plot.
-pub const RATIO_KEY: &str = "filled: resolved; hollow: not resolved; x: the seed's ratio; grey band: A/A floor; grey point: A/A control";
+/// What the markers of these panels mean, printed under the title of a ratio plot.
+pub fn ratio_key(panels: &[Panel]) -> String {
+    let pts = || panels.iter().flat_map(|p| p.points.iter());
+    let mut k = vec!["filled: resolved", "hollow: not resolved"];
+    if pts().any(|p| p.seed.is_some()) {
+        k.push("x: the seed's ratio");
+    }
+    if panels.iter().any(|p| p.floor.is_some()) {
+        k.push("grey band: A/A floor");
+    }
+    if pts().any(|p| p.control) {
+        k.push("grey point: A/A control");
+    }
+    k.join("; ")
+}
 
 /// Draw panels (two columns) of ratio points with error bars, a line at 1, the A/A band, the
 /// seed's ratio, and a log axis where a panel's ratios span more than 10x.
@@ -105,7 +118,8 @@ pub fn ratio_svg(title: &str, panels: &[Panel]) -> Result<String> {
     let longest_label = panels.iter().flat_map(|p| p.points.iter().map(|x| text_px(&x.label, 11))).max().unwrap_or(0);
     // Wide enough for the panel's captions and x labels, and all of it for the title and key.
     let panel_w = (100 + (longest_label + 16).max(90) * widest as u32).max(longest_caption + 40).max(420);
-    let w = (panel_w * cols as u32).max(text_px(title, 20) + 40).max(text_px(RATIO_KEY, 12) + 40);
+    let key_text = ratio_key(panels);
+    let w = (panel_w * cols as u32).max(text_px(title, 20) + 40).max(text_px(&key_text, 12) + 40);
     let h = 84 + 320 * rows as u32;
     let mut svg = String::new();
     {
@@ -113,7 +127,7 @@ pub fn ratio_svg(title: &str, panels: &[Panel]) -> Result<String> {
         root.fill(&WHITE).map_err(err)?;
         let root = root.titled(title, ("sans-serif", 20)).map_err(err)?;
         let (key, root) = root.split_vertically(24);
-        key.draw(&Text::new(RATIO_KEY, (12, 4), ("sans-serif", 12).into_font().color(&BLACK.mix(0.7)))).map_err(err)?;
+        key.draw(&Text::new(key_text.as_str(), (12, 4), ("sans-serif", 12).into_font().color(&BLACK.mix(0.7)))).map_err(err)?;
         let panel_w = w / cols as u32;
         let areas: Vec<_> = (0..panels.len()).map(|i| root.clone().shrink(((i % cols) as u32 * panel_w, (i / cols) as u32 * 320), (panel_w, 320))).collect();
         for (area, panel) in areas.iter().zip(panels) {
@@ -290,6 +304,28 @@ mod tests {
         assert!(r.start < 0.0 && r.end > 0.0, "a flat series still gets an axis: {r:?}");
         assert_eq!((tick(5.0), tick(0.25), tick(1.0 / 3.0)), ("5".to_string(), "0.25".to_string(), "0.333".to_string()));
         assert_eq!(colour(0), colour(PALETTE.len()));
+    }
+
+    fn point(ratio: f64, resolved: bool, seed: Option<f64>) -> RatioPoint {
+        RatioPoint { label: format!("v{ratio}"), ratio, lo: ratio * 0.9, hi: ratio * 1.1, control: false, resolved, seed }
+    }
+
+    #[test]
+    fn a_ratio_plot_goes_log_past_10x_and_draws_band_seed_and_hollow_points() {
+        let narrow = Panel { title: "narrow".into(), points: vec![point(0.95, true, None), point(1.02, false, None)], floor: Some(0.01) };
+        assert!(!ratio_range(&narrow).2, "0.85 to 1.12 stays linear");
+        let wide = Panel { title: "wide".into(), points: vec![point(0.02, true, Some(0.5)), point(1.0, false, None)], floor: Some(0.05) };
+        let (lo, hi, log) = ratio_range(&wide);
+        assert!(log && lo < 0.0181 && hi > 1.09, "{lo} {hi}");
+        let title = "a long title that a 420-pixel canvas would clip at its right-hand edge, as issue 14 saw";
+        let svg = ratio_svg(title, &[wide]).unwrap();
+        assert!(svg.contains("(log)"), "the y axis says it is logarithmic");
+        assert!(svg.contains("x: the seed") && svg.contains("grey band: A/A floor") && !svg.contains("grey point"), "the key names what is drawn");
+        let width: u32 = svg.split("width=\"").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
+        assert!(width >= text_px(title, 20), "the canvas holds its title: {width}");
+        // A hollow (white-filled) marker for the unresolved point, a filled one for the other.
+        let marker = |fill: &str| svg.contains(&format!("r=\"5\" opacity=\"1\" fill=\"{fill}\""));
+        assert!(marker("#FFFFFF") && marker("#1F77B4"), "{}", &svg[..400]);
     }
 
     #[test]
