@@ -64,9 +64,10 @@ enum Cmd {
     Run {
         /// Variant id.
         id: String,
-        /// Case id (default: the study's first; `hotloops list --cases` lists them).
+        /// Case id, repeatable: each case is built and run in turn (default: the study's
+        /// first; `hotloops list --cases` lists them).
         #[arg(long)]
-        case: Option<String>,
+        case: Vec<String>,
         /// Workload size.
         #[arg(long, value_enum, default_value = "quick")]
         size: Size,
@@ -126,8 +127,8 @@ enum Cmd {
         /// hierarchical bootstrap: layouts, processes, trials).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         processes: u16,
-        /// Wall-clock budget per pair and process, in ms (10 to 3,600,000; default: 1000
-        /// quick, 10000 full).
+        /// Wall-clock budget per pair and process round, in ms, split over the code layouts
+        /// (10 to 3,600,000; default: 700 quick, 10000 full).
         #[arg(long, value_parser = clap::value_parser!(u64).range(10..=3_600_000))]
         budget_ms: Option<u64>,
         /// Workload size, overriding --quick (test: seconds-long smoke runs).
@@ -315,7 +316,7 @@ fn worker() -> Result<()> {
                         let size = measure::wallclock::size_named(&size)?;
                         server.ok(&measure::wallclock::trials_by_id(&a, &b, &case, size, Duration::from_millis(budget_ms), Duration::from_micros(block_us))?)
                     }
-                    Request::CaseTrials { case, size, pairs, budget_ms, block_us, heap_pad, features } => {
+                    Request::CaseTrials { case, size, pairs, budget_ms, block_us, min_trials, heap_pad, features } => {
                         let mine = study::features_enabled();
                         if features != mine {
                             anyhow::bail!(
@@ -327,7 +328,7 @@ fn worker() -> Result<()> {
                         }
                         let size = measure::wallclock::size_named(&size)?;
                         let budget = Duration::from_millis(budget_ms);
-                        server.ok(&measure::wallclock::case_trials_by_id(&case, size, &pairs, budget, Duration::from_micros(block_us), heap_pad)?)
+                        server.ok(&measure::wallclock::case_trials_by_id(&case, size, &pairs, budget, Duration::from_micros(block_us), min_trials, heap_pad)?)
                     }
                     Request::Point { variant, partitions, accounts, key, target_ms, min_queries, max_queries } => {
                         let v = alloc_churn::variant_row(&variant)?;
@@ -427,14 +428,20 @@ fn dispatch(cmd: Cmd) -> Result<()> {
         Cmd::Run { id, case, size, reps } => {
             let (s, v) = study::variant(&id)?;
             study::dedicate_process(&id);
-            let cid = case_id(s, case.as_deref())?;
-            let mut c = study::build_case(s, cid, size)?;
-            let mut d = 0;
-            for _ in 0..reps {
-                d = std::hint::black_box(c.run(v)?);
+            let cids: Vec<&str> =
+                if case.is_empty() { vec![case_id(s, None)?] } else { case.iter().map(|c| case_id(s, Some(c))).collect::<Result<_>>()? };
+            for (i, cid) in cids.iter().enumerate() {
+                let mut c = study::build_case(s, cid, size)?;
+                // Callgrind dumps here: the runs below are this case's count.
+                measure::callgrind::hotloops_callgrind_boundary(i as u64);
+                let mut d = 0;
+                for _ in 0..reps {
+                    d = std::hint::black_box(c.run(v)?);
+                }
+                // `callgrind::run_items` reads this line: keep its shape.
+                outln!("{id} on {cid} ({size}): {} {}s per run, digest {d:#018x}", c.items(), s.info().unit);
             }
-            // `callgrind::run_items` reads this line: keep its shape.
-            outln!("{id} on {cid} ({size}): {} {}s per run, digest {d:#018x}", c.items(), s.info().unit);
+            measure::callgrind::hotloops_callgrind_boundary(cids.len() as u64);
             Ok(())
         }
         Cmd::Instructions { id, case, size, config } => {

@@ -113,7 +113,7 @@ fn out_holds_only_this_reports_files_and_names_others() {
     assert!(r.notes.iter().any(|n| n.contains("did not write") && n.contains("my-notes.txt")), "{:?}", r.notes);
     let mut names: Vec<String> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
-    assert_eq!(names, [".hotloops-manifest.json", ".hotloops.lock", "local-index.svg", "my-notes.txt", "report.json", "report.md"]);
+    assert_eq!(names, [".hotloops-manifest.json", ".hotloops.lock", "local-index.svg", "my-notes.txt", "report.html", "report.json", "report.md"]);
 }
 
 #[test]

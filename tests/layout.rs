@@ -153,3 +153,27 @@ fn hotloops_layout_writes_a_table_per_layout_with_the_sites() {
     assert!(md.contains("| at-32") && md.contains("@32 loop@") && md.contains("Verdict:"), "{md}");
     assert!(dir.path().join("layout.svg").is_file());
 }
+
+/// The report counts every case of a variant in one valgrind process, split at
+/// `hotloops_callgrind_boundary`: each case's count must be what a process of its own gives,
+/// also for kernels that allocate (a TIDBitmap growing, palloc) after other cases ran.
+#[test]
+fn one_valgrind_for_all_cases_counts_what_one_process_a_case_does() {
+    use hotloops::measure::callgrind;
+    if callgrind::check_valgrind().is_err() {
+        panic!("valgrind is needed for this test: apt-get install valgrind");
+    }
+    let exe = bin("hotloops");
+    for (id, cases) in [
+        ("tid-batch/batched", &["btree-few", "btree-many", "btree-lossy"][..]),
+        ("local-index/c-local", &["table3", "table3-bitmap"][..]),
+        ("alloc-churn/palloc-routine", &["partitions-4", "partitions-100"][..]),
+    ] {
+        let together = callgrind::count_cases(&exe, id, cases, Size::Test).unwrap();
+        assert_eq!(together.iter().map(|c| c.case.as_str()).collect::<Vec<_>>(), cases);
+        for (t, case) in together.iter().zip(cases) {
+            let alone = callgrind::count(&exe, id, case, Size::Test).unwrap();
+            assert_eq!((t.items, t.inclusive, t.own), (alone.items, alone.inclusive, alone.own), "{id} on {case}");
+        }
+    }
+}

@@ -267,7 +267,13 @@ fn roots_in(stderr: &str) -> Vec<PathBuf> {
 }
 
 fn report_cmd(out: &Path, extra: &[&str]) -> Command {
+    // Its own lock directory: the tests of this file run reports at once (the core lock
+    // would refuse the second), and no other hotloops run on the host can block them.
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let locks = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("pg-locks-{}-{}", std::process::id(), N.fetch_add(1, std::sync::atomic::Ordering::SeqCst)));
+    std::fs::create_dir_all(&locks).unwrap();
     let mut c = Command::new(env!("CARGO_BIN_EXE_hotloops"));
+    c.env("HOTLOOPS_LOCK_DIR", &locks);
     c.args(["report", "--size", "test", "--budget-ms", "10", "--no-instructions", "--no-model", "--out"]).arg(out).args(extra);
     c
 }

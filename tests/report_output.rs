@@ -107,8 +107,8 @@ fn flags_on_a_row_are_shown_with_a_warning() {
         assert!(out.contains("flagged table3/local: busy-host: thread ran 71% of wall time"), "{out}");
     }
     // The field round-trips and is left out when empty.
-    let json = serde_json::to_string(&r).unwrap();
-    assert_eq!(json.matches("\"flags\"").count(), 1);
+    let json = serde_json::to_value(&r.rows).unwrap();
+    assert_eq!(json.as_array().unwrap().iter().filter(|x| x.get("flags").is_some()).count(), 1);
 }
 
 #[test]

@@ -57,6 +57,8 @@ pub enum Request {
         budget_ms: u64,
         /// Target block length, us.
         block_us: u64,
+        /// Fewest trials a pair (the pair's share of its report's minimum over the layouts).
+        min_trials: usize,
         /// Bytes allocated (and kept) before the workload, to move the heap.
         heap_pad: usize,
         /// The client's cargo features: a worker built with others refuses (its pipeline

@@ -46,22 +46,42 @@ pub fn check_valgrind() -> Result<String> {
 /// `exe run <id> --case <case> --size <size>` under callgrind; the items come from that run's
 /// own line, so nothing is built here.
 pub fn count(exe: &Path, id: &str, case: &str, size: crate::study::Size) -> Result<InstrCount> {
+    Ok(count_cases(exe, id, &[case], size)?.remove(0))
+}
+
+/// What `hotloops run` calls before each case's runs and once after the last, with the case's
+/// index: callgrind dumps its counts on entering it (`--dump-before`), so one valgrind process
+/// counts every case of a variant, one dump a case, and pays its start-up once.
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub extern "C" fn hotloops_callgrind_boundary(case_index: u64) {
+    std::hint::black_box(case_index);
+}
+
+/// Count variant `id` on each of `cases` in one valgrind process (`exe run <id> --case A
+/// --case B ...`): a dump per case, split at [`hotloops_callgrind_boundary`]. The counts are
+/// the same as one process a case (tests/layout.rs and the unit tests compare them).
+pub fn count_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::Size) -> Result<Vec<InstrCount>> {
     let (_, v) = crate::study::variant(id)?;
     let symbols = v.symbols();
+    if cases.is_empty() {
+        return Ok(vec![]);
+    }
     let dir = tempfile::tempdir()?;
     let _dir_guard = crate::host::cleanup::temp(dir.path());
     let out = dir.path().join("callgrind.out");
-    let child = Command::new("valgrind")
-        .arg("--tool=callgrind")
+    let mut cmd = Command::new("valgrind");
+    cmd.arg("--tool=callgrind")
         .arg(format!("--callgrind-out-file={}", out.display()))
         .arg(format!("--toggle-collect={}", v.kernel))
+        .arg("--dump-before=hotloops_callgrind_boundary")
         .args(["--collect-atstart=no", "--compress-strings=no", "--compress-pos=no"])
         .arg(exe)
-        .args(["run", id, "--case", case, "--size", size.name()])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .context("running valgrind")?;
+        .args(["run", id, "--size", size.name()]);
+    for c in cases {
+        cmd.args(["--case", c]);
+    }
+    let child = cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().context("running valgrind")?;
     let o = {
         let _child_guard = crate::host::cleanup::child(child.id());
         child.wait_with_output().context("running valgrind")?
@@ -69,15 +89,35 @@ pub fn count(exe: &Path, id: &str, case: &str, size: crate::study::Size) -> Resu
     if !o.status.success() {
         bail!("callgrind run of {id} failed:\n{}", String::from_utf8_lossy(&o.stderr));
     }
-    let items = run_items(&String::from_utf8_lossy(&o.stdout))
-        .with_context(|| format!("callgrind run of {id} on {case}: `hotloops run` printed no item count"))?;
-    let text = std::fs::read_to_string(&out).with_context(|| format!("reading {}", out.display()))?;
-    let parsed = parse(&text)?;
-    let own = own_cost(&parsed, &symbols);
-    if parsed.total == 0 {
-        bail!("callgrind collected nothing for {id}: is `{}` called by `hotloops run`?", v.kernel);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let items = run_items_all(&stdout);
+    if items.len() != cases.len() {
+        bail!("callgrind run of {id}: `hotloops run` printed {} item counts for {} cases", items.len(), cases.len());
     }
-    Ok(InstrCount { id: id.to_string(), case: case.to_string(), items, inclusive: parsed.total, own })
+    // Dump parts: 1 before the first boundary, 2..=N+1 the cases, N+2 the exit.
+    let mut parts: Vec<(u64, Parsed)> = vec![];
+    for e in std::fs::read_dir(dir.path())? {
+        let path = e?.path();
+        let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+        let parsed = parse(&text).with_context(|| format!("{}", path.display()))?;
+        let part = parsed.part.with_context(|| format!("{}: no `part:` line", path.display()))?;
+        parts.push((part, parsed));
+    }
+    parts.sort_by_key(|(p, _)| *p);
+    if parts.len() != cases.len() + 2 || parts.iter().enumerate().any(|(i, (p, _))| *p != i as u64 + 1) {
+        bail!("callgrind run of {id}: {} dump parts for {} cases, expected {}", parts.len(), cases.len(), cases.len() + 2);
+    }
+    cases
+        .iter()
+        .zip(items)
+        .zip(&parts[1..=cases.len()])
+        .map(|((case, items), (_, parsed))| {
+            if parsed.total == 0 {
+                bail!("callgrind collected nothing for {id} on {case}: is `{}` called by `hotloops run`?", v.kernel);
+            }
+            Ok(InstrCount { id: id.to_string(), case: case.to_string(), items, inclusive: parsed.total, own: own_cost(parsed, &symbols) })
+        })
+        .collect()
 }
 
 /// Exclusive cost of `symbols` and of the parts a C compiler split off or specialised from
@@ -94,9 +134,16 @@ pub fn own_cost(parsed: &Parsed, symbols: &[&str]) -> u64 {
 
 /// The items per run from `hotloops run`'s line (`... : 20000 TIDs per run, digest ...`).
 pub fn run_items(stdout: &str) -> Option<u64> {
-    let line = stdout.lines().rev().find(|l| l.contains(" per run, digest "))?;
-    let after = line.rsplit_once("): ")?.1;
-    after.split_whitespace().next()?.parse().ok()
+    run_items_all(stdout).pop()
+}
+
+/// The items per run of every case line `hotloops run` printed, in order.
+pub fn run_items_all(stdout: &str) -> Vec<u64> {
+    stdout
+        .lines()
+        .filter(|l| l.contains(" per run, digest "))
+        .filter_map(|line| line.rsplit_once("): ")?.1.split_whitespace().next()?.parse().ok())
+        .collect()
 }
 
 /// One callgrind job: variant id, case id.
@@ -108,16 +155,24 @@ pub type Job<'a> = (&'a str, &'a str);
 pub fn count_many(exe: &Path, jobs: &[Job], size: crate::study::Size) -> Result<Vec<InstrCount>> {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let lanes = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, jobs.len().max(1));
+    // One valgrind process a variant, over all its cases.
+    let mut variants: Vec<(&str, Vec<&str>)> = vec![];
+    for &(id, case) in jobs {
+        match variants.iter_mut().find(|(v, _)| *v == id) {
+            Some((_, cs)) => cs.push(case),
+            None => variants.push((id, vec![case])),
+        }
+    }
+    let lanes = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, variants.len().max(1));
     let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<Result<InstrCount>>>> = Mutex::new((0..jobs.len()).map(|_| None).collect());
+    let out: Mutex<Vec<Option<Result<Vec<InstrCount>>>>> = Mutex::new((0..variants.len()).map(|_| None).collect());
     std::thread::scope(|s| {
         for _ in 0..lanes {
             s.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(id, case)) = jobs.get(i) else { break };
-                    let r = count(exe, id, case, size);
+                    let Some((id, cases)) = variants.get(i) else { break };
+                    let r = count_cases(exe, id, cases, size);
                     if let Ok(mut o) = out.lock() {
                         o[i] = Some(r);
                     }
@@ -126,12 +181,21 @@ pub fn count_many(exe: &Path, jobs: &[Job], size: crate::study::Size) -> Result<
         }
     });
     let results = out.into_inner().map_err(|_| anyhow::anyhow!("a callgrind lane panicked"))?;
-    results.into_iter().zip(jobs).map(|(r, (id, case))| r.unwrap_or_else(|| bail!("callgrind job {id} on {case} did not run"))).collect()
+    let mut all = vec![];
+    for (r, (id, _)) in results.into_iter().zip(&variants) {
+        all.extend(r.unwrap_or_else(|| bail!("callgrind jobs of {id} did not run"))?);
+    }
+    // Back in job order.
+    jobs.iter()
+        .map(|(id, case)| all.iter().position(|c| c.id == *id && c.case == *case).map(|i| all.swap_remove(i)).with_context(|| format!("no count for {id} on {case}")))
+        .collect()
 }
 
 /// What we read from a callgrind output file.
 #[derive(Debug, Default)]
 pub struct Parsed {
+    /// The dump's `part:` number (one file per dump).
+    pub part: Option<u64>,
     /// Total collected `Ir`.
     pub total: u64,
     /// Exclusive `Ir` per function name.
@@ -168,6 +232,8 @@ pub fn parse(text: &str) -> Result<Parsed> {
             if ev.split_whitespace().next() != Some("Ir") {
                 bail!("callgrind file counts `{}`, expected Ir first", ev.trim());
             }
+        } else if let Some(v) = line.strip_prefix("part:") {
+            p.part = v.trim().parse().ok();
         } else if let Some(v) = line.strip_prefix("totals:").or_else(|| line.strip_prefix("summary:")) {
             p.total = v.split_whitespace().next().unwrap_or("0").parse().context("callgrind totals line")?;
         } else if let Some(f) = line.strip_prefix("fn=") {

@@ -35,9 +35,10 @@ pub struct PairConfig {
 }
 
 impl PairConfig {
-    /// `--quick`: about a second a pair.
+    /// `--quick`: 0.7 s a pair (split over its code layouts), so that a quick report of every
+    /// study stays within 3 minutes on a 2-core VM.
     pub fn quick() -> Self {
-        Self { budget: Duration::from_millis(1000), block: Duration::from_millis(3), min_trials: 12, warmup: 2, resamples: 2000, seed: 0x4a11 }
+        Self { budget: Duration::from_millis(700), block: Duration::from_millis(3), min_trials: 12, warmup: 2, resamples: 2000, seed: 0x4a11 }
     }
     /// The full report: about 10 s a pair.
     pub fn full() -> Self {
@@ -176,8 +177,9 @@ pub fn run_trials(case: &mut dyn Case, a: &'static Variant, b: &'static Variant,
     let fit = (cfg.budget.as_nanos() / per_trial.as_nanos().max(1)) as usize;
     // `min_trials` holds while it costs at most twice the budget; a case so slow that even that
     // is too long (a cold 153 MiB scan) gets what twice the budget allows, and never fewer than
-    // 8 trials. The interval then says how few there were.
-    let trials = if fit >= cfg.min_trials { fit } else { cfg.min_trials.min((2 * fit).max(8)) };
+    // 8 trials (or `min_trials`, when a pair's trials are shared out over code layouts). The
+    // interval then says how few there were.
+    let trials = if fit >= cfg.min_trials { fit } else { cfg.min_trials.min((2 * fit).max(cfg.min_trials.min(8))) };
     let items = case.items().max(1) as f64 * reps as f64;
     let mut out = PairTrials { ratios: vec![], a_ns_per_item: vec![], b_ns_per_item: vec![], reps_per_block: reps, usage: ThreadUsage::default() };
     let meter = UsageMeter::start();
@@ -230,7 +232,7 @@ pub fn trials_by_id(a: &str, b: &str, case: &str, size: Size, budget: Duration, 
 /// The trials of each (baseline, variant) pair in `pairs` on one case built once, in this
 /// process (pinned first), after allocating `heap_pad` bytes to move the heap: what a
 /// `case-trials` worker runs, one per code layout and process.
-pub fn case_trials_by_id(case: &str, size: Size, pairs: &[(String, String)], budget: Duration, block: Duration, heap_pad: usize) -> Result<Vec<PairTrials>> {
+pub fn case_trials_by_id(case: &str, size: Size, pairs: &[(String, String)], budget: Duration, block: Duration, min_trials: usize, heap_pad: usize) -> Result<Vec<PairTrials>> {
     let Some((first, _)) = pairs.first() else { bail!("case-trials: no pairs") };
     let (s, _) = study::variant(first)?;
     let rows: Vec<(&'static Variant, &'static Variant)> =
@@ -243,6 +245,7 @@ pub fn case_trials_by_id(case: &str, size: Size, pairs: &[(String, String)], bud
     let mut cfg = if size == Size::Full { PairConfig::full() } else { PairConfig::quick() };
     cfg.budget = budget;
     cfg.block = block;
+    cfg.min_trials = min_trials.max(2);
     rows.iter().map(|(a, b)| run_trials(c.as_mut(), a, b, &cfg, &mut |_| {}).with_context(|| format!("{} vs {} on {case}", b.id, a.id))).collect()
 }
 

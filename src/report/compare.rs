@@ -368,8 +368,10 @@ mod tests {
                 ci_high: m,
                 process_medians: ratios.iter().map(|r| median(r)).collect(),
                 interval: "test".into(),
+                layouts: vec![],
+                usage: vec![],
             },
-            per_process: ratios.iter().map(|r| super::super::ProcessTrials { ratios: r.to_vec(), reps_per_block: 1 }).collect(),
+            per_process: ratios.iter().map(|r| super::super::ProcessTrials { layout: String::new(), ratios: r.to_vec(), reps_per_block: 1 }).collect(),
         }
     }
 

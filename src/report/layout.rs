@@ -69,6 +69,8 @@ pub fn layout_pairs(
                 pairs: pairs.iter().map(|(a, b)| (a.id.to_string(), b.id.to_string())).collect(),
                 budget_ms: budget.as_millis().max(1) as u64,
                 block_us: cfg.block.as_micros() as u64,
+                // The pair's minimum shared out over its layouts, as its budget is.
+                min_trials: (cfg.min_trials / layouts.len()).max(4),
                 heap_pad,
                 features: study::features_enabled(),
             };
