@@ -137,6 +137,7 @@ fn hotloops_layout_writes_a_table_per_layout_with_the_sites() {
     let dir = tempfile::tempdir().unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_hotloops"))
         .args(["layout", "local-index/local", "--size", "test", "--processes", "1", "--budget-ms", "20", "--layouts", "at-0,at-32,natural"])
+        .env("HOTLOOPS_LOCK_DIR", dir.path())
         .arg("--out")
         .arg(dir.path())
         .output()
@@ -155,8 +156,10 @@ fn hotloops_layout_writes_a_table_per_layout_with_the_sites() {
 }
 
 /// The report counts every case of a variant in one valgrind process, split at
-/// `hotloops_callgrind_boundary`: each case's count must be what a process of its own gives,
-/// also for kernels that allocate (a TIDBitmap growing, palloc) after other cases ran.
+/// `hotloops_callgrind_boundary`. A kernel's own instructions are what a process of its own
+/// gives; its inclusive count may differ by what malloc does in a heap that earlier cases
+/// used (a TIDBitmap growing: 0.02% on btree-lossy), never by more than 0.1%, and the same
+/// way every run.
 #[test]
 fn one_valgrind_for_all_cases_counts_what_one_process_a_case_does() {
     use hotloops::measure::callgrind;
@@ -173,7 +176,13 @@ fn one_valgrind_for_all_cases_counts_what_one_process_a_case_does() {
         assert_eq!(together.iter().map(|c| c.case.as_str()).collect::<Vec<_>>(), cases);
         for (t, case) in together.iter().zip(cases) {
             let alone = callgrind::count(&exe, id, case, Size::Test).unwrap();
-            assert_eq!((t.items, t.inclusive, t.own), (alone.items, alone.inclusive, alone.own), "{id} on {case}");
+            assert_eq!((t.items, t.own), (alone.items, alone.own), "{id} on {case}");
+            let d = (t.inclusive as f64 / alone.inclusive as f64 - 1.0).abs();
+            assert!(d < 1e-3, "{id} on {case}: inclusive {} in one process, {} alone", t.inclusive, alone.inclusive);
+        }
+        let again = callgrind::count_cases(&exe, id, cases, Size::Test).unwrap();
+        for (a, b) in again.iter().zip(&together) {
+            assert_eq!((a.inclusive, a.own), (b.inclusive, b.own), "{id} on {}: counts repeat exactly", a.case);
         }
     }
 }

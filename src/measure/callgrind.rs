@@ -59,8 +59,10 @@ pub extern "C" fn hotloops_callgrind_boundary(case_index: u64) {
 }
 
 /// Count variant `id` on each of `cases` in one valgrind process (`exe run <id> --case A
-/// --case B ...`): a dump per case, split at [`hotloops_callgrind_boundary`]. The counts are
-/// the same as one process a case (tests/layout.rs and the unit tests compare them).
+/// --case B ...`): a dump per case, split at [`hotloops_callgrind_boundary`]. Each kernel's
+/// own count is the same as in a process of its own; an inclusive count can differ slightly
+/// (under 0.1%; tests/layout.rs) where the kernel calls malloc in a heap earlier cases used,
+/// the same way every run, since the cases run in catalogue order.
 pub fn count_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::Size) -> Result<Vec<InstrCount>> {
     let (_, v) = crate::study::variant(id)?;
     let symbols = v.symbols();

@@ -110,7 +110,7 @@ fn hosts(reports: &[Labelled]) -> String {
             p.kernel.clone(),
             format!("{}{}", &p.commit[..p.commit.len().min(12)], if p.dirty { "+dirty" } else { "" }),
             format!("{} size", c.size.name()),
-            format!("{} process(es) x {} ms a pair", c.processes, c.budget_ms),
+            format!("{} process(es) x {} layout(s), {} ms a pair", c.processes, c.layouts.len().max(1), c.budget_ms),
             p.date.clone(),
         ]);
     }
@@ -211,15 +211,29 @@ pub struct Change {
 /// Bootstrap resamples of a ratio of ratios.
 const RESAMPLES: usize = 2000;
 
-/// One resample of a pair's median ratio: processes with replacement, then trials within each
-/// (the report's hierarchical bootstrap; one process is a plain trial bootstrap).
+/// One resample of a pair's median ratio, as the report pooled it: code layouts with
+/// replacement (when its processes ran in several), then processes within each, then trials
+/// within each process (one process is a plain trial bootstrap).
 fn resample_median(p: &PairReport, rng: &mut Pcg64Mcg, pool: &mut Vec<f64>) -> f64 {
     pool.clear();
-    let n = p.per_process.len();
-    for _ in 0..n {
-        let r = &p.per_process[rng.random_range(0..n)].ratios;
-        for _ in 0..r.len() {
-            pool.push(r[rng.random_range(0..r.len())]);
+    let mut layouts: Vec<Vec<&[f64]>> = vec![];
+    let mut names: Vec<&str> = vec![];
+    for t in &p.per_process {
+        match names.iter().position(|n| *n == t.layout) {
+            Some(i) => layouts[i].push(&t.ratios),
+            None => {
+                names.push(&t.layout);
+                layouts.push(vec![&t.ratios]);
+            }
+        }
+    }
+    for _ in 0..layouts.len() {
+        let procs = &layouts[rng.random_range(0..layouts.len())];
+        for _ in 0..procs.len() {
+            let r = procs[rng.random_range(0..procs.len())];
+            for _ in 0..r.len() {
+                pool.push(r[rng.random_range(0..r.len())]);
+            }
         }
     }
     median(pool)

@@ -169,6 +169,15 @@ pub fn run(opts: &Options) -> Result<(LayoutReport, String, Vec<PathBuf>)> {
     let ids: Vec<String> = if opts.layouts.is_empty() { layout::FULL.iter().map(|s| s.to_string()).collect() } else { opts.layouts.clone() };
     check_ids(&ids)?;
     crate::host::check_writable(&opts.out)?;
+    // As a report: one run at a time per output directory and per pinned core, and Ctrl-C
+    // stops the workers.
+    let _out_lock = crate::host::lock::acquire(&opts.out.join(crate::host::outdir::LOCK), &format!("--out {}", opts.out.display()))?;
+    crate::host::cleanup::install();
+    let pinned = crate::measure::pin_current_thread();
+    let _core_lock = match pinned {
+        Some(core) => Some(crate::host::lock::acquire(&crate::host::lock::core_lock_path(core), &format!("core {core} (where hotloops pins its measuring thread)"))?),
+        None => None,
+    };
     let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
     let layouts = layout::ensure(&worker::exe()?, &refs, &study::features_enabled())?;
     let st = sites(&layouts, info.variants)?;
@@ -180,7 +189,6 @@ pub fn run(opts: &Options) -> Result<(LayoutReport, String, Vec<PathBuf>)> {
     let aa = got.pop().expect("two pairs").paired;
     let floor = wallclock::noise_floor(&aa);
     let verdict = wallclock::verdict(&pair, floor);
-    let pinned = crate::measure::pin_current_thread();
     let rep = LayoutReport {
         provenance: crate::host::provenance::collect(pinned, study::features_enabled()),
         study: info.name.into(),

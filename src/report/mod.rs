@@ -464,7 +464,7 @@ pub fn terminal(r: &Report) -> String {
     let mut m = String::new();
     m.push_str(&wrap(
         &format!(
-            "hotloops report: {} [{}{}] on {}, commit {}{}, {} size, {} process(es) x {} ms a pair, {:.0} s",
+            "hotloops report: {} [{}{}] on {}, commit {}{}, {} size, {} process(es) x {} layout(s) ({}), {} ms a pair, {:.0} s",
             p.cpu_name,
             p.microarch,
             if p.hypervisor { ", VM" } else { "" },
@@ -473,6 +473,8 @@ pub fn terminal(r: &Report) -> String {
             if p.dirty { "+dirty" } else { "" },
             c.size.name(),
             c.processes,
+            c.layouts.len().max(1),
+            if c.layouts.is_empty() { "this binary's".to_string() } else { c.layouts.join(", ") },
             c.budget_ms,
             c.elapsed_s
         ),
