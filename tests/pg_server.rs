@@ -252,9 +252,13 @@ fn sigint_stops_and_removes_the_cluster() {
     assert_eq!(st.code(), Some(130));
     assert!(!root.exists(), "{} left behind", root.display());
     assert!(processes_using(&root).is_empty(), "{:?}", processes_using(&root));
-    // Nothing but the --out lock file (host::outdir::LOCK), which a report keeps there.
-    let left: Vec<String> = std::fs::read_dir(out.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n != hotloops::host::outdir::LOCK).collect();
-    assert!(left.is_empty(), "no half-written report: {left:?}");
+    assert!(leftovers(out.path()).is_empty(), "no half-written report: {:?}", leftovers(out.path()));
+}
+
+/// What a run left in its output directory, besides the --out lock file a report keeps there
+/// (host::outdir::LOCK).
+fn leftovers(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n != hotloops::host::outdir::LOCK).collect()
 }
 
 /// Socket directories (= cluster roots) a run printed on stderr.
@@ -344,9 +348,7 @@ fn report_pg_interrupted_stops_the_cluster_and_writes_nothing() {
     assert_eq!(st.code(), Some(130));
     assert!(!root.exists(), "{} left behind", root.display());
     assert!(processes_using(&root).is_empty(), "{:?}", processes_using(&root));
-    // Nothing but the --out lock file (host::outdir::LOCK), which a report keeps there.
-    let left: Vec<String> = std::fs::read_dir(out.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n != hotloops::host::outdir::LOCK).collect();
-    assert!(left.is_empty(), "no half-written report: {left:?}");
+    assert!(leftovers(out.path()).is_empty(), "no half-written report: {:?}", leftovers(out.path()));
 }
 
 /// Needs no server: a missing one is a note naming the packages, and the report goes on.

@@ -8,12 +8,10 @@
 //! (resample processes, then trials within each) so that between-process variation is in the
 //! interval; the report says which method built each interval.
 
-use super::stats::{bootstrap_median_ci, median, percentile_sorted};
+use super::stats::{bootstrap_median_ci, median, nested_median_ci};
 use super::usage::{ThreadUsage, UsageMeter};
 use crate::study::{self, Case, Size, UnknownName, Variant};
 use anyhow::{Context, Result, bail};
-use rand::{Rng, SeedableRng};
-use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -264,21 +262,9 @@ pub fn combine(baseline: &str, variant: &str, per_process: &[PairTrials], resamp
             all.len()
         ))
     } else {
-        let mut rng = Pcg64Mcg::seed_from_u64(seed);
-        let mut meds = Vec::with_capacity(resamples);
-        let mut pool = Vec::with_capacity(all.len());
-        for _ in 0..resamples {
-            pool.clear();
-            for _ in 0..per_process.len() {
-                let p = &per_process[rng.random_range(0..per_process.len())].ratios;
-                for _ in 0..p.len() {
-                    pool.push(p[rng.random_range(0..p.len())]);
-                }
-            }
-            meds.push(median(&pool));
-        }
-        meds.sort_by(|x, y| x.total_cmp(y));
-        (percentile_sorted(&meds, 0.025), percentile_sorted(&meds, 0.975), format!(
+        let groups: Vec<Vec<&[f64]>> = per_process.iter().map(|p| vec![p.ratios.as_slice()]).collect();
+        let (lo, hi) = nested_median_ci(&groups, resamples, seed);
+        (lo, hi, format!(
             "hierarchical percentile bootstrap ({resamples} resamples): processes resampled, then trials within each; \
              {} processes x {} ABBA/BAAB trials",
             per_process.len(),
@@ -319,25 +305,8 @@ pub fn combine_layouts(baseline: &str, variant: &str, per_layout: &[LayoutTrials
     let flat: Vec<PairTrials> = per_layout.iter().flat_map(|l| l.processes.iter().cloned()).collect();
     let mut p = combine(baseline, variant, &flat, resamples, seed);
     if per_layout.len() > 1 {
-        let mut rng = Pcg64Mcg::seed_from_u64(seed);
-        let mut meds = Vec::with_capacity(resamples);
-        let mut pool = Vec::new();
-        for _ in 0..resamples {
-            pool.clear();
-            for _ in 0..per_layout.len() {
-                let l = &per_layout[rng.random_range(0..per_layout.len())].processes;
-                for _ in 0..l.len() {
-                    let r = &l[rng.random_range(0..l.len())].ratios;
-                    for _ in 0..r.len() {
-                        pool.push(r[rng.random_range(0..r.len())]);
-                    }
-                }
-            }
-            meds.push(median(&pool));
-        }
-        meds.sort_by(|x, y| x.total_cmp(y));
-        p.ci_low = percentile_sorted(&meds, 0.025);
-        p.ci_high = percentile_sorted(&meds, 0.975);
+        let groups: Vec<Vec<&[f64]>> = per_layout.iter().map(|l| l.processes.iter().map(|t| t.ratios.as_slice()).collect()).collect();
+        (p.ci_low, p.ci_high) = nested_median_ci(&groups, resamples, seed);
         p.interval = format!(
             "hierarchical percentile bootstrap ({resamples} resamples) over code layouts: layouts resampled, then processes \
              within each, then trials; {} layouts ({}), {} processes and {} ABBA/BAAB trials in all",

@@ -10,7 +10,7 @@ use super::table::{Align, Table};
 use super::{CaseReport, PairReport, Report, Row, load, pct};
 use crate::measure::stats::{median, percentile_sorted};
 use anyhow::{Context, Result, bail};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -215,28 +215,18 @@ const RESAMPLES: usize = 2000;
 /// replacement (when its processes ran in several), then processes within each, then trials
 /// within each process (one process is a plain trial bootstrap).
 fn resample_median(p: &PairReport, rng: &mut Pcg64Mcg, pool: &mut Vec<f64>) -> f64 {
-    pool.clear();
-    let mut layouts: Vec<Vec<&[f64]>> = vec![];
     let mut names: Vec<&str> = vec![];
+    let mut groups: Vec<Vec<&[f64]>> = vec![];
     for t in &p.per_process {
         match names.iter().position(|n| *n == t.layout) {
-            Some(i) => layouts[i].push(&t.ratios),
+            Some(i) => groups[i].push(&t.ratios),
             None => {
                 names.push(&t.layout);
-                layouts.push(vec![&t.ratios]);
+                groups.push(vec![&t.ratios]);
             }
         }
     }
-    for _ in 0..layouts.len() {
-        let procs = &layouts[rng.random_range(0..layouts.len())];
-        for _ in 0..procs.len() {
-            let r = procs[rng.random_range(0..procs.len())];
-            for _ in 0..r.len() {
-                pool.push(r[rng.random_range(0..r.len())]);
-            }
-        }
-    }
-    median(pool)
+    crate::measure::stats::nested_resample_median(&groups, rng, pool)
 }
 
 /// The ratio of two pairs' median ratios (new / old) with its percentile bootstrap interval.
