@@ -128,7 +128,7 @@ enum Cmd {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         processes: u16,
         /// Wall-clock budget per pair and process round, in ms, split over the code layouts
-        /// (10 to 3,600,000; default: 700 quick, 10000 full).
+        /// (10 to 3,600,000; default: 600 quick, 10000 full).
         #[arg(long, value_parser = clap::value_parser!(u64).range(10..=3_600_000))]
         budget_ms: Option<u64>,
         /// Workload size, overriding --quick (test: seconds-long smoke runs).
@@ -217,6 +217,10 @@ enum Cmd {
         /// Skip the loop-only timing on this host.
         #[arg(long)]
         no_measure: bool,
+        /// C configurations whose C rows to model (repeatable; default: every configuration
+        /// built into this binary).
+        #[arg(long)]
+        config: Vec<String>,
     },
     /// (internal) Trials of one wall-clock pair, as JSON: what a `report --processes` worker
     /// measures, from the command line.
@@ -564,7 +568,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::Model { target, cpu, json, no_measure } => hotloops::model::cli(target.as_deref(), cpu.as_deref(), json, no_measure)
+        Cmd::Model { target, cpu, json, no_measure, config } => hotloops::model::cli(target.as_deref(), cpu.as_deref(), json, no_measure, &config)
             .map_err(|e| if e.is::<hotloops::model::Usage>() { UsageError(format!("{e:#}")).into() } else { e }),
         Cmd::Worker => worker(),
     }

@@ -240,6 +240,33 @@ fn cli_json_has_a_prediction_per_variant_and_cpu() {
     assert!(se["chain_cycles"].as_f64().unwrap() > se["mca"]["cycles_per_iter"].as_f64().unwrap());
 }
 
+/// `--config` models the Rust rows and only the named configuration's C rows (what a quick
+/// report runs); variants that share a kernel share its figures.
+#[test]
+fn config_restricts_the_c_rows_and_shared_kernels_share_figures() {
+    if mca::version().is_none() {
+        eprintln!("skipped: {}", mca::missing_message());
+        return;
+    }
+    let o = hotloops(&["model", "local-index", "--json", "--no-measure", "--cpu", "znver4", "--config", "gcc12-pg"], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let ids: Vec<&str> = v["studies"][0]["variants"].as_array().unwrap().iter().map(|x| x["id"].as_str().unwrap()).collect();
+    let want: Vec<&str> =
+        hotloops::study::local_index::info().variants.iter().filter(|r| r.in_configs(&["gcc12-pg"])).map(|r| r.id).collect();
+    assert_eq!(ids, want);
+    assert!(ids.iter().any(|i| i.starts_with("local-index/c-")) && !ids.iter().any(|i| i.contains('@')), "{ids:?}");
+    let o = hotloops(&["model", "alloc-churn", "--json", "--no-measure", "--cpu", "znver4,skylake"], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let vars = v["studies"][0]["variants"].as_array().unwrap();
+    let of = |id: &str| vars.iter().find(|x| x["id"] == id).unwrap_or_else(|| panic!("{id} modelled"));
+    let (a, b) = (of("alloc-churn/palloc-routine"), of("alloc-churn/palloc-mallopt-trim"));
+    assert_eq!(a["symbol"], b["symbol"]);
+    assert_eq!(a["per_cpu"], b["per_cpu"]);
+    assert_ne!(a["per_cpu"], of("alloc-churn/static-routine")["per_cpu"]);
+}
+
 #[test]
 fn host_harness_times_blocks_and_reports_a_faulting_one() {
     use hotloops::asm::structure::Insn;

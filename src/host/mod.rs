@@ -1,9 +1,10 @@
 //! The bottom layer: facts about this host and this build (CPU, provenance), the file writes
 //! every layer above shares (atomic, all-or-none; [`outdir`]: a directory of one run's files),
-//! run locks ([`lock`]), the signal cleanup ([`cleanup`]) and the fresh-process protocol
+//! run locks ([`lock`]), thread affinity ([`affinity`]), the signal cleanup ([`cleanup`]) and the fresh-process protocol
 //! ([`worker`]).
 //! It imports nothing of the crate.
 
+pub mod affinity;
 pub mod cleanup;
 pub mod cpu;
 pub mod layout;

@@ -165,12 +165,15 @@ pub fn count_many(exe: &Path, jobs: &[Job], size: crate::study::Size) -> Result<
             None => variants.push((id, vec![case])),
         }
     }
-    let lanes = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, variants.len().max(1));
+    // Counting is exact whatever else runs: every core the process started with, even when
+    // the caller is a report's pinned thread.
+    let lanes = super::untimed_lanes().clamp(1, variants.len().max(1));
     let next = AtomicUsize::new(0);
     let out: Mutex<Vec<Option<Result<Vec<InstrCount>>>>> = Mutex::new((0..variants.len()).map(|_| None).collect());
     std::thread::scope(|s| {
         for _ in 0..lanes {
             s.spawn(|| {
+                super::unpin_current_thread();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some((id, cases)) = variants.get(i) else { break };

@@ -10,11 +10,4 @@ pub mod timing;
 pub mod usage;
 pub mod wallclock;
 
-/// Pin the calling thread to one core: the last one the process may use, away from core 0
-/// where interrupts and housekeeping tend to land. Returns the core id, or None when pinning
-/// is not possible (then the report says so).
-pub fn pin_current_thread() -> Option<usize> {
-    let cores = core_affinity::get_core_ids()?;
-    let core = *cores.last()?;
-    core_affinity::set_for_current(core).then_some(core.id)
-}
+pub use crate::host::affinity::{pin_current_thread, unpin_current_thread, untimed_lanes};

@@ -238,11 +238,13 @@ pub struct Options {
     pub measure: bool,
     /// Snapshot directory.
     pub snapshots: std::path::PathBuf,
+    /// C configurations whose rows are modelled (None: every one); Rust rows always are.
+    pub configs: Option<Vec<&'static str>>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { cpus: DEFAULT_CPUS.iter().map(|s| s.to_string()).collect(), measure: true, snapshots: crate::asm::snapshot_dir() }
+        Options { cpus: DEFAULT_CPUS.iter().map(|s| s.to_string()).collect(), measure: true, snapshots: crate::asm::snapshot_dir(), configs: None }
     }
 }
 
@@ -308,10 +310,16 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
     let host_cpu = host::host_cpu();
     let host_model = host::closest_in(&host_cpu.closest, &opts.cpus);
     let mut studies = vec![];
-    let mut all_blocks: Vec<(usize, usize, host::HarnessBlock)> = vec![];
+    // Each variant's block, and where it lands in `studies`.
+    let mut blocks: Vec<(usize, usize, KernelBlock)> = vec![];
     for (info, ids) in resolve(target)? {
         let mut sm = StudyModel { study: info.name.into(), unit: info.unit.into(), baseline: info.baseline.into(), variants: vec![], errors: vec![] };
         for id in ids {
+            if let (Some(cs), Ok(v)) = (&opts.configs, info.variant(id)) {
+                if !v.in_configs(cs) {
+                    continue;
+                }
+            }
             let kb = match kernel_block(&opts.snapshots, id) {
                 Ok(k) => k,
                 Err(e) => {
@@ -319,7 +327,7 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
                     continue;
                 }
             };
-            let mut vm = VariantModel {
+            sm.variants.push(VariantModel {
                 id: id.into(),
                 symbol: kb.steady.symbol.clone(),
                 rule: kb.steady.rule.clone(),
@@ -336,44 +344,82 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
                 per_cpu: vec![],
                 host: None,
                 notes: vec![],
-            };
-            // One llvm-mca a CPU model, all at once: static predictions, nothing timed here.
-            let runs: Vec<Result<mca::McaResult>> = std::thread::scope(|sc| {
-                let handles: Vec<_> = opts.cpus.iter().map(|cpu| sc.spawn(|| mca::run(cpu, &kb.mca_text))).collect();
-                handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow!("an llvm-mca thread panicked")))).collect()
             });
-            for (cpu, run) in opts.cpus.iter().zip(runs) {
-                match run {
-                    Ok(r) => {
-                        let (predicted, chain) = combine(r.cycles_per_iter, &kb.recurrences, cpu);
-                        vm.per_cpu.push(CpuPrediction {
-                            cpu: cpu.clone(),
-                            mca: r,
-                            chain_cycles: chain,
-                            forwarding: recurrence::forwarding(cpu).map(|f| f.cycles),
-                            predicted,
-                            diff_vs_baseline: None,
-                        });
-                    }
-                    Err(e) => vm.notes.push(format!("{cpu}: {e:#}")),
-                }
-            }
-            all_blocks.push((studies.len(), sm.variants.len(), (kb.rewritten.insns.clone(), kb.rewritten.taken.clone())));
-            sm.variants.push(vm);
+            blocks.push((studies.len(), sm.variants.len() - 1, kb));
         }
         studies.push(sm);
+    }
+    // Variants that share a kernel (alloc-churn's setups) share a block: each distinct block
+    // is modelled and timed once.
+    let mut distinct: Vec<&KernelBlock> = vec![];
+    let slot: Vec<usize> = blocks
+        .iter()
+        .map(|(_, _, kb)| match distinct.iter().position(|d| d.mca_text == kb.mca_text) {
+            Some(i) => i,
+            None => {
+                distinct.push(kb);
+                distinct.len() - 1
+            }
+        })
+        .collect();
+    // One llvm-mca a (block, CPU model), on every core the process started with: static
+    // predictions, nothing timed here, so a report's pinned thread need not hold them to one.
+    let jobs: Vec<(usize, &str)> = (0..distinct.len()).flat_map(|b| opts.cpus.iter().map(move |c| (b, c.as_str()))).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: std::sync::Mutex<Vec<Option<Result<mca::McaResult>>>> = std::sync::Mutex::new((0..jobs.len()).map(|_| None).collect());
+    std::thread::scope(|sc| {
+        for _ in 0..crate::measure::untimed_lanes().min(jobs.len()) {
+            sc.spawn(|| {
+                crate::measure::unpin_current_thread();
+                loop {
+                    let j = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&(b, cpu)) = jobs.get(j) else { break };
+                    let r = mca::run(cpu, &distinct[b].mca_text);
+                    if let Ok(mut out) = results.lock() {
+                        out[j] = Some(r);
+                    }
+                }
+            });
+        }
+    });
+    let runs: Vec<Option<Result<mca::McaResult>>> = results.into_inner().map_err(|_| anyhow!("an llvm-mca thread panicked"))?;
+    for ((s, v, kb), &b) in blocks.iter().zip(&slot) {
+        let vm = &mut studies[*s].variants[*v];
+        for (c, cpu) in opts.cpus.iter().enumerate() {
+            let j = b * opts.cpus.len() + c;
+            let run = match &runs[j] {
+                Some(Ok(r)) => Ok(r.clone()),
+                Some(Err(e)) => Err(anyhow!("{e:#}")),
+                None => Err(anyhow!("llvm-mca did not run")),
+            };
+            match run {
+                Ok(r) => {
+                    let (predicted, chain) = combine(r.cycles_per_iter, &kb.recurrences, cpu);
+                    vm.per_cpu.push(CpuPrediction {
+                        cpu: cpu.clone(),
+                        mca: r,
+                        chain_cycles: chain,
+                        forwarding: recurrence::forwarding(cpu).map(|f| f.cycles),
+                        predicted,
+                        diff_vs_baseline: None,
+                    });
+                }
+                Err(e) => vm.notes.push(format!("{cpu}: {e:#}")),
+            }
+        }
     }
     let mut host_forwarding = None;
     let mut host_ghz = None;
     if opts.measure {
-        let blocks: Vec<_> = all_blocks.iter().map(|b| b.2.clone()).collect();
+        let harness: Vec<host::HarnessBlock> = distinct.iter().map(|kb| (kb.rewritten.insns.clone(), kb.rewritten.taken.clone())).collect();
         // HOTLOOPS_MODEL_HARNESS_OUT=FILE keeps the exact code timed, for review.
         let keep = std::env::var_os("HOTLOOPS_MODEL_HARNESS_OUT").map(std::path::PathBuf::from);
-        match host::measure_blocks(&blocks, 2_000_000, keep.as_deref()) {
+        // Timed: on the caller's thread (a report's pinned core), one block at a time.
+        match host::measure_blocks(&harness, 2_000_000, keep.as_deref()) {
             Ok(res) => {
-                for ((s, v, _), r) in all_blocks.iter().zip(res) {
+                for ((s, v, _), &b) in blocks.iter().zip(&slot) {
                     let vm = &mut studies[*s].variants[*v];
-                    match r {
+                    match res[b].clone() {
                         Ok(m) => {
                             host_ghz.get_or_insert(m.ghz);
                             let pred = host_model.as_ref().and_then(|hm| vm.per_cpu.iter().find(|p| &p.cpu == hm));
@@ -578,14 +624,19 @@ pub fn render(r: &ModelReport) -> String {
 }
 
 /// `hotloops model [STUDY|ID] [--cpu LIST] [--json]`.
-pub fn cli(target: Option<&str>, cpu: Option<&str>, json: bool, no_measure: bool) -> Result<()> {
+pub fn cli(target: Option<&str>, cpu: Option<&str>, json: bool, no_measure: bool, configs: &[String]) -> Result<()> {
     let mut opts = Options::default();
     if let Some(c) = cpu {
         opts.cpus = parse_cpus(c)?;
     }
     opts.measure = !no_measure;
-    // Resolve the target first so a bad name is a usage error even without llvm-mca.
+    // Resolve the target and configurations first so a bad name is a usage error even
+    // without llvm-mca.
     resolve(target)?;
+    if !configs.is_empty() {
+        let mut notes = vec![];
+        opts.configs = Some(study::select_configs(configs, true, &mut notes).map_err(|e| Usage(format!("{e:#}")))?);
+    }
     let r = build(target, &opts)?;
     if json {
         println!("{}", serde_json::to_string_pretty(&r)?);
@@ -598,18 +649,19 @@ pub fn cli(target: Option<&str>, cpu: Option<&str>, json: bool, no_measure: bool
 /// The static-model block for one study in `hotloops report`: the table and caveats, or a
 /// note saying what to install. Never fails.
 pub fn report_block(study_name: &str) -> String {
-    report_block_with(study_name, &[])
+    report_block_with(study_name, &[], None)
 }
 
 /// [`report_block`], with the report's pipeline beside the loop: `pipeline` holds each
 /// variant's wall-clock difference from the baseline in ns an item (one case). Each is turned
 /// into cycles with the host's add clock and set beside the loop's measured difference, and
 /// a pipeline difference much larger than the loop's is flagged ([`pipeline_flag`]).
-pub fn report_block_with(study_name: &str, pipeline: &[(String, f64)]) -> String {
+/// `configs`: the C configurations whose rows the report runs (None: all).
+pub fn report_block_with(study_name: &str, pipeline: &[(String, f64)], configs: Option<&[&'static str]>) -> String {
     if mca::version().is_none() {
         return format!("Static core model: not run: {}.\n", mca::missing_message());
     }
-    let opts = Options { measure: true, ..Options::default() };
+    let opts = Options { measure: true, configs: configs.map(<[_]>::to_vec), ..Options::default() };
     match build(Some(study_name), &opts) {
         Ok(r) => {
             let mut o = render(&r);

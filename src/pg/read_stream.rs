@@ -454,7 +454,12 @@ impl WorkerPool {
         let mut threads = Vec::new();
         for i in 0..n.max(1) {
             let s = shared.clone();
-            threads.push(std::thread::Builder::new().name(format!("io-worker-{i}")).spawn(move || worker_main(&s))?);
+            threads.push(std::thread::Builder::new().name(format!("io-worker-{i}")).spawn(move || {
+                // PostgreSQL's I/O workers are processes of their own, free to run on any core:
+                // not on the measuring thread's, which a thread would otherwise inherit.
+                crate::host::affinity::unpin_current_thread();
+                worker_main(&s)
+            })?);
         }
         Ok(WorkerPool { shared, threads })
     }

@@ -305,7 +305,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
                 .first()
                 .map(|c| c.pairs.iter().map(|p| (p.variant.clone(), p.variant_ns_per_item - p.baseline_ns_per_item)).collect())
                 .unwrap_or_default();
-            crate::model::report_block_with(info.name, &pipeline)
+            crate::model::report_block_with(info.name, &pipeline, Some(&configs))
         };
         clock.lap(&mut phases, "model");
         study_reports.push(StudyReport {
