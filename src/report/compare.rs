@@ -156,7 +156,7 @@ pub fn build(reports: &[Labelled]) -> (String, Vec<(String, String)>) {
                     Some(w) => {
                         let (rt, lo, hi) = (w.ratio.unwrap_or(f64::NAN), w.ci_low.unwrap_or(f64::NAN), w.ci_high.unwrap_or(f64::NAN));
                         let resolved = w.verdict.is_some_and(|v| v != crate::measure::wallclock::Verdict::NotResolved);
-                        let point = RatioPoint { label: format!("{}@{}", super::short(variant), l.label), ratio: rt, lo, hi, control: false, resolved, seed: w.seed_ratio };
+                        let point = RatioPoint { label: format!("{}@{}", super::short(variant), l.label), ratio: rt, lo, hi, control: false, resolved, seed: w.seed_ratio, layouts: vec![] };
                         match panels.iter_mut().find(|p| &p.title == case) {
                             Some(p) => p.points.push(point),
                             None => panels.push(Panel { title: case.clone(), points: vec![point], floor: None }),

@@ -317,13 +317,13 @@ fn svg(r: &LayoutReport) -> Result<String> {
     let mut points = vec![];
     for l in &r.pair.layouts {
         if let Some(a) = r.aa.layouts.iter().find(|m| m.layout == l.layout) {
-            points.push(RatioPoint { label: format!("{} A/A", l.layout), ratio: a.median_ratio, lo: a.ci_low, hi: a.ci_high, control: true, resolved: false, seed: None });
+            points.push(RatioPoint { label: format!("{} A/A", l.layout), ratio: a.median_ratio, lo: a.ci_low, hi: a.ci_high, control: true, resolved: false, seed: None, layouts: vec![] });
         }
         let resolved = apart(l.ci_low, l.ci_high);
-        points.push(RatioPoint { label: format!("{} {}", l.layout, l.b), ratio: l.median_ratio, lo: l.ci_low, hi: l.ci_high, control: false, resolved, seed: None });
+        points.push(RatioPoint { label: format!("{} {}", l.layout, l.b), ratio: l.median_ratio, lo: l.ci_low, hi: l.ci_high, control: false, resolved, seed: None, layouts: vec![] });
     }
     let resolved = matches!(r.verdict, Verdict::Faster | Verdict::Slower);
-    points.push(RatioPoint { label: "pooled".into(), ratio: r.pair.median_ratio, lo: r.pair.ci_low, hi: r.pair.ci_high, control: false, resolved, seed: None });
+    points.push(RatioPoint { label: "pooled".into(), ratio: r.pair.median_ratio, lo: r.pair.ci_low, hi: r.pair.ci_high, control: false, resolved, seed: None, layouts: vec![] });
     let panel = Panel { title: format!("{}: {}", r.case, r.verdict), points, floor: Some(r.floor) };
     super::plot::ratio_svg(&format!("{} / {} by code layout", r.pair.variant, r.pair.baseline), &[panel])
 }

@@ -25,6 +25,9 @@ pub struct RatioPoint {
     pub resolved: bool,
     /// The seed's ratio for this point, drawn as a black cross.
     pub seed: Option<f64>,
+    /// Each code layout's own median ratio, drawn as small dots beside the point: a pooled
+    /// ratio whose layouts disagree shows it.
+    pub layouts: Vec<f64>,
 }
 
 /// A titled group of points, with the A/A floor drawn as a band around 1 where known.
@@ -80,7 +83,8 @@ pub const LOG_SPAN: f64 = 10.0;
 pub fn ratio_range(p: &Panel) -> (f64, f64, bool) {
     let (mut lo, mut hi) = (1.0f64, 1.0f64);
     let f = p.floor.unwrap_or(0.0);
-    for y in p.points.iter().flat_map(|p| [p.lo, p.hi, p.ratio, p.seed.unwrap_or(1.0)]).chain([1.0 - f, 1.0 + f]).filter(|y| y.is_finite() && *y > 0.0) {
+    let ys = p.points.iter().flat_map(|p| [p.lo, p.hi, p.ratio, p.seed.unwrap_or(1.0)].into_iter().chain(p.layouts.iter().copied()));
+    for y in ys.chain([1.0 - f, 1.0 + f]).filter(|y| y.is_finite() && *y > 0.0) {
         lo = lo.min(y);
         hi = hi.max(y);
     }
@@ -98,6 +102,9 @@ pub fn ratio_key(panels: &[Panel]) -> String {
     let mut k = vec!["filled: resolved", "hollow: not resolved"];
     if pts().any(|p| p.seed.is_some()) {
         k.push("x: the seed's ratio");
+    }
+    if pts().any(|p| !p.layouts.is_empty()) {
+        k.push("dots: each code layout's own median");
     }
     if panels.iter().any(|p| p.floor.is_some()) {
         k.push("grey band: A/A floor");
@@ -167,6 +174,8 @@ pub fn ratio_svg(title: &str, panels: &[Panel]) -> Result<String> {
                         chart.draw_series(std::iter::once(ErrorBar::new_vertical(x, p.lo.max(lo * 0.99), p.ratio, p.hi, c.stroke_width(2), 12))).map_err(err)?;
                         let style = if p.resolved || p.control { c.filled() } else { WHITE.filled() };
                         chart.draw_series([Circle::new((x, p.ratio), 5, style), Circle::new((x, p.ratio), 5, c.stroke_width(2))]).map_err(err)?;
+                        let dots = p.layouts.iter().filter(|y| y.is_finite() && **y > 0.0).map(|&y| Circle::new((x - 0.22, y), 3, c.filled()));
+                        chart.draw_series(dots).map_err(err)?;
                         if let Some(sd) = p.seed.filter(|s| s.is_finite() && *s > 0.0) {
                             chart.draw_series(std::iter::once(Cross::new((x + 0.18, sd), 6, BLACK.stroke_width(2)))).map_err(err)?;
                         }
@@ -190,7 +199,17 @@ pub fn study_svg(r: &Report, s: &StudyReport) -> Result<String> {
         .cases
         .iter()
         .map(|c| {
-            let mut pts = vec![RatioPoint { label: "A/A".into(), ratio: c.aa.median_ratio, lo: c.aa.ci_low, hi: c.aa.ci_high, control: true, resolved: false, seed: None }];
+            let per_layout = |p: &crate::measure::wallclock::Paired| p.layouts.iter().map(|l| l.median_ratio).collect::<Vec<f64>>();
+            let mut pts = vec![RatioPoint {
+                label: "A/A".into(),
+                ratio: c.aa.median_ratio,
+                lo: c.aa.ci_low,
+                hi: c.aa.ci_high,
+                control: true,
+                resolved: false,
+                seed: None,
+                layouts: per_layout(&c.aa),
+            }];
             for p in &c.pairs {
                 let row = r.rows.iter().find(|x| x.study == s.name && x.case == c.name && x.variant == p.variant && x.metric == "wall-clock");
                 let resolved = row.and_then(|x| x.verdict).is_some_and(|v| matches!(v, crate::measure::wallclock::Verdict::Faster | crate::measure::wallclock::Verdict::Slower));
@@ -202,6 +221,7 @@ pub fn study_svg(r: &Report, s: &StudyReport) -> Result<String> {
                     control: false,
                     resolved,
                     seed: row.and_then(|x| x.seed_ratio),
+                    layouts: per_layout(p),
                 });
             }
             Panel { title: c.name.clone(), points: pts, floor: Some(c.noise_floor) }
@@ -307,7 +327,7 @@ mod tests {
     }
 
     fn point(ratio: f64, resolved: bool, seed: Option<f64>) -> RatioPoint {
-        RatioPoint { label: format!("v{ratio}"), ratio, lo: ratio * 0.9, hi: ratio * 1.1, control: false, resolved, seed }
+        RatioPoint { label: format!("v{ratio}"), ratio, lo: ratio * 0.9, hi: ratio * 1.1, control: false, resolved, seed, layouts: vec![] }
     }
 
     #[test]
@@ -326,6 +346,20 @@ mod tests {
         // A hollow (white-filled) marker for the unresolved point, a filled one for the other.
         let marker = |fill: &str| svg.contains(&format!("r=\"5\" opacity=\"1\" fill=\"{fill}\""));
         assert!(marker("#FFFFFF") && marker("#1F77B4"), "{}", &svg[..400]);
+    }
+
+    /// Each layout's own median is a small dot beside the pooled point, inside the axis.
+    #[test]
+    fn layout_medians_are_drawn_as_dots_and_widen_the_axis() {
+        let mut p = point(0.97, true, None);
+        let plain = ratio_svg("t", &[Panel { title: "c".into(), points: vec![p.clone()], floor: None }]).unwrap();
+        p.layouts = vec![0.93, 1.2];
+        let panel = Panel { title: "c".into(), points: vec![p], floor: None };
+        assert!(ratio_range(&panel).1 >= 1.2, "the axis holds every layout's median");
+        let svg = ratio_svg("t", &[panel]).unwrap();
+        let dots = |s: &str| s.matches("r=\"3\"").count();
+        assert_eq!((dots(&plain), dots(&svg)), (0, 2));
+        assert!(svg.contains("dots: each code layout") && !plain.contains("dots:"));
     }
 
     #[test]
