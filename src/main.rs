@@ -443,7 +443,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                     d = std::hint::black_box(c.run(v)?);
                 }
                 // `callgrind::run_items` reads this line: keep its shape.
-                outln!("{id} on {cid} ({size}): {} {}s per run, digest {d:#018x}", c.items(), s.info().unit);
+                outln!("{id} on {cid} ({size}): {} {} per run, digest {d:#018x}", c.items(), s.info().units());
             }
             measure::callgrind::hotloops_callgrind_boundary(cids.len() as u64);
             Ok(())
@@ -454,8 +454,8 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             let cid = case_id(s, case.as_deref())?;
             measure::callgrind::check_valgrind()?;
             let n = measure::callgrind::count(&std::env::current_exe()?, id, cid, size)?;
-            let unit = s.info().unit;
-            outln!("{id} on {} ({} {unit}s): {} instructions inclusive ({:.3}/{unit}), {} in its own code ({:.3}/{unit})",
+            let (unit, units) = (s.info().unit, s.info().units());
+            outln!("{id} on {} ({} {units}): {} instructions inclusive ({:.3}/{unit}), {} in its own code ({:.3}/{unit})",
                 n.case, n.items, n.inclusive, n.inclusive_per_item(), n.own, n.own_per_item());
             Ok(())
         }

@@ -1,6 +1,6 @@
-//! Thread affinity: the measuring thread is pinned to one core; threads that must not share
-//! it (untimed parallel work, a model's I/O workers) take back every core the process started
-//! with.
+//! Thread affinity: the measuring thread is pinned to one core; untimed parallel work
+//! (callgrind, llvm-mca) takes back every core the process started with, and helper threads
+//! that stand for other processes (a model's I/O workers) move off the pinned core.
 
 /// Pin the calling thread to one core: the last one the process may use, away from core 0
 /// where interrupts and housekeeping tend to land. Returns the core id, or None when pinning
@@ -25,15 +25,54 @@ pub fn unpin_current_thread() -> bool {
     if cores.is_empty() {
         return false;
     }
-    // SAFETY: `set` is a zeroed cpu_set_t filled with CPU_SET for core ids the kernel gave
-    // us; sched_setaffinity(0, ..) only reads it, for the calling thread.
+    set_cores(&cores.iter().map(|c| c.id).collect::<Vec<_>>())
+}
+
+/// Keep the calling thread off the core [`pin_current_thread`] pins the measuring thread to,
+/// on the process's other cores: for helper threads that stand for other processes
+/// (PostgreSQL's I/O workers), which the scheduler would put beside a busy backend, not on its
+/// core. Whether the helper starts before or after the pin, it never shares the measuring
+/// core. Left as it is when the process has no other core. Returns whether it moved.
+pub fn avoid_measuring_core() -> bool {
+    let Some(measuring) = allowed_cores().last() else { return false };
+    let others: Vec<usize> = allowed_cores().iter().map(|c| c.id).filter(|c| *c != measuring.id).collect();
+    !others.is_empty() && set_cores(&others)
+}
+
+/// Start `cmd`'s process with every core this process started with, not the single core of
+/// the (pinned) thread that spawns it: a worker pins its own measuring thread, and its helper
+/// threads ([`avoid_measuring_core`]) and untimed lanes need the other cores to exist for it.
+pub fn every_core_for(cmd: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    let set = cpu_set(&allowed_cores().iter().map(|c| c.id).collect::<Vec<_>>());
+    // SAFETY: the closure runs in the child between fork and exec and makes one syscall,
+    // sched_setaffinity (async-signal-safe), on a cpu_set_t copied in before the fork; it
+    // allocates nothing and takes no lock.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+            Ok(())
+        });
+    }
+}
+
+fn cpu_set(ids: &[usize]) -> libc::cpu_set_t {
+    // SAFETY: cpu_set_t is a plain bit array (all zeroes is the empty set), and CPU_SET only
+    // sets bits of ids below CPU_SETSIZE.
     unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
-        for c in cores {
-            libc::CPU_SET(c.id, &mut set);
+        for &c in ids.iter().filter(|c| **c < libc::CPU_SETSIZE as usize) {
+            libc::CPU_SET(c, &mut set);
         }
-        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0
+        set
     }
+}
+
+/// Set the calling thread's mask to `ids`.
+fn set_cores(ids: &[usize]) -> bool {
+    let set = cpu_set(ids);
+    // SAFETY: sched_setaffinity(0, ..) only reads `set`, for the calling thread.
+    unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0 }
 }
 
 /// How many threads untimed parallel work may use: the cores the process started with.
@@ -55,6 +94,32 @@ mod tests {
                 assert_eq!(core_affinity::get_core_ids().unwrap().len(), 1);
                 assert!(super::unpin_current_thread());
                 assert_eq!(core_affinity::get_core_ids().unwrap().len(), all);
+            })
+            .join()
+            .unwrap();
+            // A process started from the pinned thread gets every core, unless asked not to.
+            let cores_of_child = |every: bool| {
+                let mut c = std::process::Command::new("grep");
+                c.args(["Cpus_allowed_list", "/proc/self/status"]);
+                if every {
+                    super::every_core_for(&mut c);
+                }
+                String::from_utf8(c.output().unwrap().stdout).unwrap()
+            };
+            let inherited = cores_of_child(false);
+            assert!(inherited.trim().ends_with(&format!("\t{}", pinned.unwrap())), "{inherited}");
+            if all > 1 {
+                assert_ne!(cores_of_child(true), inherited);
+            }
+            // A helper thread leaves the pinned core for the others (where there are others).
+            std::thread::spawn(move || {
+                let moved = super::avoid_measuring_core();
+                let now: Vec<usize> = core_affinity::get_core_ids().unwrap().iter().map(|c| c.id).collect();
+                assert_eq!(moved, all > 1);
+                if all > 1 {
+                    assert_eq!(now.len(), all - 1);
+                    assert!(!now.contains(&pinned.unwrap()), "{now:?}");
+                }
             })
             .join()
             .unwrap();

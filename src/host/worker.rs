@@ -238,7 +238,9 @@ impl Worker {
     pub fn start_env(exe: &std::path::Path, req: &Request, env: &[(&str, String)]) -> Result<Worker> {
         let what = describe(req);
         let err = tempfile::tempfile().context("a file for a worker's stderr")?;
-        let mut child = Command::new(exe)
+        let mut cmd = Command::new(exe);
+        super::affinity::every_core_for(&mut cmd);
+        let mut child = cmd
             .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
             .arg(SUBCOMMAND)
             .stdin(Stdio::piped())

@@ -62,7 +62,8 @@ pub extern "C" fn hotloops_callgrind_boundary(case_index: u64) {
 /// --case B ...`): a dump per case, split at [`hotloops_callgrind_boundary`]. Each kernel's
 /// own count is the same as in a process of its own; an inclusive count can differ slightly
 /// (under 0.1%; tests/layout.rs) where the kernel calls malloc in a heap earlier cases used,
-/// the same way every run, since the cases run in catalogue order.
+/// the same way every run, since the cases run in catalogue order. [`count_many`] does not
+/// batch a study that measures the allocator (1% there).
 pub fn count_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::Size) -> Result<Vec<InstrCount>> {
     let (_, v) = crate::study::variant(id)?;
     let symbols = v.symbols();
@@ -157,10 +158,12 @@ pub type Job<'a> = (&'a str, &'a str);
 pub fn count_many(exe: &Path, jobs: &[Job], size: crate::study::Size) -> Result<Vec<InstrCount>> {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    // One valgrind process a variant, over all its cases.
+    // One valgrind process a variant, over all its cases; a case of its own where the study
+    // measures the allocator, whose work depends on the heap earlier cases left.
+    let alone = |id: &str| crate::study::variant(id).is_ok_and(|(s, _)| s.info().heap_history_matters);
     let mut variants: Vec<(&str, Vec<&str>)> = vec![];
     for &(id, case) in jobs {
-        match variants.iter_mut().find(|(v, _)| *v == id) {
+        match variants.iter_mut().find(|(v, _)| *v == id && !alone(id)) {
             Some((_, cs)) => cs.push(case),
             None => variants.push((id, vec![case])),
         }

@@ -455,9 +455,9 @@ impl WorkerPool {
         for i in 0..n.max(1) {
             let s = shared.clone();
             threads.push(std::thread::Builder::new().name(format!("io-worker-{i}")).spawn(move || {
-                // PostgreSQL's I/O workers are processes of their own, free to run on any core:
-                // not on the measuring thread's, which a thread would otherwise inherit.
-                crate::host::affinity::unpin_current_thread();
+                // PostgreSQL's I/O workers are processes of their own, which the scheduler puts
+                // beside a busy backend: not on the measuring thread's core.
+                crate::host::affinity::avoid_measuring_core();
                 worker_main(&s)
             })?);
         }

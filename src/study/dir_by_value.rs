@@ -72,6 +72,7 @@ static INFO: StudyInfo = StudyInfo {
                 a tuple under every configuration; Debian's -fstack-protector-strong adds a \
                 canary to that per-tuple call (ikey has its address taken), and the flag set \
                 moves the per-tuple count by more than the patch does",
+    heap_history_matters: false,
     variants: &[
         Variant::new(
             "dir-by-value/opaque",

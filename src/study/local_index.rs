@@ -107,6 +107,7 @@ static INFO: StudyInfo = StudyInfo {
                 included, so the call, not -fno-strict-aliasing, is the cause; the aliasing flag \
                 decides only in a call-free copy loop (c-span), and clang 19 keeps the cursor in \
                 memory there too; a cursor in locals is in registers everywhere",
+    heap_history_matters: false,
     variants: &[
         Variant::new(
             "local-index/store-each",

@@ -278,6 +278,10 @@ pub struct StudyInfo {
     /// showed about the seed's explanation, in a sentence or two ("" when the study has none);
     /// the figures are in `analysis/`.
     pub c_kernels: &'static str,
+    /// The study measures the allocator (alloc-churn): what malloc does in a kernel depends on
+    /// what the process allocated before, so callgrind counts each case in a process of its
+    /// own instead of all of a variant's cases in one.
+    pub heap_history_matters: bool,
     /// All variants, baseline first.
     pub variants: &'static [Variant],
     /// The case catalogue, in report order.
@@ -529,6 +533,14 @@ pub fn build_case(study: &dyn Study, id: &str, size: Size) -> anyhow::Result<Box
 }
 
 impl StudyInfo {
+    /// The unit's plural, for counts ("2 queries", "1000 TIDs").
+    pub fn units(&self) -> String {
+        match self.unit.strip_suffix('y') {
+            Some(stem) => format!("{stem}ies"),
+            None => format!("{}s", self.unit),
+        }
+    }
+
     /// A variant row by id (`study/name`) or short name (`name`); unknown names list the
     /// study's ids.
     pub fn variant(&self, name: &str) -> Result<&'static Variant, UnknownName> {

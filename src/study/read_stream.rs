@@ -104,6 +104,7 @@ static INFO: StudyInfo = StudyInfo {
     patched: "read-stream/stream-worker",
     unit: "page",
     c_kernels: "",
+    heap_history_matters: false,
     variants: &[
         Variant::new(
             "read-stream/sync-per-page",

@@ -124,6 +124,7 @@ static INFO: StudyInfo = StudyInfo {
     patched: "alloc-churn/static-routine",
     unit: "query",
     c_kernels: "",
+    heap_history_matters: true,
     variants: &[
         Variant::new(
             "alloc-churn/palloc-routine",

@@ -192,6 +192,7 @@ static INFO: StudyInfo = StudyInfo {
                 memory around its per-TID tbm_add_tuples call under every configuration; the \
                 batched loop's cursor is in registers, and batching's gain holds for gcc's \
                 build as for the Rust model's",
+    heap_history_matters: false,
     variants: &[
         Variant::new(
             "tid-batch/per-tid",
