@@ -80,8 +80,47 @@ pub fn untimed_lanes() -> usize {
     allowed_cores().len().max(1)
 }
 
+/// `f` over `items` on every core the process started with, a lane a core, each lane unpinned
+/// first; results in item order. For untimed work (callgrind, llvm-mca) that a report's
+/// pinned thread would otherwise hold to its one core. A panic in `f` is re-raised here.
+pub fn untimed_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let results: std::sync::Mutex<Vec<Option<R>>> = std::sync::Mutex::new((0..items.len()).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..untimed_lanes().min(items.len()) {
+            s.spawn(|| {
+                unpin_current_thread();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    let r = f(item);
+                    results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+                }
+            });
+        }
+    });
+    // Every index was taken by a lane that finished it (a lane's panic ends the scope above).
+    results.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().flatten().collect()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn untimed_map_keeps_order_and_uses_every_core_from_a_pinned_thread() {
+        let all = super::allowed_cores().len();
+        std::thread::spawn(move || {
+            super::pin_current_thread();
+            let items: Vec<u32> = (0..40).collect();
+            let got = super::untimed_map(&items, |&i| (i * 3, core_affinity::get_core_ids().unwrap().len()));
+            assert_eq!(got.iter().map(|g| g.0).collect::<Vec<_>>(), items.iter().map(|i| i * 3).collect::<Vec<_>>());
+            assert!(got.iter().all(|g| g.1 == all), "every lane unpinned");
+            assert!(super::untimed_map(&[] as &[u32], |&i| i).is_empty());
+        })
+        .join()
+        .unwrap();
+    }
+
     #[test]
     fn unpinning_gives_back_every_core() {
         let all = super::allowed_cores().len();

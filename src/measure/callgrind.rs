@@ -156,8 +156,6 @@ pub type Job<'a> = (&'a str, &'a str);
 /// from one work queue: instruction counts do not depend on what else runs (the wall clock is
 /// measured before, never beside these). Results come back in job order, each naming its job.
 pub fn count_many(exe: &Path, jobs: &[Job], size: crate::study::Size) -> Result<Vec<InstrCount>> {
-    use std::sync::Mutex;
-    use std::sync::atomic::{AtomicUsize, Ordering};
     // One valgrind process a variant, over all its cases; a case of its own where the study
     // measures the allocator, whose work depends on the heap earlier cases left.
     let alone = |id: &str| crate::study::variant(id).is_ok_and(|(s, _)| s.info().heap_history_matters);
@@ -170,28 +168,10 @@ pub fn count_many(exe: &Path, jobs: &[Job], size: crate::study::Size) -> Result<
     }
     // Counting is exact whatever else runs: every core the process started with, even when
     // the caller is a report's pinned thread.
-    let lanes = super::untimed_lanes().clamp(1, variants.len().max(1));
-    let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<Result<Vec<InstrCount>>>>> = Mutex::new((0..variants.len()).map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..lanes {
-            s.spawn(|| {
-                super::unpin_current_thread();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((id, cases)) = variants.get(i) else { break };
-                    let r = count_cases(exe, id, cases, size);
-                    if let Ok(mut o) = out.lock() {
-                        o[i] = Some(r);
-                    }
-                }
-            });
-        }
-    });
-    let results = out.into_inner().map_err(|_| anyhow::anyhow!("a callgrind lane panicked"))?;
+    let results = crate::host::affinity::untimed_map(&variants, |(id, cases)| count_cases(exe, id, cases, size));
     let mut all = vec![];
-    for (r, (id, _)) in results.into_iter().zip(&variants) {
-        all.extend(r.unwrap_or_else(|| bail!("callgrind jobs of {id} did not run"))?);
+    for r in results {
+        all.extend(r?);
     }
     // Back in job order.
     jobs.iter()

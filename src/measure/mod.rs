@@ -10,4 +10,4 @@ pub mod timing;
 pub mod usage;
 pub mod wallclock;
 
-pub use crate::host::affinity::{pin_current_thread, unpin_current_thread, untimed_lanes};
+pub use crate::host::affinity::pin_current_thread;

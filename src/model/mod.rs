@@ -365,35 +365,14 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
     // One llvm-mca a (block, CPU model), on every core the process started with: static
     // predictions, nothing timed here, so a report's pinned thread need not hold them to one.
     let jobs: Vec<(usize, &str)> = (0..distinct.len()).flat_map(|b| opts.cpus.iter().map(move |c| (b, c.as_str()))).collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: std::sync::Mutex<Vec<Option<Result<mca::McaResult>>>> = std::sync::Mutex::new((0..jobs.len()).map(|_| None).collect());
-    std::thread::scope(|sc| {
-        for _ in 0..crate::measure::untimed_lanes().min(jobs.len()) {
-            sc.spawn(|| {
-                crate::measure::unpin_current_thread();
-                loop {
-                    let j = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(&(b, cpu)) = jobs.get(j) else { break };
-                    let r = mca::run(cpu, &distinct[b].mca_text);
-                    if let Ok(mut out) = results.lock() {
-                        out[j] = Some(r);
-                    }
-                }
-            });
-        }
-    });
-    let runs: Vec<Option<Result<mca::McaResult>>> = results.into_inner().map_err(|_| anyhow!("an llvm-mca thread panicked"))?;
+    let runs = crate::host::affinity::untimed_map(&jobs, |&(b, cpu)| mca::run(cpu, &distinct[b].mca_text));
     for ((s, v, kb), &b) in blocks.iter().zip(&slot) {
         let vm = &mut studies[*s].variants[*v];
         for (c, cpu) in opts.cpus.iter().enumerate() {
             let j = b * opts.cpus.len() + c;
-            let run = match &runs[j] {
-                Some(Ok(r)) => Ok(r.clone()),
-                Some(Err(e)) => Err(anyhow!("{e:#}")),
-                None => Err(anyhow!("llvm-mca did not run")),
-            };
-            match run {
+            match &runs[j] {
                 Ok(r) => {
+                    let r = r.clone();
                     let (predicted, chain) = combine(r.cycles_per_iter, &kb.recurrences, cpu);
                     vm.per_cpu.push(CpuPrediction {
                         cpu: cpu.clone(),
