@@ -7,7 +7,7 @@ use hotloops::host::worker::{BadRequest, Request, Server};
 use hotloops::study::alloc_churn::sweep::SweepConfig;
 use hotloops::study::{self, Size, UnknownName};
 use hotloops::{asm, measure, report};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -172,6 +172,16 @@ enum Cmd {
         /// Output directory (layout.md, layout.json, layout.svg).
         #[arg(long, default_value = "target/hotloops-layout")]
         out: PathBuf,
+    },
+    /// Re-draw a saved report.json's report.md, plots and report.html with this build's
+    /// renderer; nothing is measured (an hour-long full report need not be re-run for a
+    /// rendering fix).
+    Render {
+        /// A report.json.
+        file: PathBuf,
+        /// Where to write (default: beside the file).
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Merge reports from several hosts into one Markdown table and SVG per study; with
     /// --baseline OLD.json, one NEW.json of the same host against it (before and after a change).
@@ -520,6 +530,16 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             out!("{}", report::terminal(&r));
             eprintln!("wrote:");
             for f in files {
+                eprintln!("  {}", f.display());
+            }
+            Ok(())
+        }
+        Cmd::Render { file, out } => {
+            let r = report::load(&file).map_err(|e| UsageError(format!("{e:#}")))?;
+            let out = out.unwrap_or_else(|| file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf());
+            hotloops::host::check_writable(&out)?;
+            let _lock = hotloops::host::lock::acquire(&out.join(hotloops::host::outdir::LOCK), &format!("--out {}", out.display()))?;
+            for f in report::run::write_files(&r, &out)? {
                 eprintln!("  {}", f.display());
             }
             Ok(())

@@ -213,3 +213,31 @@ fn sweep_of_a_study_without_one_exits_2() {
     assert!(text(&o).contains("alloc-churn"), "{}", text(&o));
     assert!(!Path::new("/tmp/hotloops-never-sweep").exists());
 }
+
+/// `render` re-draws a saved report with this build's renderer, measuring nothing: the same
+/// report back (its JSON round-trips), every study's plot and table, and a bad file named
+/// with exit 2 and nothing written.
+#[test]
+fn render_redraws_a_saved_report_and_names_a_bad_file() {
+    let saved = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/kvm-amd-epyc-2core/quick-ca658cf/report.json");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("again");
+    let o = hotloops(&["render", saved.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let before = hotloops::report::load(&saved).unwrap();
+    let after = hotloops::report::load(&out.join("report.json")).unwrap();
+    assert_eq!(serde_json::to_value(&before).unwrap(), serde_json::to_value(&after).unwrap(), "the report itself is unchanged");
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("## Headline"));
+    for s in &before.studies {
+        assert!(md.contains(&format!("**{}: ", s.name)), "{} in the headline", s.name);
+        assert!(std::fs::read_to_string(out.join(format!("{}.svg", s.name))).unwrap().starts_with("<svg"));
+    }
+    assert!(out.join("report.html").is_file());
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"schema\": \"nope\"}").unwrap();
+    let o = hotloops(&["render", bad.to_str().unwrap(), "--out", dir.path().join("none").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("bad.json"), "{}", text(&o));
+    assert!(!dir.path().join("none").exists(), "nothing written for a bad file");
+}

@@ -118,16 +118,22 @@ pub fn ratio_key(panels: &[Panel]) -> String {
 /// Draw panels (two columns) of ratio points with error bars, a line at 1, the A/A band, the
 /// seed's ratio, and a log axis where a panel's ratios span more than 10x.
 pub fn ratio_svg(title: &str, panels: &[Panel]) -> Result<String> {
-    let cols = if panels.len() > 1 { 2 } else { 1 };
-    let rows = panels.len().div_ceil(cols).max(1);
     let widest = panels.iter().map(|p| p.points.len()).max().unwrap_or(1).max(1);
     let longest_caption = panels.iter().map(|p| text_px(&p.title, 14)).max().unwrap_or(0);
     let longest_label = panels.iter().flat_map(|p| p.points.iter().map(|x| text_px(&x.label, 11))).max().unwrap_or(0);
+    // Many points with long labels (a full report's `c-local@gcc12-upstream` rows) would make a
+    // panel thousands of pixels wide: their labels are turned upright and the panels stacked.
+    let upright = (longest_label + 16).max(90) * widest as u32 > 1200;
+    let cols = if panels.len() > 1 && !upright { 2 } else { 1 };
+    let rows = panels.len().div_ceil(cols).max(1);
+    let slot = if upright { 34 } else { (longest_label + 16).max(90) };
+    let label_area = if upright { longest_label + 16 } else { 30 };
+    let panel_h = 290 + label_area;
     // Wide enough for the panel's captions and x labels, and all of it for the title and key.
-    let panel_w = (100 + (longest_label + 16).max(90) * widest as u32).max(longest_caption + 40).max(420);
+    let panel_w = (100 + slot * widest as u32).max(longest_caption + 40).max(420);
     let key_text = ratio_key(panels);
     let w = (panel_w * cols as u32).max(text_px(title, 20) + 40).max(text_px(&key_text, 12) + 40);
-    let h = 84 + 320 * rows as u32;
+    let h = 84 + panel_h * rows as u32;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
@@ -136,26 +142,29 @@ pub fn ratio_svg(title: &str, panels: &[Panel]) -> Result<String> {
         let (key, root) = root.split_vertically(24);
         key.draw(&Text::new(key_text.as_str(), (12, 4), ("sans-serif", 12).into_font().color(&BLACK.mix(0.7)))).map_err(err)?;
         let panel_w = w / cols as u32;
-        let areas: Vec<_> = (0..panels.len()).map(|i| root.clone().shrink(((i % cols) as u32 * panel_w, (i / cols) as u32 * 320), (panel_w, 320))).collect();
+        let areas: Vec<_> =
+            (0..panels.len()).map(|i| root.clone().shrink(((i % cols) as u32 * panel_w, (i / cols) as u32 * panel_h), (panel_w, panel_h))).collect();
         for (area, panel) in areas.iter().zip(panels) {
             let points = &panel.points;
             let (lo, hi, log) = ratio_range(panel);
             let n = points.len().max(1) as f64;
             let labels: Vec<String> = points.iter().map(|p| p.label.clone()).collect();
             let mut b = ChartBuilder::on(area);
-            b.caption(&panel.title, ("sans-serif", 14)).margin(12).x_label_area_size(30).y_label_area_size(60);
+            b.caption(&panel.title, ("sans-serif", 14)).margin(12).x_label_area_size(label_area).y_label_area_size(60);
+            let label_font = ("sans-serif", 11).into_font().transform(if upright { FontTransform::Rotate90 } else { FontTransform::None });
             // Two chart types (log or linear y): one drawing routine for both.
             macro_rules! draw {
-                ($chart:expr) => {{
+                ($chart:expr, $y_floor:expr) => {{
                     let mut chart = $chart.map_err(err)?;
                     chart
                         .configure_mesh()
                         .x_labels(points.len().max(1))
                         .x_label_formatter(&|x| {
                             let i = x.round();
-                            if (x - i).abs() < 1e-6 && i >= 0.0 { labels.get(i as usize).cloned().unwrap_or_default() } else { String::new() }
+                            // Upright labels are drawn below, hanging from their tick.
+                            if !upright && (x - i).abs() < 1e-6 && i >= 0.0 { labels.get(i as usize).cloned().unwrap_or_default() } else { String::new() }
                         })
-                        .x_label_style(("sans-serif", 11))
+                        .x_label_style(label_font.clone())
                         .y_desc(if log { "time / baseline (log)" } else { "time / baseline" })
                         .y_label_formatter(&|y| tick(*y))
                         // Few ticks, no minor lines: a log axis otherwise crowds its labels.
@@ -180,12 +189,23 @@ pub fn ratio_svg(title: &str, panels: &[Panel]) -> Result<String> {
                             chart.draw_series(std::iter::once(Cross::new((x + 0.18, sd), 6, BLACK.stroke_width(2)))).map_err(err)?;
                         }
                     }
+                    if upright {
+                        // plotters centres a rotated tick label on its tick, which puts half of
+                        // a long one inside the plot: each is drawn from the axis down instead.
+                        let base = area.get_base_pixel();
+                        for (i, l) in labels.iter().enumerate() {
+                            let (px, py) = chart.backend_coord(&(i as f64, $y_floor));
+                            area.draw(&Text::new(l.as_str(), (px - base.0 + 6, py - base.1 + 8), label_font.clone())).map_err(err)?;
+                        }
+                    }
                 }};
             }
             if log {
-                draw!(b.build_cartesian_2d(-0.5f64..n - 0.5, padded(lo, hi, 0.3, true).log_scale()));
+                let y = padded(lo, hi, 0.3, true);
+                draw!(b.build_cartesian_2d(-0.5f64..n - 0.5, y.clone().log_scale()), y.start);
             } else {
-                draw!(b.build_cartesian_2d(-0.5f64..n - 0.5, padded(lo, hi, 0.12, false)));
+                let y = padded(lo, hi, 0.12, false);
+                draw!(b.build_cartesian_2d(-0.5f64..n - 0.5, y.clone()), y.start);
             }
         }
         root.present().map_err(err)?;
@@ -346,6 +366,20 @@ mod tests {
         // A hollow (white-filled) marker for the unresolved point, a filled one for the other.
         let marker = |fill: &str| svg.contains(&format!("r=\"5\" opacity=\"1\" fill=\"{fill}\""));
         assert!(marker("#FFFFFF") && marker("#1F77B4"), "{}", &svg[..400]);
+    }
+
+    /// A panel of many long-labelled points (a full report's every-configuration rows) stays
+    /// readable: upright labels, stacked panels, a canvas far narrower than side by side.
+    #[test]
+    fn many_long_labels_are_turned_upright_and_panels_stacked() {
+        let pts: Vec<RatioPoint> = (0..16).map(|i| RatioPoint { label: format!("c-store-each@gcc12-upstream-{i}"), ..point(1.0, true, None) }).collect();
+        let panel = |t: &str| Panel { title: t.into(), points: pts.clone(), floor: Some(0.01) };
+        let svg = ratio_svg("t", &[panel("a"), panel("b")]).unwrap();
+        let width: u32 = svg.split("width=\"").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
+        assert!(width < 1200, "{width}");
+        assert!(svg.contains("rotate(90"), "labels turned upright");
+        let few = ratio_svg("t", &[Panel { title: "a".into(), points: pts[..3].to_vec(), floor: None }]).unwrap();
+        assert!(!few.contains("rotate(90"));
     }
 
     /// Each layout's own median is a small dot beside the pooled point, inside the axis.
