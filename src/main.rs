@@ -536,6 +536,16 @@ fn dispatch(cmd: Cmd) -> Result<()> {
         }
         Cmd::Render { file, out } => {
             let r = report::load(&file).map_err(|e| UsageError(format!("{e:#}")))?;
+            // The report is written back beside its plots: only in the version this build writes.
+            if r.schema_version != report::SCHEMA_VERSION {
+                return Err(UsageError(format!(
+                    "{}: schema version {}, render re-draws version {} reports only (their report.json is written back unchanged)",
+                    file.display(),
+                    r.schema_version,
+                    report::SCHEMA_VERSION
+                ))
+                .into());
+            }
             let out = out.unwrap_or_else(|| file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf());
             hotloops::host::check_writable(&out)?;
             let _lock = hotloops::host::lock::acquire(&out.join(hotloops::host::outdir::LOCK), &format!("--out {}", out.display()))?;

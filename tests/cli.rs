@@ -240,4 +240,9 @@ fn render_redraws_a_saved_report_and_names_a_bad_file() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("bad.json"), "{}", text(&o));
     assert!(!dir.path().join("none").exists(), "nothing written for a bad file");
+    // A version 1 report would be written back under its old version in the new shape.
+    let v1 = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/kvm-amd-epyc-2core/full-7bb6a62/report.json");
+    let o = hotloops(&["render", v1.to_str().unwrap(), "--out", dir.path().join("v1").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("schema version 1") && !dir.path().join("v1").exists(), "{}", text(&o));
 }

@@ -354,7 +354,7 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
     let mut distinct: Vec<&KernelBlock> = vec![];
     let slot: Vec<usize> = blocks
         .iter()
-        .map(|(_, _, kb)| match distinct.iter().position(|d| d.mca_text == kb.mca_text) {
+        .map(|(_, _, kb)| match distinct.iter().position(|d| d.mca_text == kb.mca_text && d.rewritten.taken == kb.rewritten.taken) {
             Some(i) => i,
             None => {
                 distinct.push(kb);
