@@ -44,6 +44,9 @@ enum Cmd {
         /// Print the case catalogue instead.
         #[arg(long)]
         cases: bool,
+        /// Print the PostgreSQL servers instead: which are installed, where, how built.
+        #[arg(long, conflicts_with = "cases")]
+        servers: bool,
     },
     /// Normalised asm of one kernel (the checked-in snapshot), or a diff of two variants.
     Asm {
@@ -373,7 +376,11 @@ fn case_id(study: &dyn study::Study, name: Option<&str>) -> Result<&'static str>
 fn dispatch(cmd: Cmd) -> Result<()> {
     match cmd {
         Cmd::Pg(args) => hotloops::pgserver::run(&args),
-        Cmd::List { cases: true } => {
+        Cmd::List { servers: true, .. } => {
+            out!("{}", hotloops::pgserver::servers::listing());
+            Ok(())
+        }
+        Cmd::List { cases: true, .. } => {
             for s in study::STUDIES {
                 let i = s.info();
                 outln!("{}", i.name);
@@ -383,7 +390,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::List { cases: false } => {
+        Cmd::List { cases: false, .. } => {
             for s in study::STUDIES {
                 let i = s.info();
                 outln!("{}  (feature `{}`: pipeline switches {} -> {})", i.name, i.feature, i.baseline, i.patched);

@@ -1,33 +1,44 @@
-//! The real server (issue 12): hl_btree builds and loads against the installed PostgreSQL 15,
-//! every variant returns the baseline's rows, `hotloops pg` completes a small A/B + A/A run,
-//! the throwaway cluster is gone after a panic or an error, and a missing pg_config exits 2;
-//! `report --pg` sets the real ratios beside the model rows, stops its clusters (also when
-//! interrupted) and, without a server, goes on with a note naming the packages.
+//! The real servers: hl_btree builds and loads against every installed PostgreSQL (15, 17,
+//! 18), importing only what each server exports; every variant returns the baseline's rows on
+//! each; `hotloops pg` completes a small A/B + A/A run on all of them at once; throwaway
+//! clusters are gone after a panic, an error and an interrupt at every phase (extension
+//! build, load, cache copy, rounds, sweep, seed 004) on every version; unknown or missing
+//! servers exit 2 naming what is installed; `report --pg` sets the real ratios beside the model
+//! rows and, without a server, goes on with a note naming the packages.
 //!
-//! Without PostgreSQL these tests fail under `CI=true` (scripts/test.sh installs it through
-//! scripts/install-pg.sh) and otherwise skip with the reason printed.
+//! Without the servers these tests fail under `CI=true` (scripts/install-pg.sh installs all
+//! three) and otherwise skip what is missing with the reason printed.
 
-use hotloops::pgserver::bench::{self, PgReport, SEED_SET};
+use hotloops::pgserver::bench::{self, PgRuns, SEED_SET};
 use hotloops::pgserver::cluster::Cluster;
+use hotloops::pgserver::servers;
 use hotloops::pgserver::{Install, build_extension, extension_sql};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The installed server and the built extension, or None (skip) outside CI.
-fn pg() -> Option<(Install, PathBuf)> {
-    match Install::find(None) {
-        Ok(i) => {
-            let so = build_extension(&i).expect("building pgext/hl_btree");
-            Some((i, so))
-        }
-        Err(e) => {
-            if std::env::var("CI").as_deref() == Ok("true") {
-                panic!("PostgreSQL is required under CI=true (scripts/install-pg.sh installs it): {e:#}");
+/// Every installed server with its built extension; under CI=true all three must be there.
+fn all_pg() -> Vec<(Install, PathBuf)> {
+    let mut out = Vec::new();
+    for k in servers::known() {
+        match k.install() {
+            Ok(i) => {
+                let so = build_extension(&i).unwrap_or_else(|e| panic!("building pgext/hl_btree against {}: {e:#}", i.version));
+                out.push((i, so));
             }
-            eprintln!("skipping: {e:#}");
-            None
+            Err(why) => {
+                if std::env::var("CI").as_deref() == Ok("true") {
+                    panic!("PostgreSQL {} is required under CI=true (scripts/install-pg.sh installs it): {why}", k.major);
+                }
+                eprintln!("skipping PostgreSQL {}: {why} (scripts/install-pg.sh {})", k.major, k.major);
+            }
         }
     }
+    out
+}
+
+/// One installed server (the first), or None (skip) outside CI.
+fn pg() -> Option<(Install, PathBuf)> {
+    all_pg().into_iter().next()
 }
 
 fn started(i: &Install, so: &Path) -> Cluster {
@@ -37,7 +48,7 @@ fn started(i: &Install, so: &Path) -> Cluster {
     c
 }
 
-/// Processes whose command line mentions `path` (a server left running on that directory).
+/// Processes whose command line mentions `path` (a server, pg_ctl, make or cp left running on it).
 fn processes_using(path: &Path) -> Vec<String> {
     let needle = path.to_string_lossy().into_owned();
     let mut found = Vec::new();
@@ -52,23 +63,76 @@ fn processes_using(path: &Path) -> Vec<String> {
     found
 }
 
+/// The names of the dynamic symbols an ELF file defines (`defined`) or imports (weak imports,
+/// which may stay unresolved, left out).
+fn dynamic_symbols(path: &Path, defined: bool) -> Vec<String> {
+    use object::{Object, ObjectSymbol};
+    let data = std::fs::read(path).unwrap();
+    let f = object::File::parse(&*data).unwrap();
+    f.dynamic_symbols()
+        .filter(|s| if defined { !s.is_undefined() } else { s.is_undefined() && !s.is_weak() })
+        .filter_map(|s| s.name().ok().map(|n| n.split('@').next().unwrap_or(n).to_string()))
+        .collect()
+}
+
+/// The libc this test runs with (from its own memory map).
+fn libc_path() -> PathBuf {
+    let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
+    PathBuf::from(maps.lines().find(|l| l.contains("libc.so.6")).and_then(|l| l.split_whitespace().last()).expect("libc.so.6 in /proc/self/maps"))
+}
+
 #[test]
-fn extension_builds_and_loads() {
-    let Some((i, so)) = pg() else { return };
-    assert!(i.version.contains("PostgreSQL"), "{}", i.version);
-    let c = started(&i, &so);
-    let out = c
-        .sql("SELECT amname FROM pg_am WHERE amname = 'hl_btree'; LOAD 'hl_btree'; SHOW hl_btree.variant; SET hl_btree.variant = 'batched-local'; SHOW hl_btree.variant;", &[])
-        .unwrap();
-    assert_eq!(out.lines().collect::<Vec<_>>(), ["hl_btree", "tid-batch/server", "tid-batch/batched-local"]);
-    let bad = c.sql("LOAD 'hl_btree'; SET hl_btree.variant = 'no-such';", &[]).unwrap_err().to_string();
-    assert!(bad.contains("invalid value"), "{bad}");
+fn every_installed_server_is_listed_and_an_unknown_one_exits_2() {
+    let servers = all_pg();
+    let out = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(["list", "--servers"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for (i, _) in &servers {
+        assert!(text.contains(&i.version) && text.contains(&i.pg_config.display().to_string()), "{} not listed:\n{text}", i.version);
+    }
+    let st = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(["pg", "--server", "16"]).output().unwrap();
+    let err = String::from_utf8_lossy(&st.stderr);
+    assert_eq!(st.status.code(), Some(2), "{err}");
+    assert!(err.contains("--server 16") && err.contains("15, 17, 18") && err.contains("installed:"), "{err}");
+    for (i, _) in &servers {
+        assert!(err.contains(&i.short_version), "the error lists installed {}: {err}", i.short_version);
+    }
+    // A known server that is not installed names the command that installs it.
+    let empty = tempfile::tempdir().unwrap();
+    let st = Command::new(env!("CARGO_BIN_EXE_hotloops")).env("HOTLOOPS_SERVERS_DIR", empty.path()).args(["pg", "--server", "18"]).output().unwrap();
+    let err = String::from_utf8_lossy(&st.stderr);
+    assert_eq!(st.status.code(), Some(2), "{err}");
+    assert!(err.contains("scripts/install-pg.sh 18"), "{err}");
+}
+
+#[test]
+fn extension_builds_loads_and_imports_only_what_each_server_exports() {
+    for (i, so) in all_pg() {
+        assert!(i.version.contains("PostgreSQL"), "{}", i.version);
+        // What the module imports must come from the server's own exports (`nm -D`) or libc.
+        let mut exported = dynamic_symbols(&i.bin("postgres"), true);
+        exported.extend(dynamic_symbols(&libc_path(), true));
+        let missing: Vec<String> = dynamic_symbols(&so, false).into_iter().filter(|s| !exported.contains(s)).collect();
+        assert!(missing.is_empty(), "{}: hl_btree.so imports symbols the server does not export: {missing:?}", i.version);
+        let c = started(&i, &so);
+        let out = c
+            .sql("SELECT amname FROM pg_am WHERE amname = 'hl_btree'; LOAD 'hl_btree'; SHOW hl_btree.variant; SET hl_btree.variant = 'batched-local'; SHOW hl_btree.variant;", &[])
+            .unwrap_or_else(|e| panic!("{}: {e:#}", i.version));
+        assert_eq!(out.lines().collect::<Vec<_>>(), ["hl_btree", "tid-batch/server", "tid-batch/batched-local"], "{}", i.version);
+        let bad = c.sql("LOAD 'hl_btree'; SET hl_btree.variant = 'no-such';", &[]).unwrap_err().to_string();
+        assert!(bad.contains("invalid value"), "{bad}");
+    }
 }
 
 #[test]
 fn every_variant_returns_the_baselines_rows_with_edges() {
-    let Some((i, so)) = pg() else { return };
-    let c = started(&i, &so);
+    for (i, so) in all_pg() {
+        variants_agree_on(&i, &so);
+    }
+}
+
+fn variants_agree_on(i: &Install, so: &Path) {
+    let c = started(i, so);
     // table3 at ~100k rows; `dense` has 226 int8 tuples a heap page (the densest an int8 column
     // allows: PostgreSQL's 291 a page needs zero-width tuples); `dups` has posting lists.
     c.sql(hotloops::pgserver::SEED000_TABLE3, &[("rows", "100000".into())]).unwrap();
@@ -105,9 +169,9 @@ fn every_variant_returns_the_baselines_rows_with_edges() {
     for (q, rows) in cases {
         let plan = s.query(&format!("SET hl_btree.variant = 'tid-batch/batched'; EXPLAIN (COSTS OFF) {q};")).unwrap();
         assert!(plan.contains("Bitmap Index Scan"), "{q}: no Bitmap Index Scan in\n{plan}");
-        let (sum, n) = bench::check_results(&mut s, q).unwrap_or_else(|e| panic!("{q}: {e:#}"));
+        let (sum, n) = bench::check_results(&mut s, q).unwrap_or_else(|e| panic!("{}: {q}: {e:#}", i.version));
         if let Some(r) = rows {
-            assert_eq!(n, *r, "{q}: row count (sum {sum})");
+            assert_eq!(n, *r, "{}: {q}: row count (sum {sum})", i.version);
         }
     }
     // A variant that ran is the one asked for, and its TID count is the node's.
@@ -118,39 +182,62 @@ fn every_variant_returns_the_baselines_rows_with_edges() {
 
 #[test]
 fn small_ab_and_aa_run_writes_its_report() {
-    let Some(_) = pg() else { return };
+    let servers = all_pg();
+    if servers.is_empty() {
+        return;
+    }
     let out = tempfile::tempdir().unwrap();
-    let st = Command::new(env!("CARGO_BIN_EXE_hotloops"))
-        .args(["pg", "--rows", "100000", "--rounds", "3", "--out"])
-        .arg(out.path())
-        .output()
-        .unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hotloops"));
+    cmd.args(["pg", "--rows", "100000", "--rounds", "3", "--out"]).arg(out.path());
+    for (i, _) in &servers {
+        cmd.args(["--server", &i.major.to_string()]);
+    }
+    let st = cmd.output().unwrap();
     assert!(st.status.success(), "hotloops pg failed: {}", String::from_utf8_lossy(&st.stderr));
-    let r: PgReport = serde_json::from_str(&std::fs::read_to_string(out.path().join("pg.json")).unwrap()).unwrap();
-    assert_eq!(r.results.len(), 4, "two cases x two cache states");
-    for c in &r.results {
-        assert_eq!(c.variants.len(), 6, "{}: five variants and the A/A copy", c.case);
-        assert_eq!(c.pairs.iter().filter(|p| p.verdict == "A/A floor").count(), 2);
-        assert!(c.variants.iter().all(|v| v.ntids == c.result.1), "{}: TIDs = rows", c.case);
-        if c.case == "btree-many" && c.cache_state == "os-cache" {
-            assert!(c.variants.iter().all(|v| v.shared_read > 200.0), "os-cache: leaves must be reads: {:?}", c.variants);
-        }
-        if c.case == "btree-many" && c.cache_state == "warm" {
-            assert!(c.variants.iter().all(|v| v.shared_read == 0.0), "warm: no reads: {:?}", c.variants);
+    let runs: PgRuns = serde_json::from_str(&std::fs::read_to_string(out.path().join("pg.json")).unwrap()).unwrap();
+    assert_eq!(runs.servers.len(), servers.len(), "one measurement per server");
+    for (r, (i, _)) in runs.servers.iter().zip(&servers) {
+        assert_eq!(r.provenance.server_version, i.version);
+        assert!(r.provenance.extension_cflags.contains("-fno-strict-aliasing") && r.provenance.server_configure.contains("--"), "{:?}", r.provenance);
+        assert_eq!(r.results.len(), 4, "two cases x two cache states");
+        for c in &r.results {
+            assert_eq!(c.variants.len(), 6, "{}: five variants and the A/A copy", c.case);
+            assert_eq!(c.pairs.iter().filter(|p| p.verdict == "A/A floor").count(), 2);
+            assert!(c.variants.iter().all(|v| v.ntids == c.result.1), "{}: TIDs = rows", c.case);
+            if c.case == "btree-many" && c.cache_state == "os-cache" {
+                assert!(c.variants.iter().all(|v| v.shared_read > 200.0), "{}: os-cache: leaves must be reads: {:?}", i.version, c.variants);
+            }
+            if c.case == "btree-many" && c.cache_state == "warm" {
+                assert!(c.variants.iter().all(|v| v.shared_read == 0.0), "{}: warm: no reads: {:?}", i.version, c.variants);
+            }
         }
     }
+    // Every version answers the same query with the same rows.
+    let sums: Vec<_> = runs.servers.iter().map(|r| r.results.iter().map(|c| c.result.clone()).collect::<Vec<_>>()).collect();
+    assert!(sums.windows(2).all(|w| w[0] == w[1]), "{sums:?}");
     let md = std::fs::read_to_string(out.path().join("pg.md")).unwrap();
-    assert!(md.contains(&r.provenance.server_version) && md.contains("| tid-batch/server | tid-batch/server#2 | bis |"));
+    for r in &runs.servers {
+        assert!(md.contains(&r.provenance.server_version), "{md}");
+    }
+    assert!(md.contains("| tid-batch/server | tid-batch/server#2 | bis |"), "{md}");
+    if runs.servers.len() > 1 {
+        assert!(md.contains("## Every server side by side") && md.contains("| btree-many | warm | per-tid -> batched | cpu |"), "{md}");
+    }
     let names: Vec<_> = std::fs::read_dir(out.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     assert_eq!(names.len(), 2, "no temporary files left: {names:?}");
 }
 
 #[test]
 fn cluster_is_gone_after_a_panic_inside_its_scope() {
-    let Some((i, so)) = pg() else { return };
+    for (i, so) in all_pg() {
+        gone_after_panic(&i, &so);
+    }
+}
+
+fn gone_after_panic(i: &Install, so: &Path) {
     let seen = std::sync::Mutex::new(None);
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let c = started(&i, &so);
+        let c = started(i, so);
         let pid = c.pid().expect("postmaster.pid");
         assert!(Path::new(&format!("/proc/{pid}")).exists());
         *seen.lock().unwrap() = Some((c.root().to_path_buf(), pid));
@@ -164,10 +251,15 @@ fn cluster_is_gone_after_a_panic_inside_its_scope() {
 
 #[test]
 fn cluster_is_gone_after_an_error() {
-    let Some((i, so)) = pg() else { return };
+    for (i, so) in all_pg() {
+        gone_after_error(&i, &so);
+    }
+}
+
+fn gone_after_error(i: &Install, so: &Path) {
     let root;
     {
-        let mut c = Cluster::init(&i, &so).unwrap();
+        let mut c = Cluster::init(i, so).unwrap();
         root = c.root().to_path_buf();
         let e = c.start(&[("shared_buffers", "not-a-size".into())]).unwrap_err().to_string();
         assert!(e.contains("pg_ctl start failed"), "{e}");
@@ -220,39 +312,112 @@ fn partition_sweep_smoke_with_and_without_trim() {
     assert!(md.contains("| 100 | index-only |") && md.contains("| 100 | index |"), "{md}");
 }
 
-#[test]
-fn sigint_stops_and_removes_the_cluster() {
+/// A short, world-traversable directory under /tmp (the server's user must reach a cluster
+/// inside it, and its socket path must fit).
+fn short_dir(prefix: &str) -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let d = tempfile::Builder::new().prefix(prefix).tempdir_in("/tmp").unwrap();
+    std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    d
+}
+
+/// Entries of `dir` (recursively, two levels) whose names start with one of `prefixes`.
+fn debris(dir: &Path, prefixes: &[&str]) -> Vec<String> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if prefixes.iter().any(|p| name.starts_with(p)) {
+            found.push(e.path().display().to_string());
+        }
+    }
+    found
+}
+
+/// Run `hotloops ARGS` with its own temporary directory (where its clusters go), its own data
+/// directory when `fresh_data` (so it builds and loads), and the installed servers; send
+/// `signal` `delay_ms` after its stderr first shows `marker`; then check that it exited 130
+/// and left nothing: no cluster or scratch directory, no partial build or cache, no process
+/// using any of them, nothing in --out but its lock.
+fn interrupted_run_leaves_nothing(args: &[&str], marker: &str, delay_ms: u64, signal: i32, fresh_data: bool) {
     use std::io::BufRead;
-    let Some(_) = pg() else { return };
+    let tmp = short_dir("hlt-");
+    let data = short_dir("hld-");
     let out = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hotloops"))
-        .args(["pg", "--rows", "100000", "--rounds", "1000000", "--case", "btree-many", "--out"])
-        .arg(out.path())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hotloops"));
+    cmd.args(args).arg("--out").arg(out.path()).env("TMPDIR", tmp.path()).env("HOTLOOPS_SERVERS_DIR", servers::servers_dir());
+    if fresh_data {
+        cmd.env("HOTLOOPS_DATA_DIR", data.path());
+    }
+    let mut child = cmd.stderr(std::process::Stdio::piped()).stdout(std::process::Stdio::null()).spawn().unwrap();
     let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut root = None;
+    let mut seen = String::new();
     let mut line = String::new();
     while err.read_line(&mut line).unwrap() > 0 {
-        // "cache state warm: ... unix_socket_directories='/tmp/hotloops-pg-XXXX' ..."
-        if let Some(i) = line.find("unix_socket_directories='") {
-            let rest = &line[i + 25..];
-            root = Some(PathBuf::from(&rest[..rest.find('\'').unwrap()]));
+        seen.push_str(&line);
+        if line.contains(marker) {
             break;
         }
         line.clear();
     }
-    let root = root.expect("the run printed its settings");
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    assert!(root.exists());
+    assert!(seen.contains(marker), "{args:?}: never printed {marker:?}:\n{seen}");
+    std::thread::sleep(std::time::Duration::from_millis(delay_ms));
     // SAFETY: signalling the child we spawned.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    unsafe { libc::kill(child.id() as i32, signal) };
+    // The rest of stderr, so a full pipe never blocks the child's cleanup messages.
+    let rest = std::thread::spawn(move || {
+        let mut r = String::new();
+        let _ = std::io::Read::read_to_string(&mut err, &mut r);
+        r
+    });
     let st = child.wait().unwrap();
-    assert_eq!(st.code(), Some(130));
-    assert!(!root.exists(), "{} left behind", root.display());
-    assert!(processes_using(&root).is_empty(), "{:?}", processes_using(&root));
-    assert!(leftovers(out.path()).is_empty(), "no half-written report: {:?}", leftovers(out.path()));
+    let rest = rest.join().unwrap();
+    assert_eq!(st.code(), Some(130), "{args:?} after {marker:?}: {st}\n{seen}{rest}");
+    let mut left = debris(tmp.path(), &[""]);
+    left.extend(debris(data.path(), &[".pgext-build-", ".pg-cache-", "hotloops-"]));
+    assert!(left.is_empty(), "{args:?} interrupted after {marker:?} left {left:?}\n{seen}{rest}");
+    for d in [tmp.path(), data.path(), out.path()] {
+        assert!(processes_using(d).is_empty(), "{args:?}: processes still use {}: {:?}", d.display(), processes_using(d));
+    }
+    assert!(leftovers(out.path()).is_empty(), "{args:?}: a half-written report: {:?}", leftovers(out.path()));
+}
+
+/// The installed major versions, as `--server` takes them.
+fn majors() -> Vec<String> {
+    all_pg().iter().map(|(i, _)| i.major.to_string()).collect()
+}
+
+#[test]
+fn interrupted_during_the_rounds_stops_and_removes_the_cluster_on_every_version() {
+    for m in majors() {
+        let args = ["pg", "--server", &m, "--rows", "100000", "--rounds", "1000000", "--case", "btree-many"];
+        interrupted_run_leaves_nothing(&args, "cache state warm", 500, libc::SIGINT, false);
+    }
+}
+
+#[test]
+fn interrupted_while_building_the_extension_leaves_no_build_directory_or_make() {
+    let Some(m) = majors().pop() else { return };
+    interrupted_run_leaves_nothing(&["pg", "--server", &m, "--rows", "100000"], "server: ", 150, libc::SIGTERM, true);
+}
+
+#[test]
+fn interrupted_while_loading_or_caching_leaves_no_cluster_or_partial_cache() {
+    let ms = majors();
+    let Some(m) = ms.first() else { return };
+    interrupted_run_leaves_nothing(&["pg", "--server", m, "--rows", "300000"], "loading table3", 300, libc::SIGTERM, true);
+    interrupted_run_leaves_nothing(&["pg", "--server", ms.last().unwrap(), "--rows", "300000"], "caching the loaded cluster", 0, libc::SIGINT, true);
+}
+
+#[test]
+fn interrupted_sweep_and_seed_004_leave_nothing() {
+    let ms = majors();
+    let Some(m) = ms.last() else { return };
+    interrupted_run_leaves_nothing(&["pg", "--server", m, "--sweep-partitions", "--grid", "1,100", "--seconds", "1"], "partitions", 300, libc::SIGINT, false);
+    if ms.len() >= 2 {
+        let a = &ms[ms.len() - 2];
+        let args = ["pg", "--seed", "004", "--server", a, "--server", m, "--grid", "4", "--seconds", "1", "--rounds", "2", "--arm", "plain"];
+        interrupted_run_leaves_nothing(&args, "seed 004: syscalls", 1500, libc::SIGTERM, false);
+    }
 }
 
 /// What a run left in its output directory, besides the --out lock file a report keeps there
@@ -294,7 +459,8 @@ fn report_pg_sets_the_real_ratios_beside_the_model_and_stops_its_clusters() {
     let r = hotloops::report::load(&out.path().join("report.json")).unwrap();
     let p = r.pg.as_ref().expect("a pg section");
     assert!(p.status.starts_with("measured"), "{}", p.status);
-    let server = p.server.as_ref().unwrap();
+    assert_eq!(p.servers.len(), 1, "one server by default");
+    let server = &p.servers[0];
     assert_eq!(server.results.len(), 4, "btree-many and btree-few, warm and os-cache");
     let keys: Vec<(&str, &str)> = p.fidelity.iter().map(|f| (f.study.as_str(), f.case.as_str())).collect();
     for want in [("tid-batch", "btree-many"), ("tid-batch", "btree-many-miss"), ("tid-batch", "btree-few"), ("local-index", "table3"), ("local-index", "table3-bitmap")] {
@@ -359,7 +525,7 @@ fn report_goes_on_without_a_server() {
     assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
     let r = hotloops::report::load(&out.path().join("report.json")).unwrap();
     let p = r.pg.as_ref().unwrap();
-    assert!(p.status.contains("postgresql-15 postgresql-server-dev-15") && p.server.is_none() && p.fidelity.is_empty(), "{}", p.status);
+    assert!(p.status.contains("postgresql-15 postgresql-server-dev-15") && p.servers.is_empty() && p.fidelity.is_empty(), "{}", p.status);
     assert!(r.notes.iter().any(|n| n.contains("postgresql-15 postgresql-server-dev-15")), "{:?}", r.notes);
     assert_eq!(r.studies.len(), 1);
     assert!(r.rows.iter().any(|x| x.study == "local-index" && x.metric == "wall-clock"));

@@ -13,6 +13,8 @@ CREATE FUNCTION hl_btree_last_ntids() RETURNS int8 AS 'MODULE_PATHNAME' LANGUAGE
 CREATE FUNCTION hl_btree_last_variant() RETURNS text AS 'MODULE_PATHNAME' LANGUAGE C;
 -- This backend's minor page faults so far (getrusage), for the seed 004 sweep.
 CREATE FUNCTION hl_btree_minflt() RETURNS int8 AS 'MODULE_PATHNAME' LANGUAGE C;
+-- Mark a segment of pgext/hl_alloctrace's allocation trace (true when the tracer is loaded).
+CREATE FUNCTION hl_alloctrace_mark(text) RETURNS bool AS 'MODULE_PATHNAME' LANGUAGE C STRICT;
 
 -- int8 with the int8/int4 cross-type operators, as btree's integer_ops has them: seed 000's
 -- literal 10000000 is int4, and without int8 < int4 in the family the planner picks a Seq Scan.

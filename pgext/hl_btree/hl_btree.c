@@ -18,6 +18,7 @@
  */
 #include "postgres.h"
 
+#include <dlfcn.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -95,6 +96,41 @@ _PG_init(void)
 }
 
 /*
+ * Array keys (= ANY): PostgreSQL 15's btgetbitmap starts them itself and steps them with
+ * _bt_advance_array_keys after each primitive scan; from 17 on _bt_first starts them and
+ * _bt_start_prim_scan says whether another primitive scan is needed (_bt_advance_array_keys
+ * became static). The variants loop the way their server's own btgetbitmap does.
+ */
+static inline bool
+hl_start_arrays(IndexScanDesc scan, BTScanOpaque so)
+{
+#if PG_VERSION_NUM >= 170000
+	(void) scan;
+	(void) so;
+	return true;
+#else
+	if (so->numArrayKeys)
+	{
+		/* an unsatisfiable array key: nothing matches */
+		if (so->numArrayKeys < 0)
+			return false;
+		_bt_start_array_keys(scan, ForwardScanDirection);
+	}
+	return true;
+#endif
+}
+
+static inline bool
+hl_next_primitive_scan(IndexScanDesc scan, BTScanOpaque so)
+{
+#if PG_VERSION_NUM >= 170000
+	return so->numArrayKeys && _bt_start_prim_scan(scan, ForwardScanDirection);
+#else
+	return so->numArrayKeys && _bt_advance_array_keys(scan, ForwardScanDirection);
+#endif
+}
+
+/*
  * The per-TID loop as the server has it (one tbm_add_tuples per TID, itemIndex in the scan
  * opaque), compiled in this object: the control that separates the loop from its placement.
  */
@@ -104,13 +140,8 @@ hotloops_tid_batch_per_tid(IndexScanDesc scan, TIDBitmap *tbm)
 	BTScanOpaque so = (BTScanOpaque) scan->opaque;
 	int64		ntids = 0;
 
-	if (so->numArrayKeys)
-	{
-		/* an unsatisfiable array key: nothing matches */
-		if (so->numArrayKeys < 0)
-			return 0;
-		_bt_start_array_keys(scan, ForwardScanDirection);
-	}
+	if (!hl_start_arrays(scan, so))
+		return 0;
 	do
 	{
 		if (_bt_first(scan, ForwardScanDirection))
@@ -129,7 +160,7 @@ hotloops_tid_batch_per_tid(IndexScanDesc scan, TIDBitmap *tbm)
 				ntids++;
 			}
 		}
-	} while (so->numArrayKeys && _bt_advance_array_keys(scan, ForwardScanDirection));
+	} while (hl_next_primitive_scan(scan, so));
 	return ntids;
 }
 
@@ -145,12 +176,8 @@ hotloops_tid_batch_batched_store(IndexScanDesc scan, TIDBitmap *tbm)
 	ItemPointerData batch[MaxTIDsPerBTreePage];
 	int64		ntids = 0;
 
-	if (so->numArrayKeys)
-	{
-		if (so->numArrayKeys < 0)
-			return 0;
-		_bt_start_array_keys(scan, ForwardScanDirection);
-	}
+	if (!hl_start_arrays(scan, so))
+		return 0;
 	do
 	{
 		if (_bt_first(scan, ForwardScanDirection))
@@ -168,7 +195,7 @@ hotloops_tid_batch_batched_store(IndexScanDesc scan, TIDBitmap *tbm)
 					break;
 			}
 		}
-	} while (so->numArrayKeys && _bt_advance_array_keys(scan, ForwardScanDirection));
+	} while (hl_next_primitive_scan(scan, so));
 	return ntids;
 }
 
@@ -180,12 +207,8 @@ hotloops_tid_batch_batched_local(IndexScanDesc scan, TIDBitmap *tbm)
 	ItemPointerData batch[MaxTIDsPerBTreePage];
 	int64		ntids = 0;
 
-	if (so->numArrayKeys)
-	{
-		if (so->numArrayKeys < 0)
-			return 0;
-		_bt_start_array_keys(scan, ForwardScanDirection);
-	}
+	if (!hl_start_arrays(scan, so))
+		return 0;
 	do
 	{
 		if (_bt_first(scan, ForwardScanDirection))
@@ -205,7 +228,7 @@ hotloops_tid_batch_batched_local(IndexScanDesc scan, TIDBitmap *tbm)
 					break;
 			}
 		}
-	} while (so->numArrayKeys && _bt_advance_array_keys(scan, ForwardScanDirection));
+	} while (hl_next_primitive_scan(scan, so));
 	return ntids;
 }
 
@@ -221,12 +244,8 @@ hotloops_tid_batch_batched(IndexScanDesc scan, TIDBitmap *tbm)
 	int			nbatch = 0;
 	int64		ntids = 0;
 
-	if (so->numArrayKeys)
-	{
-		if (so->numArrayKeys < 0)
-			return 0;
-		_bt_start_array_keys(scan, ForwardScanDirection);
-	}
+	if (!hl_start_arrays(scan, so))
+		return 0;
 	do
 	{
 		if (_bt_first(scan, ForwardScanDirection))
@@ -251,7 +270,7 @@ hotloops_tid_batch_batched(IndexScanDesc scan, TIDBitmap *tbm)
 					break;
 			}
 		}
-	} while (so->numArrayKeys && _bt_advance_array_keys(scan, ForwardScanDirection));
+	} while (hl_next_primitive_scan(scan, so));
 	if (nbatch > 0)
 		tbm_add_tuples(tbm, batch, nbatch, false);
 	return ntids;
@@ -364,4 +383,19 @@ hl_btree_minflt(PG_FUNCTION_ARGS)
 	if (getrusage(RUSAGE_SELF, &ru) != 0)
 		elog(ERROR, "getrusage failed: %m");
 	PG_RETURN_INT64((int64) ru.ru_minflt);
+}
+
+/*
+ * Mark a segment of the allocation trace (pgext/hl_alloctrace, preloaded into a single-user
+ * backend for seed 004's "who allocates"); does nothing when the tracer is not loaded.
+ */
+PG_FUNCTION_INFO_V1(hl_alloctrace_mark);
+Datum
+hl_alloctrace_mark(PG_FUNCTION_ARGS)
+{
+	void		(*mark) (const char *) = (void (*) (const char *)) dlsym(RTLD_DEFAULT, "hl_alloctrace_segment");
+
+	if (mark)
+		mark(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	PG_RETURN_BOOL(mark != NULL);
 }

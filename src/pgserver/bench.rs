@@ -51,7 +51,16 @@ pub struct Provenance {
     pub server_version: String,
     /// The pg_config used.
     pub pg_config: String,
-    /// `pg_config --cflags`: the flags the extension was compiled with.
+    /// Where the server came from (Debian's package, a pinned wheel, --pg-config).
+    #[serde(default)]
+    pub server_source: String,
+    /// `pg_config --configure`.
+    #[serde(default)]
+    pub server_configure: String,
+    /// `pg_config --cflags`: the server's flags.
+    #[serde(default)]
+    pub server_cflags: String,
+    /// The command that compiled the extension (PGXS: the server's flags and the module's).
     pub extension_cflags: String,
     /// /proc/cpuinfo's model name, family, model.
     pub host_cpu: String,
@@ -134,7 +143,14 @@ pub struct CaseResult {
     pub aa_floor: (f64, f64),
 }
 
-/// A whole `hotloops pg` run.
+/// A `hotloops pg` run over one or more servers (pg.json).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PgRuns {
+    /// One measurement per server, in the order given.
+    pub servers: Vec<PgReport>,
+}
+
+/// One server's measurement.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct PgReport {
     /// Where it came from.
@@ -203,9 +219,12 @@ pub fn loaded_cluster(inst: &Install, so: &Path, rows: u64) -> Result<(Cluster, 
     validate(&c, rows)?;
     let load_s = t.elapsed().as_secs_f64();
     let data = c.stop_for_copy().to_path_buf();
-    std::fs::create_dir_all(data_dir())?;
-    let tmp = tempfile::Builder::new().prefix(".pg-cache-").tempdir_in(data_dir())?;
-    let st = std::process::Command::new("cp").arg("-a").arg(&data).arg(tmp.path().join("data")).status()?;
+    // Copied into a registered scratch directory and renamed into place when complete: an
+    // interrupt mid-copy removes the partial copy (and the cluster's directory).
+    let tmp = super::proc::Scratch::new(&data_dir(), ".pg-cache-")?;
+    eprintln!("caching the loaded cluster in {}", cache.display());
+    let st = super::proc::status(std::process::Command::new("cp").arg("-a").arg(&data).arg(tmp.path().join("data")))?;
+    crate::host::cleanup::wait_if_interrupted();
     if !st.success() {
         bail!("copying the loaded data directory into the cache failed");
     }
@@ -215,10 +234,7 @@ pub fn loaded_cluster(inst: &Install, so: &Path, rows: u64) -> Result<(Cluster, 
     if current.as_ref() != Some(&manifest) {
         let _ = std::fs::remove_dir_all(&cache);
     }
-    let kept = tmp.keep();
-    if std::fs::rename(&kept, &cache).is_err() {
-        let _ = std::fs::remove_dir_all(&kept);
-    }
+    tmp.publish(&cache);
     Ok((c, format!("loaded fresh in {load_s:.1} s and cached at {} (keyed by server version and rows; a manifest plus a row-count and index check on reuse)", cache.display())))
 }
 
@@ -420,7 +436,10 @@ pub fn run(inst: &Install, so: &Path, cfg: &Config) -> Result<PgReport> {
         provenance: Provenance {
             server_version: inst.version.clone(),
             pg_config: inst.pg_config.display().to_string(),
-            extension_cflags: inst.cflags.clone(),
+            server_source: inst.source.clone(),
+            server_configure: inst.configure.clone(),
+            server_cflags: inst.cflags.clone(),
+            extension_cflags: super::extension_compile_line(so),
             host_cpu: cpu_name(),
             kernel,
             rows: cfg.rows,
@@ -433,12 +452,70 @@ pub fn run(inst: &Install, so: &Path, cfg: &Config) -> Result<PgReport> {
     })
 }
 
-/// The Markdown report (the same data as the JSON).
+/// The major.minor of a report's server (`15.20`).
+pub fn short_version(r: &PgReport) -> String {
+    r.provenance.server_version.split_whitespace().find(|w| w.starts_with(|c: char| c.is_ascii_digit())).unwrap_or("?").to_string()
+}
+
+/// The pairs of every case side by side, one column per server: ratio, interval, verdict.
+pub fn side_by_side(runs: &PgRuns) -> String {
+    let mut s = String::from("| case | cache | A -> B | metric |");
+    let mut sep = String::from("|---|---|---|---|");
+    for r in &runs.servers {
+        s += &format!(" PostgreSQL {} |", short_version(r));
+        sep += "---|";
+    }
+    s += &format!("\n{sep}\n");
+    let first = match runs.servers.first() {
+        Some(f) => f,
+        None => return s,
+    };
+    for c in &first.results {
+        // CPU time only: the node time's pairs are in each server's own tables.
+        for q in c.pairs.iter().filter(|q| q.metric == "cpu") {
+            let short = |id: &str| id.rsplit('/').next().unwrap_or(id).to_string();
+            s += &format!("| {} | {} | {} -> {} | {} |", c.case, c.cache_state, short(&q.a), short(&q.b), q.metric);
+            for r in &runs.servers {
+                let cell = r
+                    .results
+                    .iter()
+                    .find(|x| x.case == c.case && x.cache_state == c.cache_state)
+                    .and_then(|x| x.pairs.iter().find(|p| p.a == q.a && p.b == q.b && p.metric == q.metric).map(|p| (p, x)))
+                    .map(|(p, x)| {
+                        let floor = if p.metric == "bis" { x.aa_floor.0 } else { x.aa_floor.1 };
+                        let v = if p.verdict == "A/A floor" { format!("floor ±{:.1}%", floor * 100.0) } else { p.verdict.clone() };
+                        format!(" {:.3} [{:.3}, {:.3}] {v} |", p.median_ratio, p.ci_low, p.ci_high)
+                    })
+                    .unwrap_or_else(|| " - |".into());
+                s += &cell;
+            }
+            s += "\n";
+        }
+    }
+    s
+}
+
+/// The Markdown report of a run (the same data as the JSON): the servers side by side, then
+/// each server's figures.
+pub fn markdown_runs(runs: &PgRuns) -> String {
+    let mut s = String::from("# hotloops pg: tid-batch in the real server\n\n");
+    if runs.servers.len() > 1 {
+        s += "## Every server side by side\n\nB/A per round (< 1: B is faster), median [95% interval]; `bis` is the Bitmap Index Scan node time, `cpu` amgetbitmap's thread CPU time; the A/A row is each server's floor.\n\n";
+        s += &side_by_side(runs);
+        s += "\n";
+    }
+    for r in &runs.servers {
+        s += &markdown(r).replacen("# hotloops pg: tid-batch in the real server", &format!("## PostgreSQL {}", short_version(r)), 1).replace("\n## ", "\n### ");
+    }
+    s
+}
+
+/// The Markdown report of one server (the same data as the JSON).
 pub fn markdown(r: &PgReport) -> String {
     let p = &r.provenance;
     let mut s = format!(
-        "# hotloops pg: tid-batch in the real server\n\n- server: {}\n- pg_config: {}\n- extension flags: `{}`\n- host: {}; {}\n- rows: {}, rounds: {}\n- data: {}\n- command: `{}`\n\n",
-        p.server_version, p.pg_config, p.extension_cflags, p.host_cpu, p.kernel, p.rows, p.rounds, p.data, p.command
+        "# hotloops pg: tid-batch in the real server\n\n- server: {} ({})\n- pg_config: {}\n- server configure: `{}`\n- server CFLAGS: `{}`\n- extension compiled with: `{}`\n- host: {}; {}\n- rows: {}, rounds: {}\n- data: {}\n- command: `{}`\n\n",
+        p.server_version, p.server_source, p.pg_config, p.server_configure, p.server_cflags, p.extension_cflags, p.host_cpu, p.kernel, p.rows, p.rounds, p.data, p.command
     );
     s += "Ratios are B/A per round (< 1: B is faster), median with a percentile-bootstrap 95% interval over rounds; \
           `bis` is the Bitmap Index Scan node time, `cpu` hl_btree's thread CPU time of amgetbitmap. \
@@ -472,10 +549,10 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
 }
 
 /// Write pg.json and pg.md into `out`.
-pub fn write(r: &PgReport, out: &Path) -> Result<(PathBuf, PathBuf)> {
+pub fn write(r: &PgRuns, out: &Path) -> Result<(PathBuf, PathBuf)> {
     let (j, m) = (out.join("pg.json"), out.join("pg.md"));
     write_atomic(&j, &serde_json::to_string_pretty(r)?)?;
-    write_atomic(&m, &markdown(r))?;
+    write_atomic(&m, &markdown_runs(r))?;
     Ok((j, m))
 }
 

@@ -51,40 +51,77 @@ impl RunAs {
         c
     }
 
-    /// Give `path` (recursively) to this user.
+    /// Give `path` (recursively, without following links) to this user.
     pub fn chown_tree(&self, path: &Path) -> Result<()> {
-        if let Some((uid, gid)) = self.ids {
-            let st = Command::new("chown").arg("-R").arg(format!("{uid}:{gid}")).arg(path).status()?;
-            if !st.success() {
-                bail!("chown -R {uid}:{gid} {} failed", path.display());
+        fn walk(p: &Path, uid: u32, gid: u32) -> std::io::Result<()> {
+            std::os::unix::fs::lchown(p, Some(uid), Some(gid))?;
+            if std::fs::symlink_metadata(p)?.is_dir() {
+                for e in std::fs::read_dir(p)? {
+                    walk(&e?.path(), uid, gid)?;
+                }
             }
+            Ok(())
+        }
+        if let Some((uid, gid)) = self.ids {
+            walk(path, uid, gid).with_context(|| format!("giving {} to the postgres user ({uid}:{gid})", path.display()))?;
         }
         Ok(())
     }
 }
 
-/// Servers started by this process and not yet stopped: what the signal handler stops.
-static LIVE: Mutex<Vec<(PathBuf, PathBuf, RunAs, PathBuf)>> = Mutex::new(Vec::new());
+/// A cluster of this process: its temporary directory exists from creation to Drop, and its
+/// server may be running. The signal handler stops every running server and removes every
+/// directory on this list; one lock serialises every stop, so the handler's and the main
+/// thread's never run at once, and the process exits only after the last one finished.
+struct Live {
+    root: PathBuf,
+    data: PathBuf,
+    pg_ctl: PathBuf,
+    run_as: RunAs,
+    running: bool,
+    /// `pg_ctl start` in flight: the handler waits for it (its postmaster would otherwise come
+    /// up after the handler looked).
+    starting: bool,
+}
+
+static LIVE: Mutex<Vec<Live>> = Mutex::new(Vec::new());
 static HANDLER: std::sync::Once = std::sync::Once::new();
 static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn live() -> std::sync::MutexGuard<'static, Vec<Live>> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// Whether SIGINT/SIGTERM arrived: the handler is stopping the clusters and will exit 130.
 pub fn interrupted() -> bool {
     INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
 }
 
-/// Install the SIGINT/SIGTERM hook once: stop every live cluster and remove its directory
-/// (the host's handler then kills children, removes temporaries and exits 130).
+/// Install the SIGINT/SIGTERM hook once: wait for a start in flight, stop every running
+/// server and remove every cluster directory (the host's handler then kills children,
+/// removes temporaries and exits 130).
 fn install_signal_handler() {
     HANDLER.call_once(|| {
         crate::host::cleanup::on_signal(|| {
             INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
-            let live = LIVE.lock().map(|g| g.clone()).unwrap_or_default();
-            for (pg_ctl, data, run_as, root) in &live {
-                stop_server(pg_ctl, data, *run_as);
-                let _ = std::fs::remove_dir_all(root);
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(150);
+            let mut g = live();
+            while g.iter().any(|l| l.starting) && std::time::Instant::now() < deadline {
+                drop(g);
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                g = live();
             }
-            eprintln!("interrupted: stopped and removed {} cluster(s)", live.len());
+            let (mut stopped, n) = (0, g.len());
+            for l in g.iter_mut() {
+                if l.running {
+                    stop_server(&l.pg_ctl, &l.data, l.run_as);
+                    l.running = false;
+                    stopped += 1;
+                }
+                let _ = std::fs::remove_dir_all(&l.root);
+            }
+            g.clear();
+            eprintln!("interrupted: stopped {stopped} server(s) and removed {n} cluster director(ies)");
         });
     });
 }
@@ -114,6 +151,14 @@ pub fn postmaster_pid(data: &Path) -> Option<i32> {
     std::fs::read_to_string(data.join("postmaster.pid")).ok()?.lines().next()?.trim().parse().ok()
 }
 
+/// Where clusters go: the temporary directory when the server's user can reach it and its
+/// Unix socket path fits (sun_path holds 107 bytes), else /tmp.
+fn cluster_parent() -> PathBuf {
+    let t = std::env::temp_dir();
+    let reachable = t.ancestors().all(|a| std::fs::metadata(a).is_ok_and(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o001 != 0));
+    if t.is_absolute() && t.as_os_str().len() <= 48 && reachable { t } else { PathBuf::from("/tmp") }
+}
+
 /// A running throwaway cluster. Dropping it stops the server and removes the directory.
 pub struct Cluster {
     root: Option<tempfile::TempDir>,
@@ -121,7 +166,7 @@ pub struct Cluster {
     pub data: PathBuf,
     /// The socket directory (the temporary directory itself).
     pub socket_dir: PathBuf,
-    /// The directory holding hl_btree.so, on dynamic_library_path.
+    /// The directory holding the extensions' .so files, on dynamic_library_path.
     pub lib_dir: PathBuf,
     /// Settings passed to the server with -c, in order.
     pub settings: Vec<(String, String)>,
@@ -136,14 +181,10 @@ impl Cluster {
     /// A fresh temporary directory with an initdb'ed data directory (not started).
     pub fn init(inst: &Install, so: &Path) -> Result<Self> {
         let c = Self::empty(inst, so)?;
-        let out = c
-            .run_as
-            .command(inst.bin("initdb"))
-            .arg("-D")
-            .arg(&c.data)
-            .args(["-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"])
-            .output()
-            .context("running initdb")?;
+        let out = super::proc::output(
+            c.run_as.command(inst.bin("initdb")).arg("-D").arg(&c.data).args(["-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"]),
+        )
+        .context("running initdb")?;
         if !out.status.success() {
             bail!("initdb failed: {}", String::from_utf8_lossy(&out.stderr).trim());
         }
@@ -154,7 +195,7 @@ impl Cluster {
     /// A fresh temporary directory whose data directory is a copy of `cached` (a stopped cluster).
     pub fn from_copy(inst: &Install, so: &Path, cached: &Path) -> Result<Self> {
         let c = Self::empty(inst, so)?;
-        let st = Command::new("cp").arg("-a").arg(cached).arg(&c.data).status().context("running cp -a")?;
+        let st = super::proc::status(Command::new("cp").arg("-a").arg(cached).arg(&c.data)).context("running cp -a")?;
         if !st.success() {
             bail!("copying the cached data directory {} failed", cached.display());
         }
@@ -162,15 +203,20 @@ impl Cluster {
         Ok(c)
     }
 
+    /// The directory, registered for the signal handler before it exists, so that an
+    /// interrupt at any point (initdb, a copy, a start) removes it.
     fn empty(inst: &Install, so: &Path) -> Result<Self> {
         install_signal_handler();
         let run_as = RunAs::detect()?;
-        let root = tempfile::Builder::new().prefix("hotloops-pg-").tempdir_in("/tmp").context("creating the cluster's temporary directory")?;
+        let mut g = live();
+        if interrupted() {
+            bail!("interrupted");
+        }
+        let root = tempfile::Builder::new().prefix("hotloops-pg-").tempdir_in(cluster_parent()).context("creating the cluster's temporary directory")?;
         let base = root.path().to_path_buf();
+        g.push(Live { root: base.clone(), data: base.join("data"), pg_ctl: inst.bin("pg_ctl"), run_as, running: false, starting: false });
+        drop(g);
         let lib_dir = base.join("lib");
-        std::fs::create_dir(&lib_dir)?;
-        // A copy the server can read wherever the checkout lives (e.g. under a 0700 /root).
-        std::fs::copy(so, lib_dir.join("hl_btree.so")).context("copying hl_btree.so into the cluster directory")?;
         let c = Cluster {
             data: base.join("data"),
             socket_dir: base.clone(),
@@ -182,6 +228,16 @@ impl Cluster {
             running: false,
             root: Some(root),
         };
+        std::fs::create_dir(&c.lib_dir)?;
+        // A copy the server can read wherever the checkout lives (e.g. under a 0700 /root):
+        // the library and whatever else was built beside it (the allocation tracer).
+        let src_dir = so.parent().unwrap_or(Path::new("."));
+        for e in std::fs::read_dir(src_dir).with_context(|| format!("reading {}", src_dir.display()))? {
+            let p = e?.path();
+            if p.extension().is_some_and(|x| x == "so") {
+                std::fs::copy(&p, c.lib_dir.join(p.file_name().unwrap())).with_context(|| format!("copying {} into the cluster directory", p.display()))?;
+            }
+        }
         c.root_chown()?;
         Ok(c)
     }
@@ -195,12 +251,20 @@ impl Cluster {
         &self.socket_dir
     }
 
-    /// Start the server with `settings` (plus the fixed socket-only, no-fsync ones).
-    pub fn start(&mut self, settings: &[(&str, String)]) -> Result<()> {
-        if self.running {
-            bail!("cluster already running");
-        }
-        let mut all: Vec<(String, String)> = vec![
+    /// The OS user the server runs as.
+    pub fn run_as(&self) -> RunAs {
+        self.run_as
+    }
+
+    /// A server binary of this cluster's install.
+    pub fn bin(&self, name: &str) -> PathBuf {
+        self.bin.join(name)
+    }
+
+    /// The fixed settings every start gets: socket only, no fsync, no autovacuum, no JIT, no
+    /// parallel workers, the extensions on dynamic_library_path.
+    pub fn base_settings(&self) -> Vec<(String, String)> {
+        vec![
             ("listen_addresses".into(), "''".into()),
             ("unix_socket_directories".into(), format!("'{}'", self.socket_dir.display())),
             ("port".into(), "5432".into()),
@@ -216,11 +280,31 @@ impl Cluster {
             // hl_btree's build hook covers the leader only.
             ("max_parallel_maintenance_workers".into(), "0".into()),
             ("logging_collector".into(), "off".into()),
-        ];
+        ]
+    }
+
+    /// The base settings with `settings` on top, in order.
+    pub fn settings_with(&self, settings: &[(&str, String)]) -> Vec<(String, String)> {
+        let mut all = self.base_settings();
         for (k, v) in settings {
             all.retain(|(kk, _)| kk != k);
             all.push((k.to_string(), v.clone()));
         }
+        all
+    }
+
+    fn set_live(&self, f: impl FnOnce(&mut Live)) {
+        if let Some(l) = live().iter_mut().find(|l| l.root == self.socket_dir) {
+            f(l);
+        }
+    }
+
+    /// Start the server with `settings` (plus the fixed socket-only, no-fsync ones).
+    pub fn start(&mut self, settings: &[(&str, String)]) -> Result<()> {
+        if self.running {
+            bail!("cluster already running");
+        }
+        let all = self.settings_with(settings);
         let opts: Vec<String> = all.iter().map(|(k, v)| format!("-c {k}={v}")).collect();
         let log = self.socket_dir.join("server.log");
         let mut cmd = self.run_as.command(self.bin.join("pg_ctl"));
@@ -228,10 +312,22 @@ impl Cluster {
         for (k, v) in &self.env {
             cmd.env(k, v);
         }
-        // Register before starting: a signal during the start still stops it.
-        LIVE.lock().unwrap().push((self.bin.join("pg_ctl"), self.data.clone(), self.run_as, self.socket_dir.clone()));
+        // Marked before starting, under the lock the handler takes: a signal during the start
+        // waits for it, then stops the server.
+        {
+            let mut g = live();
+            if interrupted() {
+                bail!("interrupted");
+            }
+            if let Some(l) = g.iter_mut().find(|l| l.root == self.socket_dir) {
+                l.running = true;
+                l.starting = true;
+            }
+        }
         self.running = true;
-        let out = cmd.stdin(Stdio::null()).output().context("running pg_ctl start")?;
+        let out = cmd.stdin(Stdio::null()).output();
+        self.set_live(|l| l.starting = false);
+        let out = out.context("running pg_ctl start")?;
         if !out.status.success() {
             // pg_ctl may give up while a postmaster still starts: stop whatever it left.
             self.stop();
@@ -243,14 +339,17 @@ impl Cluster {
         Ok(())
     }
 
-    /// Fast-stop the server (idempotent).
+    /// Fast-stop the server (idempotent; a stop the signal handler already made is not repeated).
     pub fn stop(&mut self) {
         if self.running {
-            stop_server(&self.bin.join("pg_ctl"), &self.data, self.run_as);
-            self.running = false;
-            if let Ok(mut g) = LIVE.lock() {
-                g.retain(|(_, d, _, _)| d != &self.data);
+            let mut g = live();
+            if let Some(l) = g.iter_mut().find(|l| l.root == self.socket_dir)
+                && l.running
+            {
+                stop_server(&l.pg_ctl, &l.data, l.run_as);
+                l.running = false;
             }
+            self.running = false;
         }
     }
 
@@ -273,8 +372,9 @@ impl Cluster {
         for (k, v) in vars {
             c.arg("-v").arg(format!("{k}={v}"));
         }
-        let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().context("running psql")?;
-        child.stdin.take().unwrap().write_all(sql.as_bytes())?;
+        let (mut child, _t) = super::proc::spawn(c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped())).context("running psql")?;
+        // psql reads all of stdin before it ends; a failure to write shows in its exit.
+        let _ = child.stdin.take().unwrap().write_all(sql.as_bytes());
         let out = child.wait_with_output()?;
         if !out.status.success() {
             bail!("psql failed: {}", String::from_utf8_lossy(&out.stderr).trim());
@@ -286,7 +386,7 @@ impl Cluster {
     pub fn session(&self) -> Result<Session> {
         let mut c = self.psql();
         c.args(["-A", "-t"]);
-        let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().context("running psql")?;
+        let (mut child, tracked) = super::proc::spawn(c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped())).context("running psql")?;
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
         let err = child.stderr.take().unwrap();
@@ -296,10 +396,11 @@ impl Cluster {
             let _ = std::io::Read::read_to_string(&mut { err }, &mut s);
             let _ = tx.send(s);
         });
-        Ok(Session { child, stdin, stdout, stderr: rx, n: 0 })
+        Ok(Session { child, stdin, stdout, stderr: rx, n: 0, _tracked: tracked })
     }
 
-    /// Stop, then leave the data directory to the caller (for caching); the rest is removed on Drop.
+    /// Stop, then leave the data directory to the caller (for caching); the rest is removed
+    /// on Drop, and on a signal the whole directory is.
     pub fn stop_for_copy(&mut self) -> &Path {
         self.stop();
         &self.data
@@ -309,12 +410,14 @@ impl Cluster {
 impl Drop for Cluster {
     fn drop(&mut self) {
         self.stop();
+        let mut g = live();
         if let Some(r) = self.root.take() {
             let p = r.path().to_path_buf();
             if r.close().is_err() {
                 let _ = std::fs::remove_dir_all(&p);
             }
         }
+        g.retain(|l| l.root != self.socket_dir);
     }
 }
 
@@ -325,6 +428,7 @@ pub struct Session {
     stdout: BufReader<ChildStdout>,
     stderr: Receiver<String>,
     n: u64,
+    _tracked: super::proc::Tracked,
 }
 
 impl Session {

@@ -9,6 +9,10 @@
 
 pub mod bench;
 pub mod cluster;
+pub mod proc;
+pub mod seed004;
+pub mod servers;
+pub mod single;
 pub mod sweep;
 
 use anyhow::{Context, Result, bail};
@@ -31,23 +35,28 @@ impl std::error::Error for UsageError {}
 /// `hotloops pg`'s arguments.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PgArgs {
-    /// pg_config of the server to build against and run (default: pg_config on PATH, then
-    /// Debian's /usr/lib/postgresql/15/bin/pg_config).
+    /// A server by major version (15: Debian's; 17, 18: the pinned wheels scripts/install-pg.sh
+    /// unpacks); repeatable, run in the order given. `hotloops list --servers` says which are
+    /// installed.
+    #[arg(long = "server", value_name = "15|17|18")]
+    pub server: Vec<String>,
+    /// pg_config of any other server to build against and run (default without --server:
+    /// pg_config on PATH, then Debian's /usr/lib/postgresql/15/bin/pg_config).
     #[arg(long)]
     pub pg_config: Option<PathBuf>,
     /// Rows of seed 000's table3 (default: 1,000,000 with --quick, 10,000,000 with --full).
     #[arg(long, conflicts_with_all = ["quick", "full"])]
     pub rows: Option<u64>,
-    /// 1M rows, fewer rounds.
+    /// The short run: 1M rows and fewer rounds; seed 004's quick grid.
     #[arg(long, conflicts_with = "full")]
     pub quick: bool,
-    /// The seed's 10M rows.
+    /// The seed's 10M rows; seed 004's full grid.
     #[arg(long)]
     pub full: bool,
-    /// Rounds per case and cache state (each round runs every variant once, rotated).
+    /// Rounds (each round runs every variant, or every server, once, rotated).
     #[arg(long)]
     pub rounds: Option<usize>,
-    /// Output directory (pg.json, pg.md; pg-sweep.json, pg-sweep.md).
+    /// Output directory (pg.json, pg.md; pg-sweep.*; pg-seed004.*).
     #[arg(long, default_value = "target/hotloops-pg")]
     pub out: PathBuf,
     /// Only this cache state: `warm` (index in shared buffers) or `os-cache` (every leaf read).
@@ -56,15 +65,35 @@ pub struct PgArgs {
     /// Only this case: `btree-many` or `btree-few`.
     #[arg(long, value_parser = ["btree-many", "btree-few"])]
     pub case: Vec<String>,
-    /// Seed 004 instead: pgbench scale 1 swept over --partitions N, with and without glibc's trim.
-    #[arg(long)]
+    /// Seed 004 on one server: pgbench scale 1 swept over N partitions, with and without glibc's trim.
+    #[arg(long, conflicts_with = "seed")]
     pub sweep_partitions: bool,
-    /// Partition counts to sweep instead of the grid (comma-separated, e.g. `1,4,100`).
+    /// A seed as its thread measured it: `004`, the skip-scan regression, PostgreSQL 17 against
+    /// 18 (or the --server list) over partitions, protocols, clients and glibc arms, and who
+    /// allocates.
+    #[arg(long, value_parser = ["004"])]
+    pub seed: Option<String>,
+    /// Partition counts (--sweep-partitions, --seed 004) instead of the grid, comma-separated.
     #[arg(long, value_delimiter = ',')]
     pub grid: Vec<u32>,
-    /// Seconds of pgbench per sweep point (default 2 quick, 5 otherwise).
+    /// Seconds of each pgbench run (default: 2 quick / 5 for the sweep; 1 quick / 5 for --seed 004).
     #[arg(long)]
     pub seconds: Option<u64>,
+    /// --seed 004: with (`on`) or without (`off`) the index on bid (default both).
+    #[arg(long, value_parser = ["on", "off"])]
+    pub bid_index: Vec<String>,
+    /// --seed 004: pgbench protocols (`simple`, `prepared`; default both).
+    #[arg(long, value_parser = ["simple", "prepared"])]
+    pub protocol: Vec<String>,
+    /// --seed 004: client counts, comma-separated (default 1,4).
+    #[arg(long, value_delimiter = ',')]
+    pub clients: Vec<u32>,
+    /// --seed 004: glibc arms (`plain`, `trim`, `top-pad`, `trim-mmap`; default all).
+    #[arg(long, value_parser = ["plain", "trim", "top-pad", "trim-mmap"])]
+    pub arm: Vec<String>,
+    /// --seed 004: skip the who-allocates trace.
+    #[arg(long)]
+    pub no_who_allocates: bool,
 }
 
 impl PgArgs {
@@ -85,8 +114,14 @@ pub struct Install {
     pub version: String,
     /// Major.minor, e.g. `15.20`.
     pub short_version: String,
-    /// `pg_config --cflags` (the extension's compiler flags).
+    /// Major version (15, 17, 18).
+    pub major: u32,
+    /// `pg_config --cflags`: the flags the server was built with, and PGXS's for extensions.
     pub cflags: String,
+    /// `pg_config --configure`: how the server was configured.
+    pub configure: String,
+    /// Where it came from (Debian's package, a pinned wheel, `--pg-config PATH`).
+    pub source: String,
 }
 
 impl Install {
@@ -106,7 +141,8 @@ impl Install {
                 if !p.is_file() {
                     return Err(missing(format!("pg_config not found at {}", p.display())));
                 }
-                p.to_path_buf()
+                // Absolute: make and the servers run in other directories.
+                std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
             }
             None => {
                 let deb = PathBuf::from("/usr/lib/postgresql/15/bin/pg_config");
@@ -143,7 +179,10 @@ impl Install {
             .unwrap_or("unknown")
             .to_string();
         let cflags = q("--cflags")?;
-        Ok(Install { pg_config: pgc, bindir, version, short_version, cflags })
+        let configure = q("--configure")?;
+        let major = short_version.split('.').next().and_then(|m| m.parse().ok()).unwrap_or(0);
+        let source = format!("--pg-config {}", pgc.display());
+        Ok(Install { pg_config: pgc, bindir, version, short_version, major, cflags, configure, source })
     }
 }
 
@@ -162,6 +201,8 @@ const EXT_C: &str = include_str!("../../pgext/hl_btree/hl_btree.c");
 const EXT_MAKEFILE: &str = include_str!("../../pgext/hl_btree/Makefile");
 const EXT_CONTROL: &str = include_str!("../../pgext/hl_btree/hl_btree.control");
 const EXT_SQL: &str = include_str!("../../pgext/hl_btree/hl_btree--1.0.sql");
+/// The allocation tracer (LD_PRELOAD; no server headers), built beside hl_btree.so.
+const ALLOCTRACE_C: &str = include_str!("../../pgext/hl_alloctrace/hl_alloctrace.c");
 /// sql/seed000-table3.sql.
 pub const SEED000_TABLE3: &str = include_str!("../../sql/seed000-table3.sql");
 /// sql/seed004-partitions.sql.
@@ -187,38 +228,51 @@ pub fn extension_sql() -> String {
 }
 
 /// Build hl_btree.so against `inst` with PGXS (`make with_llvm=no`) under the data directory,
-/// once per server version and source; returns the path of the .so.
+/// once per server version and source; returns the path of the .so. The build directory is
+/// registered with the signal cleanup, and make runs as a tracked child (its compilers die
+/// with it), so an interrupted build leaves nothing behind.
 pub fn build_extension(inst: &Install) -> Result<PathBuf> {
-    let key = format!("pgext-{}-{:016x}", inst.short_version, fnv(&[EXT_C, EXT_MAKEFILE, &inst.version]));
+    let files = [("hl_btree.c", EXT_C), ("Makefile", EXT_MAKEFILE), ("hl_btree.control", EXT_CONTROL), ("hl_btree--1.0.sql", EXT_SQL)];
+    let key = format!("pgext-{}-{:016x}", inst.short_version, fnv(&[EXT_C, EXT_MAKEFILE, ALLOCTRACE_C, &inst.version, &inst.pg_config.to_string_lossy()]));
     let dir = data_dir().join(key);
     let so = dir.join("hl_btree.so");
     if so.is_file() {
         return Ok(so);
     }
-    std::fs::create_dir_all(data_dir())?;
-    let tmp = tempfile::Builder::new().prefix(".pgext-build-").tempdir_in(data_dir())?;
-    for (name, text) in [("hl_btree.c", EXT_C), ("Makefile", EXT_MAKEFILE), ("hl_btree.control", EXT_CONTROL), ("hl_btree--1.0.sql", EXT_SQL)] {
+    let tmp = proc::Scratch::new(&data_dir(), ".pgext-build-").with_context(|| format!("creating a build directory in {}", data_dir().display()))?;
+    for (name, text) in files {
         std::fs::write(tmp.path().join(name), text)?;
     }
-    let out = Command::new("make")
-        .arg("-C")
-        .arg(tmp.path())
-        .arg("with_llvm=no")
-        .arg(format!("PG_CONFIG={}", inst.pg_config.display()))
-        .output()
+    // The compilers' own temporary files go inside the build directory: a compiler killed by
+    // an interrupt cannot clean up after itself.
+    let cc_tmp = tmp.path().join(".tmp");
+    std::fs::create_dir(&cc_tmp)?;
+    let out = proc::output(Command::new("make").env("TMPDIR", &cc_tmp).arg("-C").arg(tmp.path()).arg("with_llvm=no").arg(format!("PG_CONFIG={}", inst.pg_config.display())))
         .map_err(|e| UsageError(format!("cannot run make ({e}): install make and gcc")))?;
+    crate::host::cleanup::wait_if_interrupted();
     if !out.status.success() {
-        bail!("building pgext/hl_btree failed:\n{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        bail!("building pgext/hl_btree against {} failed:\n{}{}", inst.version, String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    }
+    // The compiler lines, for provenance (the extension's own flags).
+    std::fs::write(tmp.path().join("build.log"), &out.stdout)?;
+    std::fs::write(tmp.path().join("hl_alloctrace.c"), ALLOCTRACE_C)?;
+    let out = proc::output(Command::new("gcc").env("TMPDIR", &cc_tmp).current_dir(tmp.path()).args(["-O2", "-Wall", "-fPIC", "-shared", "-o", "hl_alloctrace.so", "hl_alloctrace.c", "-ldl"]))
+        .map_err(|e| UsageError(format!("cannot run gcc ({e}): install gcc")))?;
+    crate::host::cleanup::wait_if_interrupted();
+    if !out.status.success() {
+        bail!("building pgext/hl_alloctrace failed:\n{}", String::from_utf8_lossy(&out.stderr));
     }
     // Publish the finished build in one rename; a concurrent builder's equal result may win.
-    let built = tmp.keep();
-    if std::fs::rename(&built, &dir).is_err() {
-        let _ = std::fs::remove_dir_all(&built);
-        if !so.is_file() {
-            bail!("could not place the built extension at {}", dir.display());
-        }
+    if !tmp.publish(&dir) && !so.is_file() {
+        bail!("could not place the built extension at {}", dir.display());
     }
     Ok(so)
+}
+
+/// The compiler command that built an extension's object (from its build.log), for provenance.
+pub fn extension_compile_line(so: &Path) -> String {
+    let log = std::fs::read_to_string(so.with_file_name("build.log")).unwrap_or_default();
+    log.lines().find(|l| l.contains(" -c ") && (l.starts_with("gcc") || l.contains("cc "))).map(str::to_string).unwrap_or_else(|| "unknown (no build.log)".into())
 }
 
 /// The host's CPU as /proc/cpuinfo names it (model name, family, model).
@@ -248,23 +302,103 @@ pub fn run(args: &PgArgs) -> Result<()> {
     r
 }
 
-fn run_inner(args: &PgArgs) -> Result<()> {
+/// Usage errors before any work: options that the chosen mode would ignore, and bad counts.
+pub fn check_args(args: &PgArgs) -> Result<()> {
+    let usage = |m: &str| -> Result<()> { Err(UsageError(m.to_string()).into()) };
+    let seed = args.seed.is_some();
+    let pgbench = seed || args.sweep_partitions;
     if args.rows == Some(0) {
-        return Err(UsageError("--rows must be at least 1".into()).into());
+        return usage("--rows must be at least 1");
     }
-    if args.rounds == Some(0) || args.rounds == Some(1) {
-        return Err(UsageError("--rounds must be at least 2".into()).into());
+    if matches!(args.rounds, Some(0) | Some(1)) {
+        return usage("--rounds must be at least 2");
     }
-    let inst = Install::find(args.pg_config.as_deref())?;
-    eprintln!("server: {} ({})", inst.version, inst.pg_config.display());
-    let so = build_extension(&inst)?;
-    eprintln!("extension: {}", so.display());
+    if (!args.grid.is_empty() || args.seconds.is_some()) && !pgbench {
+        return usage("--grid and --seconds go with --sweep-partitions or --seed 004");
+    }
+    if args.grid.contains(&0) || args.seconds == Some(0) {
+        return usage("--grid values and --seconds must be at least 1");
+    }
+    if pgbench && (args.rows.is_some() || !args.cache.is_empty() || !args.case.is_empty()) {
+        return usage("--rows, --cache and --case go with the Bitmap Index Scan measurement, not with --sweep-partitions or --seed");
+    }
+    if args.sweep_partitions && args.rounds.is_some() {
+        return usage("--rounds does not go with --sweep-partitions (it runs each point three times)");
+    }
+    if !seed && (!args.bid_index.is_empty() || !args.protocol.is_empty() || !args.clients.is_empty() || !args.arm.is_empty() || args.no_who_allocates) {
+        return usage("--bid-index, --protocol, --clients, --arm and --no-who-allocates go with --seed 004");
+    }
+    if args.sweep_partitions && (args.server.len() + args.pg_config.iter().count()) > 1 {
+        return usage("--sweep-partitions runs on one server: give one --server (or --pg-config)");
+    }
+    if seed {
+        seed004_config(args).check()?;
+    }
+    Ok(())
+}
+
+fn seed004_config(args: &PgArgs) -> seed004::Config {
+    let mut c = seed004::Config::defaults(!args.full);
+    if !args.grid.is_empty() {
+        c.grid = args.grid.clone();
+    }
+    if !args.bid_index.is_empty() {
+        c.index = args.bid_index.iter().map(|b| b == "on").collect();
+    }
+    if !args.protocol.is_empty() {
+        c.protocols = args.protocol.clone();
+    }
+    if !args.clients.is_empty() {
+        c.clients = args.clients.clone();
+    }
+    if !args.arm.is_empty() {
+        c.arms = args.arm.clone();
+    }
+    if let Some(s) = args.seconds {
+        c.seconds = s;
+    }
+    if let Some(r) = args.rounds {
+        c.rounds = r;
+    }
+    c.who_allocates = !args.no_who_allocates;
+    c
+}
+
+/// The servers of a run, each with its built extension.
+pub fn servers_with_extension(servers: &[String], pg_config: Option<&Path>, default: &[u32]) -> Result<Vec<(Install, PathBuf)>> {
+    let mut out = Vec::new();
+    for inst in servers::select(servers, pg_config, default)? {
+        eprintln!("server: {} ({}; {})", inst.version, inst.pg_config.display(), inst.source);
+        let so = build_extension(&inst)?;
+        eprintln!("extension: {}", so.display());
+        out.push((inst, so));
+    }
+    Ok(out)
+}
+
+fn print_file(path: &Path) -> Result<()> {
+    use std::io::Write as _;
+    let text = std::fs::read_to_string(path)?;
+    // A closed stdout (`| head`) is not a failure of the measurement, which is written.
+    let _ = writeln!(std::io::stdout(), "{text}");
+    Ok(())
+}
+
+fn run_inner(args: &PgArgs) -> Result<()> {
+    check_args(args)?;
+    crate::host::check_writable(&args.out)?;
+    let default: &[u32] = if args.seed.is_some() { &[17, 18] } else { &[] };
+    let servers = servers_with_extension(&args.server, args.pg_config.as_deref(), default)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+    if args.seed.is_some() {
+        let r = seed004::run(&servers, &seed004_config(args))?;
+        let (j, m) = seed004::write(&r, &args.out)?;
+        print_file(&m)?;
+        eprintln!("wrote {} and {}", j.display(), m.display());
+        return Ok(());
+    }
     if args.sweep_partitions {
         let quick = !args.full;
-        if args.grid.contains(&0) || args.seconds == Some(0) {
-            return Err(UsageError("--grid values and --seconds must be at least 1".into()).into());
-        }
         let grid = if !args.grid.is_empty() {
             args.grid.clone()
         } else if quick {
@@ -272,9 +406,10 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         } else {
             sweep::FULL_GRID.to_vec()
         };
-        let r = sweep::run(&inst, &so, &grid, args.seconds.unwrap_or(if quick { 2 } else { 5 }))?;
+        let (inst, so) = &servers[0];
+        let r = sweep::run(inst, so, &grid, args.seconds.unwrap_or(if quick { 2 } else { 5 }))?;
         let (j, m) = sweep::write(&r, &args.out)?;
-        println!("{}", std::fs::read_to_string(&m)?);
+        print_file(&m)?;
         eprintln!("wrote {} and {}", j.display(), m.display());
         return Ok(());
     }
@@ -284,9 +419,12 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         cache_states: if args.cache.is_empty() { vec!["warm".into(), "os-cache".into()] } else { args.cache.clone() },
         cases: if args.case.is_empty() { vec!["btree-many".into(), "btree-few".into()] } else { args.case.clone() },
     };
-    let r = bench::run(&inst, &so, &cfg)?;
-    let (j, m) = bench::write(&r, &args.out)?;
-    println!("{}", std::fs::read_to_string(&m)?);
+    let mut runs = bench::PgRuns { servers: Vec::new() };
+    for (inst, so) in &servers {
+        runs.servers.push(bench::run(inst, so, &cfg)?);
+    }
+    let (j, m) = bench::write(&runs, &args.out)?;
+    print_file(&m)?;
     eprintln!("wrote {} and {}", j.display(), m.display());
     Ok(())
 }

@@ -21,7 +21,11 @@ pub struct PgReportArgs {
     /// alloc-churn).
     #[arg(long)]
     pub pg: bool,
-    /// pg_config of the server (default: pg_config on PATH, then Debian's).
+    /// A server by major version (15, 17, 18; repeatable): every comparison runs on each, and
+    /// the fidelity table has a row per server (`hotloops list --servers`).
+    #[arg(long = "server", value_name = "15|17|18", requires = "pg")]
+    pub servers: Vec<String>,
+    /// pg_config of any other server (default without --server: pg_config on PATH, then Debian's).
     #[arg(long, requires = "pg")]
     pub pg_config: Option<PathBuf>,
     /// Rows of seed 000's table3 on the server (default: 1,000,000 with --quick, else 10,000,000).
@@ -39,6 +43,7 @@ impl PgReportArgs {
     /// The options when `--pg` was given.
     pub fn options(&self) -> Option<PgOptions> {
         self.pg.then(|| PgOptions {
+            servers: self.servers.clone(),
             pg_config: self.pg_config.clone(),
             rows: self.pg_rows,
             rounds: self.pg_rounds.map(|r| r as usize),
@@ -50,6 +55,8 @@ impl PgReportArgs {
 /// What the pg section measures (None: the size's default).
 #[derive(Clone, Debug, Default)]
 pub struct PgOptions {
+    /// `--server` majors.
+    pub servers: Vec<String>,
     /// pg_config.
     pub pg_config: Option<PathBuf>,
     /// Rows of table3.
@@ -112,6 +119,9 @@ pub const COUNTERPARTS: &[Counterpart] = &[
 /// One model row beside the server's ratio.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Fidelity {
+    /// The server's major.minor version (`18.6`).
+    #[serde(default)]
+    pub server: String,
     /// Model study.
     pub study: String,
     /// Model case.
@@ -145,12 +155,34 @@ pub struct Fidelity {
 pub struct PgSection {
     /// What ran, or why the server was not measured.
     pub status: String,
-    /// The Bitmap Index Scan measurement.
-    pub server: Option<bench::PgReport>,
-    /// Seed 004's sweep at the model's partition counts.
-    pub sweep: Option<sweep::SweepReport>,
+    /// The Bitmap Index Scan measurement, one per server (reports before 17 and 18 held one,
+    /// as `server`).
+    #[serde(default, alias = "server", deserialize_with = "one_or_many")]
+    pub servers: Vec<bench::PgReport>,
+    /// Seed 004's sweep at the model's partition counts, one per server (formerly `sweep`).
+    #[serde(default, alias = "sweep", deserialize_with = "one_or_many")]
+    pub sweeps: Vec<sweep::SweepReport>,
     /// Each model row with a counterpart beside the real ratio.
     pub fidelity: Vec<Fidelity>,
+}
+
+/// A list, or (as older reports wrote it) one value or null.
+fn one_or_many<'de, D, T>(d: D) -> std::result::Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany<T> {
+        Many(Vec<T>),
+        One(T),
+    }
+    Ok(match Option::<OneOrMany<T>>::deserialize(d)? {
+        Some(OneOrMany::Many(v)) => v,
+        Some(OneOrMany::One(x)) => vec![x],
+        None => Vec::new(),
+    })
 }
 
 /// What the selected studies need from the server: (Bitmap Index Scan cases, cache states,
@@ -196,48 +228,72 @@ pub fn section(opts: &PgOptions, quick: bool, studies: &[&str], rows: &[Row], no
         }
     }
     match r {
-        Ok((server, sweep)) => {
-            let fidelity = fidelity(rows, server.as_ref(), sweep.as_ref());
-            let status = match (&server, &sweep) {
-                (None, None) => "no selected study has a server counterpart (tid-batch, local-index, alloc-churn)".to_string(),
-                (Some(s), _) => format!("measured: {}, {} rows, {} rounds", s.provenance.server_version, s.provenance.rows, s.provenance.rounds),
-                (None, Some(w)) => format!("measured: {} (seed 004 sweep only)", w.server_version),
+        Ok((servers, sweeps)) => {
+            let fidelity = servers_fidelity(rows, &servers, &sweeps);
+            let names = |v: Vec<String>| v.join(", ");
+            let status = match (servers.is_empty(), sweeps.is_empty()) {
+                (true, true) => "no selected study has a server counterpart (tid-batch, local-index, alloc-churn)".to_string(),
+                (false, _) => format!(
+                    "measured: {}, {} rows, {} rounds",
+                    names(servers.iter().map(|s| s.provenance.server_version.clone()).collect()),
+                    servers[0].provenance.rows,
+                    servers[0].provenance.rounds
+                ),
+                (true, false) => format!("measured: {} (seed 004 sweep only)", names(sweeps.iter().map(|w| w.server_version.clone()).collect())),
             };
-            PgSection { status, server, sweep, fidelity }
+            PgSection { status, servers, sweeps, fidelity }
         }
         Err(e) => {
             let status = format!("real PostgreSQL not measured: {e:#}");
             notes.push(status.clone());
-            PgSection { status, server: None, sweep: None, fidelity: Vec::new() }
+            PgSection { status, servers: Vec::new(), sweeps: Vec::new(), fidelity: Vec::new() }
         }
     }
 }
 
-fn measure(opts: &PgOptions, quick: bool, studies: &[&str]) -> Result<(Option<bench::PgReport>, Option<sweep::SweepReport>)> {
+fn measure(opts: &PgOptions, quick: bool, studies: &[&str]) -> Result<(Vec<bench::PgReport>, Vec<sweep::SweepReport>)> {
     let (cases, cache_states, grid) = needs(studies);
     if cases.is_empty() && grid.is_empty() {
-        return Ok((None, None));
+        return Ok((Vec::new(), Vec::new()));
     }
-    let inst = pgserver::Install::find(opts.pg_config.as_deref())?;
-    eprintln!("server: {} ({})", inst.version, inst.pg_config.display());
-    let so = pgserver::build_extension(&inst)?;
-    let server = if cases.is_empty() {
-        None
-    } else {
-        let cfg = bench::Config {
-            rows: opts.rows.unwrap_or(if quick { 1_000_000 } else { 10_000_000 }),
-            rounds: opts.rounds.unwrap_or(if quick { 10 } else { 20 }),
-            cache_states,
-            cases,
-        };
-        Some(bench::run(&inst, &so, &cfg)?)
-    };
-    let sweep = if grid.is_empty() {
-        None
-    } else {
-        Some(sweep::run(&inst, &so, &grid, opts.seconds.unwrap_or(if quick { 2 } else { 5 }))?)
-    };
-    Ok((server, sweep))
+    let mut servers = Vec::new();
+    let mut sweeps = Vec::new();
+    for (inst, so) in pgserver::servers_with_extension(&opts.servers, opts.pg_config.as_deref(), &[])? {
+        if !cases.is_empty() {
+            let cfg = bench::Config {
+                rows: opts.rows.unwrap_or(if quick { 1_000_000 } else { 10_000_000 }),
+                rounds: opts.rounds.unwrap_or(if quick { 10 } else { 20 }),
+                cache_states: cache_states.clone(),
+                cases: cases.clone(),
+            };
+            servers.push(bench::run(&inst, &so, &cfg)?);
+        }
+        if !grid.is_empty() {
+            sweeps.push(sweep::run(&inst, &so, &grid, opts.seconds.unwrap_or(if quick { 2 } else { 5 }))?);
+        }
+    }
+    Ok((servers, sweeps))
+}
+
+/// The fidelity rows of every server, in server order.
+pub fn servers_fidelity(rows: &[Row], servers: &[bench::PgReport], sweeps: &[sweep::SweepReport]) -> Vec<Fidelity> {
+    let version = |v: &str| v.split_whitespace().find(|w| w.starts_with(|c: char| c.is_ascii_digit())).unwrap_or(v).to_string();
+    let mut all: Vec<String> = servers.iter().map(|s| s.provenance.server_version.clone()).collect();
+    for w in sweeps {
+        if !all.contains(&w.server_version) {
+            all.push(w.server_version.clone());
+        }
+    }
+    let mut out = Vec::new();
+    for v in &all {
+        let s = servers.iter().find(|s| &s.provenance.server_version == v);
+        let w = sweeps.iter().find(|w| &w.server_version == v);
+        for mut f in fidelity(rows, s, w) {
+            f.server = version(v);
+            out.push(f);
+        }
+    }
+    out
 }
 
 fn short(id: &str) -> &str {
@@ -282,6 +338,7 @@ pub fn fidelity(rows: &[Row], server: Option<&bench::PgReport>, sweep: Option<&s
         };
         let Some((real, real_ratio, real_ci, real_verdict, real_node_ratio)) = real else { continue };
         out.push(Fidelity {
+            server: String::new(),
             study: c.study.into(),
             case: c.case.into(),
             variant: c.variant.into(),
@@ -309,14 +366,15 @@ pub fn markdown(p: &PgSection) -> String {
     use std::fmt::Write as _;
     let mut m = String::new();
     let _ = writeln!(m, "## pg: real PostgreSQL beside the model\n\n{}.\n", p.status);
-    if let Some(s) = &p.server {
+    for s in &p.servers {
         let v = &s.provenance;
-        let _ = writeln!(m, "Server: {}; host {}; extension flags `{}`; data {}.\n", v.server_version, v.host_cpu, v.extension_cflags, v.data);
+        let _ = writeln!(m, "Server: {} ({}); host {}; extension compiled with `{}`; data {}.\n", v.server_version, v.server_source, v.host_cpu, v.extension_cflags, v.data);
     }
     if !p.fidelity.is_empty() {
         let _ = writeln!(m, "### pg / fidelity\n\nEach model row (wall clock, variant/baseline) beside the server's ratio of the same comparison; \
             model/real = model ratio / real ratio - 1; effect = the model's saving over the server's, (1 - model) / (1 - real).\n");
         let mut t = Table::new([
+            ("server", Align::Left),
             ("model row", Align::Left),
             ("model [95% CI]", Align::Right),
             ("real", Align::Left),
@@ -327,6 +385,7 @@ pub fn markdown(p: &PgSection) -> String {
         ]);
         for f in &p.fidelity {
             t.row([
+                f.server.clone(),
                 format!("{} / {} / `{}`", f.study, f.case, short(&f.variant)),
                 format!("{:.3}{}", f.model_ratio, ci(f.model_ci)),
                 f.real.clone(),
@@ -338,9 +397,10 @@ pub fn markdown(p: &PgSection) -> String {
         }
         let _ = writeln!(m, "{}", t.render());
     }
-    if let Some(s) = &p.server {
+    for s in &p.servers {
+        let ver = bench::short_version(s);
         for c in &s.results {
-            let _ = writeln!(m, "### pg / {} / {}\n\n`{}` (x{} a round, {} rounds); sum(col1) = {}, {} rows for every variant. A/A floor: node ±{:.2}%, CPU ±{:.2}%.\n",
+            let _ = writeln!(m, "### pg / {ver} / {} / {}\n\n`{}` (x{} a round, {} rounds); sum(col1) = {}, {} rows for every variant. A/A floor: node ±{:.2}%, CPU ±{:.2}%.\n",
                 c.case, c.cache_state, c.query, c.reps, c.rounds, c.result.0, c.result.1, c.aa_floor.0 * 100.0, c.aa_floor.1 * 100.0);
             let mut t = Table::new([
                 ("variant", Align::Left),
@@ -368,8 +428,8 @@ pub fn markdown(p: &PgSection) -> String {
             let _ = writeln!(m, "{}", t.render());
         }
     }
-    if let Some(w) = &p.sweep {
-        let _ = writeln!(m, "### pg / seed 004 partitions\n\npgbench, 1 client, {} s a run, median of {} runs a point alternating between the trim settings.\n", w.seconds, sweep::REPS);
+    for w in &p.sweeps {
+        let _ = writeln!(m, "### pg / seed 004 partitions / {}\n\npgbench, 1 client, {} s a run, median of {} runs a point alternating between the trim settings.\n", w.server_version, w.seconds, sweep::REPS);
         for c in &w.cliff {
             let at = c.partitions.map(|n| format!("{n} partitions")).unwrap_or_else(|| "none in the grid".into());
             let _ = writeln!(m, "- cliff ({} scans, trim {}): {at}", c.form, c.trim);
@@ -451,6 +511,9 @@ mod tests {
             provenance: bench::Provenance {
                 server_version: "v".into(),
                 pg_config: "p".into(),
+                server_source: "s".into(),
+                server_configure: "c".into(),
+                server_cflags: "f".into(),
                 extension_cflags: "f".into(),
                 host_cpu: "h".into(),
                 kernel: "k".into(),
@@ -473,7 +536,7 @@ mod tests {
         assert!((f[0].model_over_real - (0.5 / 0.64 - 1.0)).abs() < 1e-12);
         assert!((f[0].effect_ratio - 0.5 / 0.36).abs() < 1e-12);
         assert!(f[1].real.contains("os-cache") && f[1].real_ratio == 0.68);
-        let md = markdown(&PgSection { status: "measured".into(), server: Some(server), sweep: None, fidelity: f });
+        let md = markdown(&PgSection { status: "measured".into(), servers: vec![server], sweeps: vec![], fidelity: f });
         assert!(md.contains("tid-batch / btree-many-miss / `batched`") && md.contains("-11.8%"), "{md}");
         assert!(fidelity(&rows, None, None).is_empty());
     }
@@ -501,7 +564,7 @@ mod tests {
         assert_eq!(f[0].real_ratio, 0.5);
         assert!((f[0].model_over_real - 0.2).abs() < 1e-12);
         let cliff = vec![sweep::Cliff { form: sweep::PLAIN.into(), trim: "dynamic".into(), partitions: Some(6) }];
-        let md = markdown(&PgSection { status: "measured".into(), server: None, sweep: Some(sweep::SweepReport { cliff, ..w }), fidelity: f });
+        let md = markdown(&PgSection { status: "measured".into(), servers: vec![], sweeps: vec![sweep::SweepReport { cliff, ..w }], fidelity: f });
         assert!(md.contains("- cliff (index scans, trim dynamic): 6 partitions"), "{md}");
         let squeezed = md.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(squeezed.contains("| 100 | index-only | Index Only Scan | 500 | 0.00 | 1000 | 0.00 | 2.00 |"), "{md}");

@@ -1,0 +1,123 @@
+//! A single-user backend (`postgres --single -D DATA postgres`, as the cluster's owner) over a
+//! stopped throwaway cluster: one process, no postmaster, statements on stdin. It is what
+//! callgrind and the allocation tracer run, since they follow one process exactly; the
+//! cluster's own settings (extensions on dynamic_library_path, no fsync, ...) apply.
+
+use super::cluster::Cluster;
+use anyhow::{Context, Result, bail};
+use object::{Object, ObjectSymbol};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+/// How to run the backend: settings on top of the cluster's, environment, a wrapper command
+/// (valgrind) in front of `postgres`.
+#[derive(Clone, Debug, Default)]
+pub struct Run {
+    /// `-c` settings on top of the cluster's base settings.
+    pub settings: Vec<(String, String)>,
+    /// Extra environment (LD_PRELOAD, glibc's MALLOC_* variables).
+    pub env: Vec<(String, String)>,
+    /// A command and its arguments that run `postgres ...` (e.g. valgrind).
+    pub wrapper: Vec<String>,
+}
+
+/// Run `statements` (one per line: single-user mode ends a statement at a newline) in a
+/// single-user backend of the stopped cluster `c`; returns its stdout. An error names the
+/// backend's last words when it fails or reports an ERROR.
+pub fn run(c: &Cluster, statements: &[String], r: &Run) -> Result<String> {
+    if c.pid().is_some() {
+        bail!("the cluster is running: a single-user backend needs it stopped");
+    }
+    let mut all = c.base_settings();
+    for (k, v) in &r.settings {
+        all.retain(|(kk, _)| kk != k);
+        all.push((k.clone(), v.clone()));
+    }
+    let postgres = c.bin("postgres");
+    let mut argv: Vec<String> = r.wrapper.clone();
+    argv.push(postgres.display().to_string());
+    argv.extend(["--single".into(), "-D".into(), c.data.display().to_string()]);
+    for (k, v) in &all {
+        argv.push("-c".into());
+        argv.push(format!("{k}={}", v.trim_matches('\'')));
+    }
+    argv.push("postgres".into());
+    let mut cmd = c.run_as().command(&argv[0]);
+    cmd.args(&argv[1..]);
+    for (k, v) in &r.env {
+        cmd.env(k, v);
+    }
+    let mut input = String::new();
+    for s in statements {
+        if s.contains('\n') {
+            bail!("a single-user statement must be one line: {s:?}");
+        }
+        input += s;
+        input.push('\n');
+    }
+    let (mut child, _t) = super::proc::spawn(cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()))
+        .with_context(|| format!("running {}", argv[0]))?;
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output()?;
+    let _ = writer.join();
+    crate::host::cleanup::wait_if_interrupted();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let errors: Vec<&str> = stdout.lines().chain(stderr.lines()).filter(|l| l.contains("ERROR:") || l.contains("FATAL:") || l.contains("PANIC:")).collect();
+    if !out.status.success() || !errors.is_empty() {
+        let tail: Vec<&str> = stderr.lines().rev().take(10).collect::<Vec<_>>().into_iter().rev().collect();
+        bail!("single-user backend ({}) failed ({}): {}\n{}", argv.join(" "), out.status, errors.join(" | "), tail.join("\n"));
+    }
+    Ok(stdout)
+}
+
+/// The symbols of ELF files, to name `file+0xoffset` frames (the server is not stripped, so
+/// static functions have names too).
+#[derive(Default)]
+pub struct Symbols {
+    files: HashMap<PathBuf, Vec<(u64, u64, String)>>,
+}
+
+impl Symbols {
+    fn load(path: &Path) -> Vec<(u64, u64, String)> {
+        let Ok(data) = std::fs::read(path) else { return Vec::new() };
+        let Ok(file) = object::File::parse(&*data) else { return Vec::new() };
+        let mut v: Vec<(u64, u64, String)> = file
+            .symbols()
+            .chain(file.dynamic_symbols())
+            .filter(|s| s.kind() == object::SymbolKind::Text && s.address() != 0)
+            .filter_map(|s| s.name().ok().map(|n| (s.address(), s.size().max(1), n.to_string())))
+            .collect();
+        v.sort();
+        v.dedup_by(|a, b| a.0 == b.0);
+        v
+    }
+
+    /// The function containing `offset` (a return address: the call is just before it) in
+    /// `file`, or `file+0xoffset` when there is none.
+    pub fn name(&mut self, file: &Path, offset: u64) -> String {
+        let syms = self.files.entry(file.to_path_buf()).or_insert_with(|| Self::load(file));
+        let at = offset.saturating_sub(1);
+        let i = syms.partition_point(|s| s.0 <= at);
+        if i > 0 {
+            let (a, size, n) = &syms[i - 1];
+            if at < a + size {
+                return n.clone();
+            }
+        }
+        format!("{}+{offset:#x}", file.file_name().map(|f| f.to_string_lossy()).unwrap_or_default())
+    }
+
+    /// A frame as the tracer writes it (`/path/file+0xoffset`).
+    pub fn frame(&mut self, frame: &str) -> String {
+        match frame.rsplit_once("+0x").and_then(|(f, o)| u64::from_str_radix(o, 16).ok().map(|o| (f, o))) {
+            Some((f, o)) if f != "?" => self.name(Path::new(f), o),
+            _ => frame.to_string(),
+        }
+    }
+}
