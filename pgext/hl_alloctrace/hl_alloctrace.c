@@ -9,8 +9,13 @@
  * hl_alloctrace_mark(text), which calls hl_alloctrace_segment() here when it is loaded.
  *
  * Output (HL_ALLOCTRACE=PATH, one text file): per segment
- *   Q label brk_start brk_max brk_end grows trims mmaps munmaps
+ *   Q label brk_start brk_max brk_end grows trims mmaps munmaps mmap_thr trim_thr arena free
  *   M size mmapped frame frame ...      (frames as file+0xoffset, innermost first)
+ * mmap_thr and trim_thr are glibc's dynamic thresholds as its free() sets them (a freed mmap'd
+ * chunk larger than the threshold, up to 32 MiB, raises the mmap threshold to its size and the
+ * trim threshold to twice that; a MALLOC_*_ variable switches this off), followed from the
+ * process's start, fork included; arena and free are mallinfo2's heap size and free bytes when
+ * the segment began.
  * Nothing is recorded before the first mark. A backend is one thread; the guard below keeps the
  * tracer's own allocations (backtrace's first dlopen) out of the record.
  *
@@ -20,6 +25,8 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <execinfo.h>
+#include <link.h>
+#include <malloc.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +47,8 @@ void		hl_alloctrace_segment(const char *label);
 
 static int	hl_fd = -1;
 static void *hl_self;			/* this library's load address: its frames are skipped */
+static uintptr_t hl_exe_base;	/* the program's load address, and its path: a backend */
+static char hl_exe[4096];		/* rewrites argv[0] (its ps title), which dladdr reports */
 static int	hl_active;
 static size_t hl_min = 4096;
 static __thread int hl_busy;
@@ -50,6 +59,11 @@ static size_t hl_len;
 static uintptr_t hl_brk_start, hl_brk_max, hl_brk_last;
 static long hl_grows, hl_trims, hl_mmaps, hl_munmaps;
 static char hl_label[64] = "";
+static size_t hl_arena_start, hl_free_start;
+
+/* glibc's dynamic thresholds, followed from the start (and inherited across fork). */
+static size_t hl_mmap_thr = 128 * 1024;
+static int	hl_dynamic = 1;
 
 static void
 hl_flush(void)
@@ -82,6 +96,21 @@ static int
 hl_mmapped(const void *p)
 {
 	return p != NULL && (((const size_t *) p)[-1] & 2) != 0;
+}
+
+/* Before an mmap'd chunk is freed: glibc's threshold update (malloc.c, __libc_free). */
+static void
+hl_before_free(const void *p)
+{
+	size_t		size;
+
+	if (!hl_mmapped(p))
+		return;
+	if (hl_active && !hl_busy)
+		hl_munmaps++;
+	size = ((const size_t *) p)[-1] & ~(size_t) 7;
+	if (hl_dynamic && size > hl_mmap_thr && size <= 32 * 1024 * 1024)
+		hl_mmap_thr = size;
 }
 
 /* The break after a call: a grow or a trim since the last look. */
@@ -117,6 +146,8 @@ hl_record(size_t size, void *p)
 
 		if (found && info.dli_fbase == hl_self)
 			continue;			/* the tracer's own frames */
+		if (found && (uintptr_t) info.dli_fbase == hl_exe_base && hl_exe[0])
+			info.dli_fname = hl_exe;
 		if (found && info.dli_fname)
 			len += snprintf(line + len, sizeof line - len, " %s+0x%lx", info.dli_fname,
 							(unsigned long) ((uintptr_t) frames[i] - (uintptr_t) info.dli_fbase));
@@ -149,9 +180,10 @@ hl_end_segment(void)
 	if (!hl_active)
 		return;
 	hl_look_at_brk();
-	len = snprintf(line, sizeof line, "Q %s %lu %lu %lu %ld %ld %ld %ld\n", hl_label,
+	len = snprintf(line, sizeof line, "Q %s %lu %lu %lu %ld %ld %ld %ld %zu %zu %zu %zu\n", hl_label,
 				   (unsigned long) hl_brk_start, (unsigned long) hl_brk_max, (unsigned long) hl_brk_last,
-				   hl_grows, hl_trims, hl_mmaps, hl_munmaps);
+				   hl_grows, hl_trims, hl_mmaps, hl_munmaps,
+				   hl_dynamic ? hl_mmap_thr : 0, hl_dynamic ? 2 * hl_mmap_thr : 0, hl_arena_start, hl_free_start);
 	hl_put(line, (size_t) len);
 	hl_flush();
 }
@@ -180,7 +212,25 @@ hl_alloctrace_segment(const char *label)
 			*c = '_';
 	hl_brk_start = hl_brk_max = hl_brk_last = (uintptr_t) sbrk(0);
 	hl_grows = hl_trims = hl_mmaps = hl_munmaps = 0;
+	{
+		struct mallinfo2 mi;
+
+		hl_busy = 1;
+		mi = mallinfo2();
+		hl_busy = 0;
+		hl_arena_start = mi.arena;
+		hl_free_start = mi.fordblks;
+	}
 	hl_active = 1;
+}
+
+/* The first object dl_iterate_phdr reports is the program itself. */
+static int
+hl_first_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void) size;
+	*(uintptr_t *) data = (uintptr_t) info->dlpi_addr;
+	return 1;
 }
 
 __attribute__((constructor)) static void
@@ -191,6 +241,15 @@ hl_init(void)
 
 	if (dladdr((void *) hl_init, &me))
 		hl_self = me.dli_fbase;
+	/* Any of these in the environment switches glibc's dynamic thresholds off. */
+	hl_dynamic = !getenv("MALLOC_TRIM_THRESHOLD_") && !getenv("MALLOC_TOP_PAD_") &&
+		!getenv("MALLOC_MMAP_THRESHOLD_") && !getenv("MALLOC_MMAP_MAX_");
+	dl_iterate_phdr(hl_first_object, &hl_exe_base);
+	{
+		ssize_t		n = readlink("/proc/self/exe", hl_exe, sizeof hl_exe - 1);
+
+		hl_exe[n > 0 ? n : 0] = '\0';
+	}
 	/* backtrace's first call loads libgcc_s (and allocates): do it before recording */
 	hl_busy = 1;
 	backtrace(f, 2);
@@ -225,11 +284,9 @@ calloc(size_t n, size_t size)
 void *
 realloc(void *old, size_t size)
 {
-	int			was_mmapped = hl_active && !hl_busy && hl_mmapped(old);
+	/* glibc moves an mmap'd chunk with mremap here; only free() adjusts the thresholds */
 	void	   *p = __libc_realloc(old, size);
 
-	if (was_mmapped)
-		hl_munmaps++;
 	hl_after(size, p);
 	return p;
 }
@@ -237,8 +294,7 @@ realloc(void *old, size_t size)
 void
 free(void *p)
 {
-	if (hl_active && !hl_busy && hl_mmapped(p))
-		hl_munmaps++;
+	hl_before_free(p);
 	__libc_free(p);
 	if (hl_active && !hl_busy)
 		hl_look_at_brk();

@@ -11,14 +11,14 @@
 //! arms set `MALLOC_TRIM_THRESHOLD_`, `MALLOC_TOP_PAD_` or both the trim and
 //! `MALLOC_MMAP_THRESHOLD_` in the postmaster's environment.
 //!
-//! And who allocates: one query at 100 partitions with the index, per server, in a
-//! single-user backend under pgext/hl_alloctrace (an LD_PRELOAD malloc tracer): every
-//! malloc-family call of 4 KiB or more with the function that made it, and the heap's
+//! And who allocates: one query at 100 partitions with the index, per server, in a backend
+//! under pgext/hl_alloctrace (an LD_PRELOAD malloc tracer in the postmaster's environment):
+//! every malloc-family call of 4 KiB or more with the function that made it, and the heap's
 //! high-water mark, grows and trims per query.
 
 use super::bench::{floor_of, pair_stats, write_atomic};
 use super::cluster::Cluster;
-use super::single::{self, Symbols};
+use super::single::Symbols;
 use super::{Install, SEED004_PARTITIONS, SEED004_QUERY, UsageError, cpu_name, extension_sql};
 use crate::measure::stats::median;
 use anyhow::{Context, Result, bail};
@@ -196,7 +196,7 @@ pub struct WhoAllocates {
     pub partitions: u32,
     /// Queries traced after the warm-up (each its own segment).
     pub queries: usize,
-    /// Whether every traced query made the same allocations (sizes and owners).
+    /// Whether every traced query made the same allocations (sizes and counts).
     pub steady: bool,
     /// Heap high-water mark over the query's start, bytes (program break).
     pub heap_hwm_bytes: u64,
@@ -208,6 +208,15 @@ pub struct WhoAllocates {
     pub mmaps: u64,
     /// munmap'd chunks a query.
     pub munmaps: u64,
+    /// glibc's mmap threshold when the query began, as its free() set it since the backend's
+    /// (and the postmaster's) start; 0: fixed by a MALLOC_*_ variable.
+    pub mmap_threshold: u64,
+    /// glibc's trim threshold likewise (twice the mmap threshold once it moved).
+    pub trim_threshold: u64,
+    /// The heap's size (mallinfo2 arena) when the query began.
+    pub heap_bytes_at_start: u64,
+    /// Free bytes inside the heap (mallinfo2 fordblks) when the query began.
+    pub free_bytes_at_start: u64,
     /// Allocations of at least 4 KiB, largest total first.
     pub sites: Vec<Site>,
     /// Whether any site's stack passes through the IndexAmRoutine code
@@ -544,8 +553,8 @@ fn allocator_frame(name: &str) -> bool {
     PREFIXES.iter().any(|p| name.starts_with(p)) || NAMES.contains(&name)
 }
 
-/// One traced segment: (label, figures, allocation lines).
-type Segment = (String, [u64; 7], Vec<String>);
+/// One traced segment: (label, figures of its Q line, allocation lines).
+type Segment = (String, [u64; 11], Vec<String>);
 
 /// Parse the tracer's file into segments (M lines belong to the Q line after them).
 pub fn parse_trace(text: &str) -> Result<Vec<Segment>> {
@@ -554,10 +563,10 @@ pub fn parse_trace(text: &str) -> Result<Vec<Segment>> {
     for l in text.lines() {
         if let Some(rest) = l.strip_prefix("Q ") {
             let f: Vec<&str> = rest.split_whitespace().collect();
-            if f.len() != 8 {
+            if f.len() != 12 {
                 bail!("malformed trace line {l:?}");
             }
-            let mut x = [0u64; 7];
+            let mut x = [0u64; 11];
             for (i, v) in f[1..].iter().enumerate() {
                 x[i] = v.parse().with_context(|| format!("malformed trace line {l:?}"))?;
             }
@@ -590,16 +599,12 @@ pub fn sites(lines: &[String], syms: &mut Symbols) -> Vec<Site> {
     v
 }
 
-/// The seed's query at [`WHO_PARTITIONS`] partitions (index on bid) in a single-user backend of
-/// `slot`'s server under the allocation tracer, with the arm's environment.
+/// The seed's query at [`WHO_PARTITIONS`] partitions (index on bid) in a backend of `slot`'s
+/// server started with the allocation tracer preloaded and the arm's environment: a regular
+/// backend, as pgbench's, since the heap's movements depend on what the process did before
+/// (a single-user backend, which bootstrapped in the same process, grows its heap differently).
 fn who_allocates(slot: &mut Slot, arm: &str) -> Result<WhoAllocates> {
     let c = &mut slot.cluster;
-    if c.pid().is_none() {
-        c.env.clear();
-        c.start(&settings())?;
-    }
-    c.sql(SEED004_PARTITIONS, &[("partitions", WHO_PARTITIONS.to_string()), ("bid_index", "on".into())])?;
-    c.stop();
     let tracer = c.lib_dir.join("hl_alloctrace.so");
     if !tracer.is_file() {
         bail!("{} is missing (the extension build makes it)", tracer.display());
@@ -608,18 +613,23 @@ fn who_allocates(slot: &mut Slot, arm: &str) -> Result<WhoAllocates> {
     // The file is written by the backend, which runs as the cluster's owner.
     std::fs::write(&trace, "")?;
     c.run_as().chown_tree(&trace)?;
-    let q = SEED004_QUERY.trim().to_string();
+    c.stop();
+    c.env = vec![("LD_PRELOAD".to_string(), tracer.display().to_string()), ("HL_ALLOCTRACE".into(), trace.display().to_string())];
+    c.env.extend(arm_env(arm));
+    c.start(&settings())?;
+    c.sql(SEED004_PARTITIONS, &[("partitions", WHO_PARTITIONS.to_string()), ("bid_index", "on".into())])?;
+    let q = SEED004_QUERY.trim();
     let traced = 3;
-    let mut stmts: Vec<String> = (0..5).map(|_| q.clone()).collect();
-    for k in 1..=traced {
-        stmts.push(format!("SELECT hl_alloctrace_mark('q{k}');"));
-        stmts.push(q.clone());
+    {
+        let mut s = c.session()?;
+        s.query(&format!("{q}\n").repeat(20))?;
+        for k in 1..=traced {
+            s.query(&format!("SELECT hl_alloctrace_mark('q{k}');\n{q}"))?;
+        }
+        s.query("SELECT hl_alloctrace_mark('end');")?;
     }
-    stmts.push("SELECT hl_alloctrace_mark('end');".into());
-    let mut env = vec![("LD_PRELOAD".to_string(), tracer.display().to_string()), ("HL_ALLOCTRACE".into(), trace.display().to_string())];
-    env.extend(arm_env(arm));
-    let run = single::Run { settings: SETTINGS.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(), env, wrapper: vec![] };
-    single::run(c, &stmts, &run).context("the traced single-user backend")?;
+    c.stop();
+    c.env.clear();
     let segs = parse_trace(&std::fs::read_to_string(&trace).with_context(|| format!("reading {}", trace.display()))?)
         .with_context(|| format!("parsing {}", trace.display()))?;
     let mut syms = Symbols::default();
@@ -628,7 +638,14 @@ fn who_allocates(slot: &mut Slot, arm: &str) -> Result<WhoAllocates> {
         bail!("the trace {} has {} query segments, expected {traced}", trace.display(), queries.len());
     }
     let per: Vec<Vec<Site>> = queries.iter().map(|s| sites(&s.2, &mut syms)).collect();
-    let steady = per.windows(2).all(|w| w[0] == w[1]);
+    // Alike: the same sizes and counts (which frame overflowed a memory context's block, and so
+    // shows as its owner, may differ from query to query).
+    let sizes = |v: &[Site]| {
+        let mut m: BTreeMap<u64, u64> = BTreeMap::new();
+        v.iter().for_each(|s| *m.entry(s.size).or_default() += s.count);
+        m
+    };
+    let steady = per.windows(2).all(|w| sizes(&w[0]) == sizes(&w[1]));
     let last = queries.last().unwrap();
     let x = last.1;
     let all_names: Vec<String> = last.2.iter().flat_map(|l| l.split_whitespace().skip(3).map(|f| syms.frame(f)).collect::<Vec<_>>()).collect();
@@ -644,6 +661,10 @@ fn who_allocates(slot: &mut Slot, arm: &str) -> Result<WhoAllocates> {
         brk_trims: x[4],
         mmaps: x[5],
         munmaps: x[6],
+        mmap_threshold: x[7],
+        trim_threshold: x[8],
+        heap_bytes_at_start: x[9],
+        free_bytes_at_start: x[10],
         sites: per.last().unwrap().clone(),
         index_am_routine,
     })
@@ -747,20 +768,24 @@ pub fn markdown(r: &Seed004Report) -> String {
         );
     }
     if !r.who_allocates.is_empty() {
-        let _ = writeln!(m, "\n## Who allocates ({WHO_PARTITIONS} partitions, index on bid; single-user backend under pgext/hl_alloctrace)\n");
+        let _ = writeln!(m, "\n## Who allocates ({WHO_PARTITIONS} partitions, index on bid; a warm backend under pgext/hl_alloctrace, every malloc of 4 KiB or more)\n");
         for w in &r.who_allocates {
             let _ = writeln!(
                 m,
-                "### {} / {}\n\nPer query ({} traced, {}): heap high-water mark {:.2} MiB over the query's start, {} brk grows and {} trims, {} mmap'd chunks ({} munmap'd). IndexAmRoutine code among the allocating stacks: {}.\n",
+                "### {} / {}\n\nPer query ({} traced, {}): heap high-water mark {:.2} MiB over the query's start, {} brk grows and {} trims, {} mmap'd chunks ({} munmap'd); {:.0} KiB malloc'd in chunks of 4 KiB or more. At the query's start: a {:.2} MiB heap with {:.2} MiB free, glibc's thresholds {}. IndexAmRoutine code among the allocating stacks: {}.\n",
                 w.server,
                 w.arm,
                 w.queries,
-                if w.steady { "every one alike" } else { "not all alike: the last shown" },
+                if w.steady { "every one with the same sizes and counts" } else { "not all alike: the last shown" },
                 w.heap_hwm_bytes as f64 / 1048576.0,
                 w.brk_grows,
                 w.brk_trims,
                 w.mmaps,
                 w.munmaps,
+                w.sites.iter().map(|s| s.size * s.count).sum::<u64>() as f64 / 1024.0,
+                w.heap_bytes_at_start as f64 / 1048576.0,
+                w.free_bytes_at_start as f64 / 1048576.0,
+                if w.mmap_threshold == 0 { "fixed by the arm's variables".to_string() } else { format!("mmap {} KiB, trim {} KiB (dynamic)", w.mmap_threshold / 1024, w.trim_threshold / 1024) },
                 if w.index_am_routine { "yes" } else { "no" }
             );
             m += "| allocating function <- callers | bytes | calls a query | total KiB | mmap |\n|---|---:|---:|---:|---|\n";
@@ -791,11 +816,12 @@ mod tests {
 
     #[test]
     fn trace_segments_take_the_allocations_before_their_mark() {
-        let t = "M 27400 0 /x/postgres+0x10\nM 8192 0 /x/postgres+0x20\nQ q1 100 300 100 3 1 0 0\nM 200000 1 /x/postgres+0x30\nQ q2 100 100 100 0 0 1 1\n";
+        let t = "M 27400 0 /x/postgres+0x10\nM 8192 0 /x/postgres+0x20\nQ q1 100 300 100 3 1 0 0 131072 262144 5000 100\nM 200000 1 /x/postgres+0x30\nQ q2 100 100 100 0 0 1 1 0 0 5000 100\n";
         let s = parse_trace(t).unwrap();
         assert_eq!(s.len(), 2);
         assert_eq!((s[0].0.as_str(), s[0].1[1] - s[0].1[0], s[0].2.len()), ("q1", 200, 2));
         assert_eq!((s[1].1[5], s[1].2.len()), (1, 1));
+        assert_eq!((s[0].1[7], s[0].1[8], s[0].1[9]), (131072, 262144, 5000));
         assert!(parse_trace("Q q1 1 2\n").is_err());
         assert!(parse_trace("garbage\n").is_err());
     }

@@ -34,7 +34,7 @@ pub struct PgReportArgs {
     /// Rounds per server case and cache state (default: 10 with --quick, else 20).
     #[arg(long, requires = "pg", value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
     pub pg_rounds: Option<u64>,
-    /// Seconds of pgbench per partition point of seed 004 (default: 2 with --quick, else 5).
+    /// Seconds of pgbench per partition point of seed 004 (default: 1 with --quick, else 5).
     #[arg(long, requires = "pg", value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub pg_seconds: Option<u64>,
 }
@@ -164,6 +164,20 @@ pub struct PgSection {
     pub sweeps: Vec<sweep::SweepReport>,
     /// Each model row with a counterpart beside the real ratio.
     pub fidelity: Vec<Fidelity>,
+    /// The model's alloc-churn sweep figures (cliff, faults per query) set beside the servers'.
+    #[serde(default)]
+    pub model_sweep: Vec<ModelSweepRow>,
+}
+
+/// One of the model's alloc-churn sweep figures (a `sweep:` row of the report).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ModelSweepRow {
+    /// Variant id.
+    pub variant: String,
+    /// `sweep:cliff-partitions`, `sweep:minor-faults-per-query@N`.
+    pub metric: String,
+    /// Its value.
+    pub value: f64,
 }
 
 /// A list, or (as older reports wrote it) one value or null.
@@ -213,7 +227,12 @@ pub fn needs(studies: &[&str]) -> (Vec<String>, Vec<String>, Vec<u32>) {
     if !cases.is_empty() {
         states = vec!["warm".into(), "os-cache".into()];
     }
+    // Around the model's cliff too, so the servers' cliffs can be set beside it.
+    if !grid.is_empty() {
+        grid.extend(sweep::QUICK_GRID);
+    }
     grid.sort_unstable();
+    grid.dedup();
     (cases, states, grid)
 }
 
@@ -241,12 +260,17 @@ pub fn section(opts: &PgOptions, quick: bool, studies: &[&str], rows: &[Row], no
                 ),
                 (true, false) => format!("measured: {} (seed 004 sweep only)", names(sweeps.iter().map(|w| w.server_version.clone()).collect())),
             };
-            PgSection { status, servers, sweeps, fidelity }
+            let model_sweep = rows
+                .iter()
+                .filter(|r| r.study == "alloc-churn" && r.metric.starts_with("sweep:"))
+                .map(|r| ModelSweepRow { variant: r.variant.clone(), metric: r.metric.clone(), value: r.value })
+                .collect();
+            PgSection { status, servers, sweeps, fidelity, model_sweep }
         }
         Err(e) => {
             let status = format!("real PostgreSQL not measured: {e:#}");
             notes.push(status.clone());
-            PgSection { status, servers: Vec::new(), sweeps: Vec::new(), fidelity: Vec::new() }
+            PgSection { status, servers: Vec::new(), sweeps: Vec::new(), fidelity: Vec::new(), model_sweep: Vec::new() }
         }
     }
 }
@@ -269,7 +293,7 @@ fn measure(opts: &PgOptions, quick: bool, studies: &[&str]) -> Result<(Vec<bench
             servers.push(bench::run(&inst, &so, &cfg)?);
         }
         if !grid.is_empty() {
-            sweeps.push(sweep::run(&inst, &so, &grid, opts.seconds.unwrap_or(if quick { 2 } else { 5 }))?);
+            sweeps.push(sweep::run(&inst, &so, &grid, opts.seconds.unwrap_or(if quick { 1 } else { 5 }))?);
         }
     }
     Ok((servers, sweeps))
@@ -361,6 +385,44 @@ fn ci(c: Option<(f64, f64)>) -> String {
     c.map(|(l, h)| format!(" [{l:.3}, {h:.3}]")).unwrap_or_default()
 }
 
+/// The model's alloc-churn sweep rows the section was built beside (kept in the section).
+fn rows_of(p: &PgSection) -> &[ModelSweepRow] {
+    &p.model_sweep
+}
+
+/// The alloc-churn model beside each server's sweep: the cliff (first partition count with a
+/// minor fault a query or transaction) and faults per query at each partition count both
+/// have, with model/real.
+pub fn alloc_churn_beside(model: &[ModelSweepRow], sweeps: &[sweep::SweepReport]) -> Option<String> {
+    use std::fmt::Write as _;
+    let base = "alloc-churn/palloc-routine";
+    let cliff = model.iter().find(|r| r.variant == base && r.metric == "sweep:cliff-partitions").map(|r| r.value as u32);
+    let faults: Vec<(u32, f64)> = model
+        .iter()
+        .filter(|r| r.variant == base)
+        .filter_map(|r| r.metric.strip_prefix("sweep:minor-faults-per-query@").and_then(|n| n.parse().ok()).map(|n| (n, r.value)))
+        .collect();
+    if sweeps.is_empty() || (cliff.is_none() && faults.is_empty()) {
+        return None;
+    }
+    let mut m = String::from("### pg / alloc-churn beside the servers\n\nThe model (`alloc-churn/palloc-routine`, glibc's dynamic thresholds) against each server's seed 004 sweep (trim dynamic): where minor faults start, and faults per query (model) or transaction (server) at the partition counts both measured; model/real = model / server - 1.\n\n");
+    let cell = |c: Option<u32>| c.map(|n| n.to_string()).unwrap_or_else(|| "none in the grid".into());
+    let mut t = Table::new([("server", Align::Left), ("form", Align::Left), ("cliff: model", Align::Right), ("cliff: server", Align::Right), ("partitions", Align::Right), ("faults: model", Align::Right), ("faults: server", Align::Right), ("model/real", Align::Right)]);
+    for w in sweeps {
+        let ver = w.server_version.split_whitespace().find(|x| x.starts_with(|c: char| c.is_ascii_digit())).unwrap_or("?").to_string();
+        for (form, _) in sweep::FORMS {
+            let real_cliff = w.cliff.iter().find(|c| c.form == form && c.trim == "dynamic").and_then(|c| c.partitions);
+            for &(n, mf) in &faults {
+                let Some(p) = w.points.iter().find(|p| p.partitions == n && p.form == form && p.trim == "dynamic") else { continue };
+                let over = if p.minflt_per_txn > 0.0 { format!("{:+.0}%", (mf / p.minflt_per_txn - 1.0) * 100.0) } else { "n/a (server 0)".into() };
+                t.row([ver.clone(), form.to_string(), cell(cliff), cell(real_cliff), n.to_string(), format!("{mf:.1}"), format!("{:.1}", p.minflt_per_txn), over]);
+            }
+        }
+    }
+    let _ = writeln!(m, "{}", t.render());
+    Some(m)
+}
+
 /// The section as Markdown: status, the fidelity table, the server's figures per case.
 pub fn markdown(p: &PgSection) -> String {
     use std::fmt::Write as _;
@@ -428,6 +490,9 @@ pub fn markdown(p: &PgSection) -> String {
             let _ = writeln!(m, "{}", t.render());
         }
     }
+    if let Some(t) = alloc_churn_beside(rows_of(p), &p.sweeps) {
+        m += &t;
+    }
     for w in &p.sweeps {
         let _ = writeln!(m, "### pg / seed 004 partitions / {}\n\npgbench, 1 client, {} s a run, median of {} runs a point alternating between the trim settings.\n", w.server_version, w.seconds, sweep::REPS);
         for c in &w.cliff {
@@ -481,7 +546,7 @@ mod tests {
         let (c, s, g) = needs(&["tid-batch"]);
         assert_eq!((c, s, g.is_empty()), (vec!["btree-many".to_string(), "btree-few".into()], vec!["warm".to_string(), "os-cache".into()], true));
         let (c, _, g) = needs(&["alloc-churn"]);
-        assert_eq!((c.len(), g), (0, vec![4, 5, 100]));
+        assert_eq!((c.len(), g), (0, vec![1, 3, 4, 5, 6, 10, 100]));
     }
 
     #[test]
@@ -536,7 +601,7 @@ mod tests {
         assert!((f[0].model_over_real - (0.5 / 0.64 - 1.0)).abs() < 1e-12);
         assert!((f[0].effect_ratio - 0.5 / 0.36).abs() < 1e-12);
         assert!(f[1].real.contains("os-cache") && f[1].real_ratio == 0.68);
-        let md = markdown(&PgSection { status: "measured".into(), servers: vec![server], sweeps: vec![], fidelity: f });
+        let md = markdown(&PgSection { status: "measured".into(), servers: vec![server], sweeps: vec![], fidelity: f, model_sweep: vec![] });
         assert!(md.contains("tid-batch / btree-many-miss / `batched`") && md.contains("-11.8%"), "{md}");
         assert!(fidelity(&rows, None, None).is_empty());
     }
@@ -564,7 +629,7 @@ mod tests {
         assert_eq!(f[0].real_ratio, 0.5);
         assert!((f[0].model_over_real - 0.2).abs() < 1e-12);
         let cliff = vec![sweep::Cliff { form: sweep::PLAIN.into(), trim: "dynamic".into(), partitions: Some(6) }];
-        let md = markdown(&PgSection { status: "measured".into(), servers: vec![], sweeps: vec![sweep::SweepReport { cliff, ..w }], fidelity: f });
+        let md = markdown(&PgSection { status: "measured".into(), servers: vec![], sweeps: vec![sweep::SweepReport { cliff, ..w }], fidelity: f, model_sweep: vec![] });
         assert!(md.contains("- cliff (index scans, trim dynamic): 6 partitions"), "{md}");
         let squeezed = md.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(squeezed.contains("| 100 | index-only | Index Only Scan | 500 | 0.00 | 1000 | 0.00 | 2.00 |"), "{md}");
