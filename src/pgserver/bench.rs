@@ -13,6 +13,24 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+/// What a server measurement selects and reads back: the GUC naming the variant (read when a
+/// scan starts), the SQL functions reporting the last call (`PREFIX_last_ns()`, `_ntids()`,
+/// `_variant()`), the variants (baseline first) and the pairs reported.
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    /// `hl_btree.variant`.
+    pub guc: &'static str,
+    /// `hl_btree`: `hl_btree_last_ns()` and friends.
+    pub prefix: &'static str,
+    /// The variants, baseline first (the crate's ids).
+    pub variants: &'static [&'static str],
+    /// The pairs (A, B): ratio B/A per round. The first is the A/A pair (`BASE`, `BASE#2`).
+    pub pairs: &'static [(&'static str, &'static str)],
+}
+
+/// tid-batch in hl_btree's amgetbitmap.
+pub const TID_BATCH: Target = Target { guc: "hl_btree.variant", prefix: "hl_btree", variants: &VARIANTS, pairs: &PAIRS };
+
 /// The variants, baseline first (the crate's ids; hl_btree.variant accepts them).
 pub const VARIANTS: [&str; 5] =
     ["tid-batch/server", "tid-batch/per-tid", "tid-batch/batched-store", "tid-batch/batched-local", "tid-batch/batched"];
@@ -97,6 +115,9 @@ pub struct VariantResult {
     pub shared_hit: f64,
     /// Median shared buffers read a query (BIS node).
     pub shared_read: f64,
+    /// Median read time a query, ms (track_io_timing; 0 when off).
+    #[serde(default)]
+    pub io_read_ms: f64,
 }
 
 /// One pair: B/A per round, median, bootstrap 95% interval, verdict against the A/A floor.
@@ -263,6 +284,8 @@ pub struct Sample {
     pub hit: f64,
     /// Shared buffers read.
     pub read: f64,
+    /// Time reading shared buffers, ms (`track_io_timing`; 0 when off).
+    pub io_read_ms: f64,
 }
 
 fn find_bis(plan: &Value) -> Option<&Value> {
@@ -272,48 +295,68 @@ fn find_bis(plan: &Value) -> Option<&Value> {
     plan.get("Plans")?.as_array()?.iter().find_map(find_bis)
 }
 
-/// Parse `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)` output: the Bitmap Index Scan's time (ms),
-/// rows, shared hit and read blocks. An error if the plan has no Bitmap Index Scan.
-pub fn parse_bis(json: &str) -> Result<(f64, i64, f64, f64)> {
+/// The Bitmap Index Scan node of `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)`: time (ms), rows,
+/// shared hit and read blocks, and read time (ms; `Shared I/O Read Time` from 17, `I/O Read
+/// Time` before; 0 without track_io_timing). An error if the plan has no Bitmap Index Scan.
+pub fn parse_bis_io(json: &str) -> Result<(f64, i64, f64, f64, f64)> {
     let v: Value = serde_json::from_str(json.trim()).with_context(|| format!("EXPLAIN output is not JSON: {}", json.trim()))?;
     let plan = v.get(0).and_then(|p| p.get("Plan")).context("EXPLAIN JSON has no Plan")?;
     let bis = find_bis(plan).with_context(|| format!("the plan has no Bitmap Index Scan (the planner chose another plan): {plan}"))?;
     let f = |k: &str| bis.get(k).and_then(Value::as_f64).with_context(|| format!("Bitmap Index Scan has no `{k}`"));
-    Ok((f("Actual Total Time")?, f("Actual Rows")? as i64, f("Shared Hit Blocks")?, f("Shared Read Blocks")?))
+    let io = bis.get("Shared I/O Read Time").or_else(|| bis.get("I/O Read Time")).and_then(Value::as_f64).unwrap_or(0.0);
+    Ok((f("Actual Total Time")?, f("Actual Rows")? as i64, f("Shared Hit Blocks")?, f("Shared Read Blocks")?, io))
 }
 
-/// Run `query` once under `variant` in `s`: one [`Sample`]; checks that hl_btree ran `variant`.
+/// [`parse_bis_io`] without the read time.
+pub fn parse_bis(json: &str) -> Result<(f64, i64, f64, f64)> {
+    parse_bis_io(json).map(|(t, r, h, d, _)| (t, r, h, d))
+}
+
+/// Run `query` once under tid-batch's `variant`: one [`Sample`].
 pub fn measure_once(s: &mut Session, variant: &str, query: &str) -> Result<Sample> {
+    measure_once_in(s, &TID_BATCH, variant, query)
+}
+
+/// Run `query` once under `variant` of `t` in `s`: one [`Sample`]; checks that the extension
+/// ran `variant` and that its TID count is the node's.
+pub fn measure_once_in(s: &mut Session, t: &Target, variant: &str, query: &str) -> Result<Sample> {
+    let p = t.prefix;
     let out = s.query(&format!(
-        "SET hl_btree.variant = '{variant}';\nEXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) {query};\nSELECT hl_btree_last_ns() || ' ' || hl_btree_last_ntids() || ' ' || hl_btree_last_variant();"
+        "SET {} = '{variant}';\nEXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) {query};\nSELECT {p}_last_ns() || ' ' || {p}_last_ntids() || ' ' || {p}_last_variant();",
+        t.guc
     ))?;
     let out = out.trim_end();
     let (json, last) = out.rsplit_once('\n').context("no output from EXPLAIN")?;
     let f: Vec<&str> = last.split_whitespace().collect();
     if f.len() != 3 || f[2] != variant {
-        bail!("hl_btree did not run {variant} (last call: {last:?}): is the index an hl_btree index?");
+        bail!("{p} did not run {variant} (last call: {last:?}): is the index an {p} index?");
     }
-    let (bis_ms, rows, hit, read) = parse_bis(json)?;
+    let (bis_ms, rows, hit, read, io_read_ms) = parse_bis_io(json)?;
     let ntids: i64 = f[1].parse()?;
     if ntids != rows {
         bail!("{variant}: amgetbitmap returned {ntids} TIDs but the node reports {rows}");
     }
-    Ok(Sample { bis_ms, cpu_ns: f[0].parse()?, ntids, hit, read })
+    Ok(Sample { bis_ms, cpu_ns: f[0].parse()?, ntids, hit, read, io_read_ms })
 }
 
-/// `sum(col1)` and `count(*)` of `query`'s WHERE clause under each variant; an error if any
-/// differs from the baseline's.
+/// `sum(col1)` and `count(*)` of `query`'s WHERE clause under each tid-batch variant.
 pub fn check_results(s: &mut Session, query: &str) -> Result<(String, i64)> {
+    check_results_in(s, &TID_BATCH, query)
+}
+
+/// `sum(COL)` and `count(*)` of `query` (`SELECT sum(COL) ...`) under each variant of `t`; an
+/// error if any differs from the baseline's.
+pub fn check_results_in(s: &mut Session, t: &Target, query: &str) -> Result<(String, i64)> {
     let Some(rest) = query.strip_prefix("SELECT sum(") else { bail!("check_results wants `SELECT sum(COL) ...`, got {query}") };
     let Some((col, tail)) = rest.split_once(')') else { bail!("check_results: no `)` in {query}") };
     let counted = format!("SELECT coalesce(sum({col})::text, 'null') || ' ' || count(*){tail}");
     let mut base: Option<String> = None;
-    for v in VARIANTS {
-        let out = s.query(&format!("SET hl_btree.variant = '{v}';\n{counted};"))?;
+    for v in t.variants {
+        let out = s.query(&format!("SET {} = '{v}';\n{counted};", t.guc))?;
         let got = out.trim().to_string();
         match &base {
             None => base = Some(got),
-            Some(b) if *b != got => bail!("{v} returned `{got}`, the baseline tid-batch/server `{b}`: the variants disagree on {query}"),
+            Some(b) if *b != got => bail!("{v} returned `{got}`, the baseline {} `{b}`: the variants disagree on {query}", t.variants[0]),
             _ => {}
         }
     }
@@ -346,20 +389,29 @@ pub fn floor_of(aa: &PairResult) -> f64 {
     (aa.median_ratio - 1.0).abs().max((aa.ci_high - aa.ci_low) / 2.0)
 }
 
-/// Measure one case in a started cluster.
+/// Measure one tid-batch case in a started cluster.
 pub fn measure_case(c: &Cluster, case: &str, state: &str, rows: u64, rounds: usize) -> Result<CaseResult> {
     let query = case_query(case, rows)?;
     let reps = if case == "btree-few" { 20 } else { 1 };
+    measure_query(c, &TID_BATCH, SEED_SET, case, state, &query, reps, rounds)
+}
+
+/// Measure `query` (a Bitmap Index Scan) under every variant of `t` in a started cluster:
+/// results checked equal, one discarded round, then `rounds` rounds of every variant and the
+/// baseline's A/A copy in an order rotated by one each round, `reps` queries a slot.
+#[allow(clippy::too_many_arguments)]
+pub fn measure_query(c: &Cluster, t: &Target, set: &str, case: &str, state: &str, query: &str, reps: usize, rounds: usize) -> Result<CaseResult> {
+    let query = query.to_string();
     let mut s = c.session()?;
-    s.query(SEED_SET)?;
-    let result = check_results(&mut s, &query)?;
+    s.query(set)?;
+    let result = check_results_in(&mut s, t, &query)?;
     // Slots: every variant plus the baseline's A/A copy, rotated by one each round.
-    let mut slots: Vec<String> = VARIANTS.iter().map(|v| v.to_string()).collect();
-    slots.insert(1, "tid-batch/server#2".into());
+    let mut slots: Vec<String> = t.variants.iter().map(|v| v.to_string()).collect();
+    slots.insert(1, format!("{}#2", t.variants[0]));
     let real = |slot: &str| slot.trim_end_matches("#2").to_string();
     // One discarded round: caches, the backend's catalog caches, the buffers of this state.
     for slot in &slots {
-        measure_once(&mut s, &real(slot), &query)?;
+        measure_once_in(&mut s, t, &real(slot), &query)?;
     }
     let mut samples: Vec<Vec<Sample>> = vec![Vec::with_capacity(rounds); slots.len()];
     for r in 0..rounds {
@@ -367,9 +419,10 @@ pub fn measure_case(c: &Cluster, case: &str, state: &str, rows: u64, rounds: usi
             let i = (k + r) % slots.len();
             let mut acc = Sample::default();
             for _ in 0..reps {
-                let x = measure_once(&mut s, &real(&slots[i]), &query)?;
+                let x = measure_once_in(&mut s, t, &real(&slots[i]), &query)?;
                 acc.bis_ms += x.bis_ms;
                 acc.cpu_ns += x.cpu_ns;
+                acc.io_read_ms += x.io_read_ms / reps as f64;
                 acc.hit += x.hit / reps as f64;
                 acc.read += x.read / reps as f64;
                 acc.ntids = x.ntids;
@@ -395,6 +448,7 @@ pub fn measure_case(c: &Cluster, case: &str, state: &str, rows: u64, rounds: usi
                 ntids,
                 shared_hit: median(&xs.iter().map(|x| x.hit).collect::<Vec<_>>()),
                 shared_read: median(&xs.iter().map(|x| x.read).collect::<Vec<_>>()),
+                io_read_ms: median(&xs.iter().map(|x| x.io_read_ms).collect::<Vec<_>>()),
             }
         })
         .collect();
@@ -403,7 +457,7 @@ pub fn measure_case(c: &Cluster, case: &str, state: &str, rows: u64, rounds: usi
     for metric in ["bis", "cpu"] {
         let get = |x: &Sample| if metric == "bis" { x.bis_ms } else { x.cpu_ns };
         let mut floor = None;
-        for (a, b) in PAIRS {
+        for &(a, b) in t.pairs {
             let (ia, ib) = (idx(a), idx(b));
             let ratios: Vec<f64> = (0..rounds).map(|r| get(&samples[ib][r]) / get(&samples[ia][r]).max(1e-12)).collect();
             let p = pair_stats(a, b, metric, &ratios, floor);

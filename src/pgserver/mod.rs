@@ -196,12 +196,33 @@ pub fn data_dir() -> PathBuf {
     std::env::var_os("HOTLOOPS_DATA_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("target/hotloops-data"))
 }
 
-// The extension's and seeds' sources, embedded: the binary needs no checkout to build them.
-const EXT_C: &str = include_str!("../../pgext/hl_btree/hl_btree.c");
-const EXT_MAKEFILE: &str = include_str!("../../pgext/hl_btree/Makefile");
-const EXT_CONTROL: &str = include_str!("../../pgext/hl_btree/hl_btree.control");
-const EXT_SQL: &str = include_str!("../../pgext/hl_btree/hl_btree--1.0.sql");
-/// The allocation tracer (LD_PRELOAD; no server headers), built beside hl_btree.so.
+/// One PGXS extension of `pgext/`: its files, embedded (the binary needs no checkout to build
+/// them), built into one directory with the others per server.
+pub struct Ext {
+    /// Library and directory name (`hl_btree`).
+    pub name: &'static str,
+    /// (file name, text) of every file its build needs.
+    pub files: &'static [(&'static str, &'static str)],
+    /// Its SQL script (`name--1.0.sql`).
+    pub sql: &'static str,
+}
+
+/// hl_btree: the server's B-tree with per-scan variants of amgetbitmap.
+pub const HL_BTREE: Ext = Ext {
+    name: "hl_btree",
+    files: &[
+        ("hl_btree.c", include_str!("../../pgext/hl_btree/hl_btree.c")),
+        ("Makefile", include_str!("../../pgext/hl_btree/Makefile")),
+        ("hl_btree.control", include_str!("../../pgext/hl_btree/hl_btree.control")),
+        ("hl_btree--1.0.sql", include_str!("../../pgext/hl_btree/hl_btree--1.0.sql")),
+    ],
+    sql: include_str!("../../pgext/hl_btree/hl_btree--1.0.sql"),
+};
+
+/// The extensions built for every server, in build order.
+pub const EXTENSIONS: &[&Ext] = &[&HL_BTREE];
+
+/// The allocation tracer (LD_PRELOAD; no server headers), built beside the extensions.
 const ALLOCTRACE_C: &str = include_str!("../../pgext/hl_alloctrace/hl_alloctrace.c");
 /// sql/seed000-table3.sql.
 pub const SEED000_TABLE3: &str = include_str!("../../sql/seed000-table3.sql");
@@ -221,40 +242,57 @@ pub fn fnv(parts: &[&str]) -> u64 {
     h
 }
 
-/// The extension's SQL objects for a plain psql script: the library named `hl_btree`, found
-/// through the cluster's dynamic_library_path (so a cached data directory has no stale path).
-pub fn extension_sql() -> String {
-    EXT_SQL.lines().filter(|l| !l.starts_with("\\echo")).collect::<Vec<_>>().join("\n").replace("MODULE_PATHNAME", "hl_btree")
+/// An extension's SQL objects for a plain psql script: the library by its name, found through
+/// the cluster's dynamic_library_path (so a cached data directory has no stale path).
+pub fn ext_sql(e: &Ext) -> String {
+    e.sql.lines().filter(|l| !l.starts_with("\\echo")).collect::<Vec<_>>().join("\n").replace("MODULE_PATHNAME", e.name)
 }
 
-/// Build hl_btree.so against `inst` with PGXS (`make with_llvm=no`) under the data directory,
-/// once per server version and source; returns the path of the .so. The build directory is
-/// registered with the signal cleanup, and make runs as a tracked child (its compilers die
-/// with it), so an interrupted build leaves nothing behind.
+/// hl_btree's SQL objects.
+pub fn extension_sql() -> String {
+    ext_sql(&HL_BTREE)
+}
+
+/// Build every extension of [`EXTENSIONS`] against `inst` with PGXS (`make with_llvm=no`) and
+/// the allocation tracer, under the data directory, once per server version and source;
+/// returns the path of hl_btree.so (the others are beside it, and every cluster's library
+/// directory gets them all). The build directory is registered with the signal cleanup, and
+/// make runs as a tracked child (its compilers die with it), so an interrupted build leaves
+/// nothing behind.
 pub fn build_extension(inst: &Install) -> Result<PathBuf> {
-    let files = [("hl_btree.c", EXT_C), ("Makefile", EXT_MAKEFILE), ("hl_btree.control", EXT_CONTROL), ("hl_btree--1.0.sql", EXT_SQL)];
-    let key = format!("pgext-{}-{:016x}", inst.short_version, fnv(&[EXT_C, EXT_MAKEFILE, ALLOCTRACE_C, &inst.version, &inst.pg_config.to_string_lossy()]));
+    let mut parts: Vec<&str> = EXTENSIONS.iter().flat_map(|e| e.files.iter().map(|f| f.1)).collect();
+    parts.extend([ALLOCTRACE_C, &inst.version]);
+    let pgc = inst.pg_config.to_string_lossy();
+    parts.push(&pgc);
+    let key = format!("pgext-{}-{:016x}", inst.short_version, fnv(&parts));
     let dir = data_dir().join(key);
     let so = dir.join("hl_btree.so");
     if so.is_file() {
         return Ok(so);
     }
     let tmp = proc::Scratch::new(&data_dir(), ".pgext-build-").with_context(|| format!("creating a build directory in {}", data_dir().display()))?;
-    for (name, text) in files {
-        std::fs::write(tmp.path().join(name), text)?;
-    }
     // The compilers' own temporary files go inside the build directory: a compiler killed by
     // an interrupt cannot clean up after itself.
     let cc_tmp = tmp.path().join(".tmp");
     std::fs::create_dir(&cc_tmp)?;
-    let out = proc::output(Command::new("make").env("TMPDIR", &cc_tmp).arg("-C").arg(tmp.path()).arg("with_llvm=no").arg(format!("PG_CONFIG={}", inst.pg_config.display())))
-        .map_err(|e| UsageError(format!("cannot run make ({e}): install make and gcc")))?;
-    crate::host::cleanup::wait_if_interrupted();
-    if !out.status.success() {
-        bail!("building pgext/hl_btree against {} failed:\n{}{}", inst.version, String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let mut log = Vec::new();
+    for e in EXTENSIONS {
+        let src = tmp.path().join("src").join(e.name);
+        std::fs::create_dir_all(&src)?;
+        for (name, text) in e.files {
+            std::fs::write(src.join(name), text)?;
+        }
+        let out = proc::output(Command::new("make").env("TMPDIR", &cc_tmp).arg("-C").arg(&src).arg("with_llvm=no").arg(format!("PG_CONFIG={}", inst.pg_config.display())))
+            .map_err(|e| UsageError(format!("cannot run make ({e}): install make and gcc")))?;
+        crate::host::cleanup::wait_if_interrupted();
+        if !out.status.success() {
+            bail!("building pgext/{} against {} failed:\n{}{}", e.name, inst.version, String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        }
+        std::fs::copy(src.join(format!("{}.so", e.name)), tmp.path().join(format!("{}.so", e.name)))?;
+        log.extend_from_slice(&out.stdout);
     }
-    // The compiler lines, for provenance (the extension's own flags).
-    std::fs::write(tmp.path().join("build.log"), &out.stdout)?;
+    // The compiler lines, for provenance (the extensions' own flags).
+    std::fs::write(tmp.path().join("build.log"), &log)?;
     std::fs::write(tmp.path().join("hl_alloctrace.c"), ALLOCTRACE_C)?;
     let out = proc::output(Command::new("gcc").env("TMPDIR", &cc_tmp).current_dir(tmp.path()).args(["-O2", "-Wall", "-fPIC", "-shared", "-o", "hl_alloctrace.so", "hl_alloctrace.c", "-ldl"]))
         .map_err(|e| UsageError(format!("cannot run gcc ({e}): install gcc")))?;
@@ -265,6 +303,14 @@ pub fn build_extension(inst: &Install) -> Result<PathBuf> {
     // Publish the finished build in one rename; a concurrent builder's equal result may win.
     if !tmp.publish(&dir) && !so.is_file() {
         bail!("could not place the built extension at {}", dir.display());
+    }
+    // Builds of older sources for this server are of no more use.
+    let stale = format!("pgext-{}-", inst.short_version);
+    for e in std::fs::read_dir(data_dir()).into_iter().flatten().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with(&stale) && e.path() != dir {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
     }
     Ok(so)
 }
