@@ -40,6 +40,11 @@ pub struct PgArgs {
     /// installed.
     #[arg(long = "server", value_name = "15|17|18")]
     pub server: Vec<String>,
+    /// The study measured in the server: `tid-batch` (default: hl_btree's amgetbitmap variants,
+    /// seed 000), `read-stream` (hl_bloom's amgetbitmap, seed 002), `dir-by-value` (hl_btree's
+    /// plain index scan with the project's _bt_checkkeys kernels, seed 001).
+    #[arg(long, default_value = "tid-batch", value_parser = ["tid-batch", "read-stream", "dir-by-value"])]
+    pub study: String,
     /// pg_config of any other server to build against and run (default without --server:
     /// pg_config on PATH, then Debian's /usr/lib/postgresql/15/bin/pg_config).
     #[arg(long)]
@@ -458,6 +463,9 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         print_file(&m)?;
         eprintln!("wrote {} and {}", j.display(), m.display());
         return Ok(());
+    }
+    if args.study != "tid-batch" {
+        return Err(UsageError(format!("--study {} is not measured in the server by this build", args.study)).into());
     }
     let cfg = bench::Config {
         rows: args.rows(),
