@@ -235,6 +235,18 @@ hl_tuple_key(uint8 keytype, const char *tup)
 	return *(const int64 *) (tup + 8);
 }
 
+/*
+ * What nbtsearch_checkkeys.c reads through these, so that the server build (PGXS, with
+ * pgext/hl_btree/hl_pg_server.h) can compare keys with the scan keys' own functions: here an
+ * index's key type, a tuple's key as an integer, and an integer compare with the scan key.
+ */
+typedef uint8 HLKeyType;
+typedef int64 HLValue;
+#define HL_INDEX_KEYTYPE(scan) ((scan)->indexRelation->keytype)
+#define HL_TUPLE_KEY(keytype, tup) hl_tuple_key(keytype, tup)
+#define HL_VALUE_LE(keytype, value, key) ((value) <= (key)->sk_argument)
+#define HL_VALUE_GE(keytype, value, key) ((value) >= (key)->sk_argument)
+
 /* Layout checks: the same numbers as the Rust const asserts. */
 _Static_assert(sizeof(ItemPointerData) == 6 && _Alignof(ItemPointerData) == 2, "ItemPointerData");
 _Static_assert(sizeof(BTScanPosItem) == 10, "BTScanPosItem");

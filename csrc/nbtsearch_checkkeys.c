@@ -4,6 +4,13 @@
  * src/study/dir_by_value.rs. _bt_checkkeys is another translation unit than _bt_readpage in
  * PostgreSQL, so it is noinline here; _bt_check_compare is kept out of line as gcc keeps
  * PostgreSQL's (several call sites, a large body), so dir is materialised on every tuple.
+ *
+ * One source for the crate and the server: built by build.rs against csrc/hl_pg.h (the
+ * crate's layouts, keys compared as integers), and by PGXS inside hl_btree against
+ * pgext/hl_btree/hl_pg_server.h (the server's structs, keys compared by each scan key's
+ * comparison function). The few things that differ go through HLKeyType, HLValue,
+ * HL_INDEX_KEYTYPE, HL_TUPLE_KEY and HL_VALUE_LE/GE, which hl_pg.h spells as the crate's
+ * code always was.
  */
 #include "hl_pg.h"
 
@@ -17,13 +24,13 @@ HL_SYM(hl_bt_check_compare)(IndexScanDesc scan, ScanDirection dir, const char *t
 	while (*ikey < so->numberOfKeys)
 	{
 		ScanKey		key = &so->keyData[*ikey];
-		int64		value = hl_tuple_key(scan->indexRelation->keytype, tuple);
+		HLValue		value = HL_TUPLE_KEY(HL_INDEX_KEYTYPE(scan), tuple);
 		bool		ok;
 
 		if (key->sk_strategy == BTLessEqualStrategyNumber)
-			ok = value <= key->sk_argument;
+			ok = HL_VALUE_LE(HL_INDEX_KEYTYPE(scan), value, key);
 		else
-			ok = value >= key->sk_argument;
+			ok = HL_VALUE_GE(HL_INDEX_KEYTYPE(scan), value, key);
 		if (!ok)
 		{
 			if (((key->sk_flags & SK_BT_REQFWD) && ScanDirectionIsForward(dir)) ||
@@ -61,10 +68,10 @@ typedef bool (*hl_checkkeys_fn) (IndexScanDesc scan, BTReadPageState *pstate, co
 
 /* _bt_set_startikey: the first key that the page's first or last data tuple fails. */
 static inline int
-hl_set_startikey(BTScanOpaque so, uint8 keytype, const char *page, OffsetNumber minoff, OffsetNumber maxoff)
+hl_set_startikey(BTScanOpaque so, HLKeyType keytype, const char *page, OffsetNumber minoff, OffsetNumber maxoff)
 {
-	int64		first = hl_tuple_key(keytype, HL_PageGetItem(page, minoff));
-	int64		last = hl_tuple_key(keytype, HL_PageGetItem(page, maxoff));
+	HLValue		first = HL_TUPLE_KEY(keytype, HL_PageGetItem(page, minoff));
+	HLValue		last = HL_TUPLE_KEY(keytype, HL_PageGetItem(page, maxoff));
 	int			ikey;
 
 	for (ikey = 0; ikey < so->numberOfKeys; ikey++)
@@ -75,13 +82,13 @@ hl_set_startikey(BTScanOpaque so, uint8 keytype, const char *page, OffsetNumber 
 
 		if (k->sk_strategy == BTLessEqualStrategyNumber)
 		{
-			okf = first <= k->sk_argument;
-			okl = last <= k->sk_argument;
+			okf = HL_VALUE_LE(keytype, first, k);
+			okl = HL_VALUE_LE(keytype, last, k);
 		}
 		else
 		{
-			okf = first >= k->sk_argument;
-			okl = last >= k->sk_argument;
+			okf = HL_VALUE_GE(keytype, first, k);
+			okl = HL_VALUE_GE(keytype, last, k);
 		}
 		if (!(okf && okl))
 			break;
@@ -99,7 +106,7 @@ hl_readpage(IndexScanDesc scan, const char *page, OffsetNumber offnum, bool firs
 			hl_checkkeys_fn checkkeys)
 {
 	BTScanOpaque so = (BTScanOpaque) scan->opaque;
-	uint8		keytype = scan->indexRelation->keytype;
+	HLKeyType	keytype = HL_INDEX_KEYTYPE(scan);
 	ScanDirection dir = ForwardScanDirection;
 	bool		hikey = HL_BTPageGetOpaque(page)->btpo_next != P_NONE;
 	OffsetNumber minoff = hikey ? 2 : 1;
