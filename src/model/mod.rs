@@ -239,6 +239,8 @@ pub struct VariantModel {
     pub unfollowed_calls: Vec<String>,
     /// Instructions in the rewritten block.
     pub instructions: usize,
+    /// Instructions of one trip as the asm has them (helpers inlined), before the rewrite.
+    pub path_instructions: usize,
     /// Calls and rets dropped by the stack rewrite.
     pub calls_dropped: usize,
     /// Pushes and pops rewritten.
@@ -409,6 +411,7 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
         inlined: kb.steady.inlined.clone(),
         unfollowed_calls: kb.steady.unfollowed_calls.clone(),
         instructions: kb.rewritten.insns.len(),
+        path_instructions: kb.steady.insns.len(),
         calls_dropped: kb.rewritten.calls_dropped,
         push_pop_rewritten: kb.rewritten.push_pop_rewritten,
         recurrences: kb.recurrences.clone(),
@@ -739,13 +742,14 @@ pub fn render(r: &ModelReport) -> String {
         for v in &s.variants {
             let _ = writeln!(
                 o,
-                "- {}: loop in {} at {} ({} blocks, back edge {}), {} instructions after the rewrite ({} calls/rets dropped, {} push/pop \
-                 rewritten){}{}",
+                "- {}: loop in {} at {} ({} blocks, back edge {}), {} instructions a trip in the asm, {} after the rewrite ({} calls/rets \
+                 dropped, {} push/pop rewritten){}{}",
                 v.id,
                 v.symbol,
                 v.path_blocks.first().map(String::as_str).unwrap_or("?"),
                 v.path_blocks.len(),
                 v.back_edge,
+                v.path_instructions,
                 v.instructions,
                 v.calls_dropped,
                 v.push_pop_rewritten,
