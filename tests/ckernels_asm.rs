@@ -266,9 +266,9 @@ fn arm64_c_opaque_checkkeys_chases_two_dependent_loads() {
 }
 
 /// arm64 tid-batch, as on x86: c-per-tid's per-TID loop around tbm_add_tuples loads and stores
-/// itemIndex; c-batched's call-free copy loop touches neither cursor field.
+/// itemIndex (below: c-batched's call-free copy loop touches neither cursor field).
 #[test]
-fn arm64_tid_batch_cursor_in_memory_per_tid_in_registers_batched() {
+fn arm64_tid_batch_c_per_tid_keeps_the_cursor_in_memory() {
     for (what, b) in arm64_bodies("tid-batch/c-per-tid", "hotloops_tid_batch_c_per_tid") {
         let g = structure::Cfg::parse(&b);
         let only_the_sink: Vec<bool> =
@@ -280,6 +280,11 @@ fn arm64_tid_batch_cursor_in_memory_per_tid_in_registers_batched() {
         });
         assert!(in_memory, "{what}: arm64 c-per-tid must load and store [so, {II}] in its per-TID loop\n{b}");
     }
+}
+
+/// arm64 tid-batch c-batched: the cursor in locals, its copy loop touches neither cursor field.
+#[test]
+fn arm64_tid_batch_c_batched_keeps_the_cursor_in_registers() {
     for (what, b) in arm64_bodies("tid-batch/c-batched", "hotloops_tid_batch_c_batched") {
         assert!(!structure::Cfg::parse(&b).call_free_loops().is_empty(), "{what}: no call-free copy loop\n{b}");
         for (slot, name) in [(II, "itemIndex"), (LI, "lastItem")] {
