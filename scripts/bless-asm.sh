@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Re-bless asm-snapshots/ after reviewing a codegen change: regenerates every kernel's
-# normalised asm with the pinned cargo-show-asm, then runs the structural tests on it.
+# normalised asm with the pinned cargo-show-asm (Rust) and each built C configuration's -S
+# output (the arm64 ones too, where gcc-aarch64-linux-gnu is installed), then runs the
+# structural tests on it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-tools.sh

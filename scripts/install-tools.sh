@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the pinned tools hotloops needs beyond rustup's toolchain, gcc, python3 and
 # valgrind: cargo-show-asm (asm snapshots), gungraun-runner (instruction benches) and llvm-mca-19
-# (Debian's llvm-19; static per-core models, `hotloops model`) and chromium (report.html's test).
+# (Debian's llvm-19; static per-core models, `hotloops model`) and chromium (report.html's test);
+# optionally clang-19, and gcc-aarch64-linux-gnu and qemu-user for the arm64 C kernels.
 # Versions are pinned: snapshots and counts reproduce only with the same tools.
 set -euo pipefail
 CARGO_SHOW_ASM=0.2.64
@@ -32,6 +33,23 @@ if ! command -v clang-19 >/dev/null; then
   echo "installing clang-19 (optional: the clang19-pg C kernel configuration)" >&2
   if ! { command -v apt-get >/dev/null && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-19; } >&2; then
     echo "clang-19 could not be installed: clang19-pg will be skipped (apt-get install clang-19)" >&2
+  fi
+fi
+# The arm64 configuration of the C kernels (gcc12-pg-arm64, build.rs): the cross compiler and
+# the static aarch64 libc its emulated test program links, and qemu-aarch64 to run that
+# program (tests/ckernels_emu.rs). Best effort, like clang-19: without them the arm64 snapshot
+# diffs and emulated runs are skipped with a message naming the package; build.rs notices
+# them at the next build (it watches PATH's directories).
+if ! command -v aarch64-linux-gnu-gcc >/dev/null || [ ! -e /usr/aarch64-linux-gnu/lib/libc.a ]; then
+  echo "installing gcc-aarch64-linux-gnu and libc6-dev-arm64-cross (optional: the gcc12-pg-arm64 C kernel configuration)" >&2
+  if ! { command -v apt-get >/dev/null && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-aarch64-linux-gnu libc6-dev-arm64-cross; } >&2; then
+    echo "gcc-aarch64-linux-gnu could not be installed: gcc12-pg-arm64 will be skipped (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross)" >&2
+  fi
+fi
+if ! command -v qemu-aarch64 >/dev/null && ! command -v qemu-aarch64-static >/dev/null; then
+  echo "installing qemu-user (optional: runs the arm64 kernels' emulated test program)" >&2
+  if ! { command -v apt-get >/dev/null && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user; } >&2; then
+    echo "qemu-user could not be installed: the arm64 emulated runs will be skipped (apt-get install qemu-user)" >&2
   fi
 fi
 # Debian's Chromium: tests/report_output.rs loads report.html in it headless.

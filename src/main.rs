@@ -221,7 +221,7 @@ enum Cmd {
     Model {
         /// A study or variant id (default: every study).
         target: Option<String>,
-        /// CPU models, comma-separated (default: skylake,icelake-server,sapphirerapids,alderlake,znver3,znver4).
+        /// CPU models, comma-separated (default: skylake,icelake-server,sapphirerapids,alderlake,znver3,znver4 and, for the arm64 C kernels, neoverse-n1,neoverse-v1,neoverse-v2,ampere1,apple-m1).
         #[arg(long)]
         cpu: Option<String>,
         /// JSON instead of tables.

@@ -299,3 +299,170 @@ fn the_pipeline_is_set_beside_the_loop() {
     assert!(model::pipeline_flag(-1.5, -1.2).is_none());
     assert!(model::pipeline_flag(0.0, 0.3).is_none(), "noise around zero is not flagged");
 }
+
+// ---------------------------------------------------------------------------------------------
+// arm64 (issue 24): the gcc12-pg-arm64 kernels, predicted for the Arm cores from their
+// checked-in AArch64 snapshots (no cross compiler needed).
+
+fn arm_rows() -> Vec<String> {
+    hotloops::ckernels::cross_kernels().iter().filter(|k| k.config == hotloops::ckernels::ARM64).map(|k| k.row_id()).collect()
+}
+
+#[test]
+fn every_arm64_snapshot_gives_a_steady_block_that_closes_its_loop() {
+    let dir = hotloops::asm::snapshot_dir();
+    let rows = arm_rows();
+    assert_eq!(rows.len(), hotloops::ckernels::kernels().filter(|k| k.config == hotloops::ckernels::CANONICAL).count(), "every C kernel has an arm64 row");
+    for id in rows {
+        let kb = model::arm_kernel_block(&dir, &id).unwrap_or_else(|e| panic!("{id}: {e:#}"));
+        assert_eq!(kb.isa, hotloops::asm::structure::Isa::Aarch64, "{id}");
+        let k = hotloops::ckernels::cross_kernel(&id).unwrap();
+        let snap = std::fs::read_to_string(hotloops::asm::c::cross_snapshot_file(&dir, k)).unwrap();
+        let body = hotloops::asm::symbol_body(&snap, &kb.steady.symbol).unwrap();
+        let cfg = Cfg::parse(body);
+        let header = block_index(&cfg, &kb.steady.header);
+        let last = block_index(&cfg, kb.steady.path_blocks.last().unwrap());
+        assert!(cfg.blocks[last].succ.contains(&header), "{id}: the path does not end at the back edge");
+        // What llvm-mca reads: one label, AArch64 syntax, no call or return (modelled as 100
+        // cycles by llvm-mca 19), every branch to the block.
+        assert_eq!(kb.mca_text.lines().filter(|l| l.ends_with(':')).count(), 1, "{id}");
+        assert!(!kb.mca_text.contains("intel_syntax"), "{id}");
+        for l in kb.mca_text.lines().skip(1) {
+            let op = l.split_whitespace().next().unwrap_or("");
+            assert!(!matches!(op, "bl" | "blr" | "ret"), "{id}: {l}");
+            if hotloops::asm::structure::is_a64_branch(op) {
+                assert!(l.ends_with(model::rewrite::BLOCK_LABEL), "{id}: {l}");
+            }
+        }
+    }
+}
+
+#[test]
+fn arm64_mechanisms_are_in_their_blocks() {
+    let dir = hotloops::asm::snapshot_dir();
+    let b = |id: &str| model::arm_kernel_block(&dir, &format!("{id}@{}", hotloops::ckernels::ARM64)).unwrap();
+    let se = b("local-index/c-store-each");
+    assert!(se.mca_text.lines().any(|l| l.trim_start().starts_with("str") && l.ends_with(", 132]")), "{}", se.mca_text);
+    assert!(se.mca_text.lines().any(|l| l.trim_start().starts_with("ldr") && l.ends_with(", 132]")), "{}", se.mca_text);
+    assert!(!b("local-index/c-local").mca_text.contains(", 132]"));
+    let op = b("dir-by-value/c-opaque");
+    assert!(op.steady.inlined.iter().any(|h| h.contains("checkkeys")), "{:?}", op.steady.inlined);
+    assert!(op.mca_text.contains(", 56]") && op.mca_text.contains(", 112]"), "{}", op.mca_text);
+    assert!(!b("dir-by-value/c-by-value").mca_text.contains(", 112]"));
+}
+
+#[test]
+fn arm64_store_each_recurrence_is_costed_from_the_cited_figures_only() {
+    let dir = hotloops::asm::snapshot_dir();
+    let id = format!("local-index/c-store-each@{}", hotloops::ckernels::ARM64);
+    let se = model::arm_kernel_block(&dir, &id).unwrap();
+    let r: Vec<_> = se.recurrences.iter().filter(|r| r.slot.ends_with(", 132]")).collect();
+    assert_eq!(r.len(), 1, "{:?}", se.recurrences);
+    assert_eq!((r[0].links, r[0].alu_ops), (1, 1));
+    assert!(model::arm_kernel_block(&dir, &format!("local-index/c-local@{}", hotloops::ckernels::ARM64)).unwrap().recurrences.is_empty());
+    // N1 (Graviton 2): one 5.50-cycle link and the add; a core without a cited figure: none.
+    let (p, chain) = model::combine(1.0, &se.recurrences, "neoverse-n1");
+    assert!((chain.unwrap() - 6.5).abs() < 1e-9 && (p - 6.5).abs() < 1e-9);
+    for cpu in ["neoverse-v2", "ampere1"] {
+        assert_eq!(model::combine(1.0, &se.recurrences, cpu), (1.0, None), "{cpu} has no cited figure: not costed");
+        assert!(recurrence::NO_FORWARDING_FIGURE.iter().any(|n| n.0 == cpu));
+    }
+    for f in recurrence::FORWARDING.iter().filter(|f| model::is_arm_cpu(f.cpu)) {
+        assert!(f.source.contains("insn_bench_aarch64") && f.cycles == f.unrenamed, "{f:?}");
+    }
+}
+
+#[test]
+fn removing_the_arm64_recurrence_changes_the_prediction() {
+    let dir = hotloops::asm::snapshot_dir();
+    let id = format!("local-index/c-store-each@{}", hotloops::ckernels::ARM64);
+    let k = hotloops::ckernels::cross_kernel(&id).unwrap();
+    let snap = std::fs::read_to_string(hotloops::asm::c::cross_snapshot_file(&dir, k)).unwrap();
+    // The reload after the TID stores: the mutation keeps the cursor in w3 instead.
+    let line = snap.lines().filter(|l| l.trim_start().starts_with("ldr w3,") && l.ends_with(", 132]")).last().expect("the reload of itemIndex");
+    // (w25, the batch count, is incremented every trip: no new chain, the cursor off memory.)
+    let mutated = snap.replacen(&format!("{line}\n\tadd w3, w3, 1\n"), "\tmov w3, w25\n\tadd w3, w3, 1\n", 1);
+    assert_ne!(mutated, snap);
+    let site = block::site_of("local-index");
+    let (entry, helpers): (&str, &[&str]) = ("hotloops_local_index_c_store_each", &[]);
+    let orig = model::block_from_text(&snap, &id, entry, helpers, site).unwrap();
+    let mutb = model::block_from_text(&mutated, &id, entry, helpers, site).unwrap();
+    assert!(!orig.recurrences.is_empty() && mutb.recurrences.is_empty(), "{:?}", mutb.recurrences);
+    if mca::version().is_some() {
+        let a = mca::run("neoverse-n1", &orig.mca_text).unwrap().cycles_per_iter;
+        let b = mca::run("neoverse-n1", &mutb.mca_text).unwrap().cycles_per_iter;
+        let (pa, pb) = (model::combine(a, &orig.recurrences, "neoverse-n1").0, model::combine(b, &mutb.recurrences, "neoverse-n1").0);
+        assert!(pa > pb + 1.0, "real llvm-mca: {pa} vs {pb}");
+    }
+}
+
+#[test]
+fn real_llvm_mca_runs_aarch64_blocks_for_every_arm_core() {
+    if mca::version().is_none() {
+        eprintln!("skipped: {}", mca::missing_message());
+        return;
+    }
+    let insns = vec![
+        hotloops::asm::structure::Insn { op: "add".into(), args: "x0, x0, x1".into() },
+        hotloops::asm::structure::Insn { op: "add".into(), args: "x0, x0, x2".into() },
+    ];
+    for cpu in model::DEFAULT_ARM_CPUS {
+        let r = mca::run(cpu, &rewrite::mca_text(&insns)).unwrap_or_else(|e| panic!("{cpu}: {e:#}"));
+        assert_eq!(r.cpu, cpu);
+        assert!(r.bottleneck.starts_with("dependency chain"), "{cpu}: {}", r.bottleneck);
+        // Two dependent adds: two cycles, except in LLVM 19's Cyclone (Apple A7) model, which
+        // it uses for every Apple core, apple-m1 included: two cycles an add there.
+        let want = if cpu == "apple-m1" { 4.0 } else { 2.0 };
+        assert!((r.cycles_per_iter - want).abs() < 0.05, "{cpu}: {}", r.cycles_per_iter);
+    }
+}
+
+/// `--cpu neoverse-v2` alone: the arm64 rows only, predicted, with no host figure.
+#[test]
+fn cli_arm_cpu_models_the_arm64_rows_only_and_never_measures_them() {
+    if mca::version().is_none() {
+        eprintln!("skipped: {}", mca::missing_message());
+        return;
+    }
+    let o = hotloops(&["model", "local-index", "--cpu", "neoverse-v2", "--json"], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let vars = v["studies"][0]["variants"].as_array().unwrap();
+    let ids: Vec<&str> = vars.iter().map(|x| x["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, arm_rows().iter().filter(|r| r.starts_with("local-index/")).map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(ids[0], format!("local-index/c-store-each@{}", hotloops::ckernels::ARM64));
+    for x in vars {
+        assert_eq!(x["isa"], "aarch64");
+        assert!(x["host"].is_null(), "an AArch64 block is never measured here: {x}");
+        assert_eq!(x["per_cpu"].as_array().unwrap().len(), 1);
+        assert_eq!(x["per_cpu"][0]["cpu"], "neoverse-v2");
+        assert_eq!(x["baseline"], ids[0]);
+        assert!(x["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("predicted only")), "{x}");
+    }
+}
+
+/// The default cores: the x86 rows for the x86 cores, the arm64 rows beside them for the Arm
+/// cores, each table its own.
+#[test]
+fn default_cpus_put_the_arm64_rows_beside_the_x86_ones() {
+    if mca::version().is_none() {
+        eprintln!("skipped: {}", mca::missing_message());
+        return;
+    }
+    let o = hotloops(&["model", "dir-by-value", "--no-measure"], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("**arm64**") && text.contains("predicted, never measured"), "{text}");
+    for cpu in model::DEFAULT_CPUS.iter().chain(model::DEFAULT_ARM_CPUS.iter()) {
+        assert!(text.contains(&format!(" {cpu} |")), "{cpu} column missing:\n{text}");
+    }
+    let o = hotloops(&["model", "dir-by-value", "--no-measure", "--json"], None);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for x in v["studies"][0]["variants"].as_array().unwrap() {
+        let n = x["per_cpu"].as_array().unwrap().len();
+        match x["isa"].as_str().unwrap() {
+            "aarch64" => assert_eq!(n, model::DEFAULT_ARM_CPUS.len(), "{}", x["id"]),
+            _ => assert_eq!(n, model::DEFAULT_CPUS.len(), "{}", x["id"]),
+        }
+    }
+}

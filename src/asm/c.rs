@@ -7,10 +7,16 @@
 //! labels nothing jumps to are dropped, and the configuration suffix (`__gcc12_pg`) is removed
 //! from symbol names so that snapshots of one kernel diff cleanly across configurations.
 //!
+//! AArch64 (the cross configuration `gcc12-pg-arm64`): gcc's own GNU syntax is kept operand for
+//! operand (`ldr w3, [x19, 132]`); only its `//` comments, the optional `#` of immediates,
+//! directives and unreferenced labels go, and the same renumbering applies. The header says
+//! `# target: aarch64-linux-gnu`, which the readers of a snapshot ([`crate::asm::structure`],
+//! [`crate::model`]) go by.
+//!
 //! Snapshot path: `asm-snapshots/<study>/c-<variant>@<config>.s`, with a header naming the
 //! compiler, its version and the flags.
 
-use crate::ckernels::{self, CConfig, CKernel};
+use crate::ckernels::{self, CConfig, CKernel, CrossKernel};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -179,7 +185,20 @@ fn split_operands(args: &str) -> Vec<String> {
 /// One function's raw `-S` text in the Rust snapshots' dialect: comments and directives
 /// dropped, labels that nothing references dropped, operands respelled, `suffix` removed.
 pub fn normalize_function(raw: &str, suffix: &str) -> String {
-    let strip = |l: &str| l.split('#').next().unwrap_or("").trim().to_string();
+    normalize_function_for(raw, suffix, false)
+}
+
+/// [`normalize_function`] for x86-64 (`aarch64` false: Intel syntax respelled in LLVM's
+/// dialect) or AArch64 (gcc's GNU syntax kept; `//` comments and the optional `#` before
+/// immediates dropped, since the shared normaliser reads `#` as a comment).
+pub fn normalize_function_for(raw: &str, suffix: &str, aarch64: bool) -> String {
+    let strip = |l: &str| {
+        if aarch64 {
+            l.split("//").next().unwrap_or("").replace('#', "").trim().to_string()
+        } else {
+            l.split('#').next().unwrap_or("").trim().to_string()
+        }
+    };
     let lines: Vec<String> = raw.lines().map(strip).filter(|l| !l.is_empty()).collect();
     // Labels referenced from an instruction (jumps, tables, rip-relative operands).
     let mut used = BTreeSet::new();
@@ -209,7 +228,8 @@ pub fn normalize_function(raw: &str, suffix: &str) -> String {
             continue;
         }
         let (op, args) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
-        let ops: Vec<String> = split_operands(args.trim()).iter().map(|o| llvm_operand(o)).collect();
+        let ops: Vec<String> =
+            split_operands(args.trim()).iter().map(|o| if aarch64 { o.trim().to_string() } else { llvm_operand(o) }).collect();
         text.push('\t');
         text.push_str(op);
         if !ops.is_empty() {
@@ -227,10 +247,15 @@ pub fn normalize_function(raw: &str, suffix: &str) -> String {
 /// (`<name>.isra.0`, `<name>.constprop.0`, `<name>.cold`, `<name>.part.0`). Returns the stem
 /// of the translation unit and the raw text of each function.
 pub fn kernel_functions(k: &CKernel) -> Result<(String, Vec<(String, String)>)> {
-    let wanted: Vec<&str> = std::iter::once(k.symbol).chain(k.helpers.iter().copied()).collect();
-    for (stem, text) in raw_files(k.config)? {
+    functions_of(k.config, k.symbol, k.helpers)
+}
+
+/// [`kernel_functions`] of the kernel `symbol` (with `helpers`) under configuration `config`.
+fn functions_of<S: AsRef<str>>(config: &str, symbol: &str, helpers: &[S]) -> Result<(String, Vec<(String, String)>)> {
+    let wanted: Vec<&str> = std::iter::once(symbol).chain(helpers.iter().map(|h| h.as_ref())).collect();
+    for (stem, text) in raw_files(config)? {
         let defined = defined_functions(&text);
-        if !defined.iter().any(|d| d == k.symbol) {
+        if !defined.iter().any(|d| d == symbol) {
             continue;
         }
         let mut out = vec![];
@@ -242,32 +267,64 @@ pub fn kernel_functions(k: &CKernel) -> Result<(String, Vec<(String, String)>)> 
         }
         for w in &wanted {
             if !out.iter().any(|(d, _)| d.starts_with(w)) {
-                bail!("{w} is not defined in {stem}.s under {}", k.config);
+                bail!("{w} is not defined in {stem}.s under {config}");
             }
         }
         return Ok((stem, out));
     }
-    bail!("no -S output of {} defines {}", k.config, k.symbol)
+    bail!("no -S output of {config} defines {symbol}")
 }
 
-/// The snapshot header of kernel `k` under configuration `c`.
-fn header(k: &CKernel, c: &CConfig, stem: &str) -> String {
+/// The header line an AArch64 snapshot carries (what [`is_aarch64_snapshot`] reads).
+pub const AARCH64_HEADER: &str = "# target: aarch64-linux-gnu";
+
+/// Is this snapshot text AArch64 code (its header says so)?
+pub fn is_aarch64_snapshot(text: &str) -> bool {
+    text.lines().take_while(|l| l.starts_with('#')).any(|l| l.trim() == AARCH64_HEADER)
+}
+
+/// The snapshot header of kernel `id` under configuration `c`.
+fn header(id: &str, c: &CConfig, stem: &str) -> String {
+    if c.is_aarch64() {
+        return format!(
+            "# hotloops asm snapshot of `{id}` under `{}` (csrc/{stem}.c)\n{AARCH64_HEADER}\n# compiler: {}\n# flags: {} -DHL_CONFIG={}\n# the compiler's -S output (GNU AArch64 syntax) with the arguments of the emulated test program's build; comments, `#` and directives dropped, labels renumbered; symbol suffix __{} dropped\n",
+            c.name, c.version, c.flags, c.suffix, c.suffix
+        );
+    }
     format!(
-        "# hotloops asm snapshot of `{}` under `{}` (csrc/{stem}.c)\n# compiler: {}\n# flags: {} -DHL_CONFIG={}\n# the compiler's -S -masm=intel output with the object build's arguments, normalised to the Rust snapshots' dialect; symbol suffix __{} dropped\n",
-        k.id, c.name, c.version, c.flags, c.suffix, c.suffix
+        "# hotloops asm snapshot of `{id}` under `{}` (csrc/{stem}.c)\n# compiler: {}\n# flags: {} -DHL_CONFIG={}\n# the compiler's -S -masm=intel output with the object build's arguments, normalised to the Rust snapshots' dialect; symbol suffix __{} dropped\n",
+        c.name, c.version, c.flags, c.suffix, c.suffix
     )
+}
+
+fn generate_from<S: AsRef<str>>(id: &str, config: &str, symbol: &str, helpers: &[S]) -> Result<String> {
+    let c = ckernels::config(config)?;
+    let (stem, funcs) = functions_of(config, symbol, helpers)?;
+    let mut text = header(id, c, &stem);
+    for (_, raw) in funcs {
+        text.push('\n');
+        text.push_str(&normalize_function_for(&raw, c.suffix, c.is_aarch64()));
+    }
+    Ok(text)
 }
 
 /// The normalised snapshot text of kernel `k`.
 pub fn generate(k: &CKernel) -> Result<String> {
+    generate_from(k.id, k.config, k.symbol, k.helpers)
+}
+
+/// The normalised snapshot text of cross kernel `k` (its configuration must be built here).
+pub fn generate_cross(k: &CrossKernel) -> Result<String> {
     let c = ckernels::config(k.config)?;
-    let (stem, funcs) = kernel_functions(k)?;
-    let mut text = header(k, c, &stem);
-    for (_, raw) in funcs {
-        text.push('\n');
-        text.push_str(&normalize_function(&raw, c.suffix));
+    if !c.built {
+        bail!("C configuration `{}` is not built here: {}", c.name, c.note);
     }
-    Ok(text)
+    generate_from(k.id, k.config, &k.symbol, &k.helpers)
+}
+
+/// Path of cross kernel `k`'s snapshot under `dir`.
+pub fn cross_snapshot_file(dir: &Path, k: &CrossKernel) -> PathBuf {
+    dir.join(k.snapshot_path())
 }
 
 /// Path of kernel `k`'s snapshot under `dir`.
@@ -300,6 +357,15 @@ mod tests {
         for s in ["dword ptr [r13 + 132]", "qword ptr [rbp - 48]", "[rsi + 2*rax]", "qword ptr fs:[40]", "eax", "1358"] {
             assert_eq!(llvm_operand(s), s);
         }
+    }
+
+    #[test]
+    fn normalises_an_aarch64_gcc_function() {
+        let raw = "f__gcc12_pg_arm64:\n.LFB1:\n\tstp\tx29, x30, [sp, -80]!\n.LVL3:\n\t.p2align 3,,7\n.L2:\n\tldr\tw2, [x19, 128] // lastItem\n\tcmp\tw3, w2\n\tble\t.L5\n\tbl\thl_bt_steppage\n\ttbz\tx0, #0, .L2\n.L5:\n\tldr\tx0, [x0, #:got_lo12:hl_sym]\n\tstr\tw3, [x19, 132]\n\tb\t.L2\n.LFE1:\n";
+        assert_eq!(
+            normalize_function_for(raw, "gcc12_pg_arm64", true),
+            "f:\n\tstp x29, x30, [sp, -80]!\n.L0:\n\tldr w2, [x19, 128]\n\tcmp w3, w2\n\tble .L1\n\tbl hl_bt_steppage\n\ttbz x0, 0, .L0\n.L1:\n\tldr x0, [x0, :got_lo12:hl_sym]\n\tstr w3, [x19, 132]\n\tb .L0\n"
+        );
     }
 
     #[test]

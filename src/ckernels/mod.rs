@@ -42,6 +42,16 @@ pub struct CConfig {
     pub built: bool,
     /// Why it was skipped, or a caveat.
     pub note: &'static str,
+    /// The GNU triple its code is for: the host's (`x86_64-unknown-linux-gnu`) for the linked
+    /// configurations, `aarch64-linux-gnu` for [`ARM64`].
+    pub target: &'static str,
+}
+
+impl CConfig {
+    /// Is its code AArch64 (gcc's GNU syntax in its `-S` output, llvm-mca's aarch64 triple)?
+    pub fn is_aarch64(&self) -> bool {
+        self.target.starts_with("aarch64")
+    }
 }
 
 include!(concat!(env!("OUT_DIR"), "/ckernels_configs.rs"));
@@ -49,12 +59,27 @@ include!(concat!(env!("OUT_DIR"), "/ckernels_configs.rs"));
 /// The canonical configuration: gcc 12 with Debian PostgreSQL 15's `pg_config` flags.
 pub const CANONICAL: &str = "gcc12-pg";
 
-/// Look a configuration up by name; an unknown name lists the known ones.
+/// The arm64 configuration: `aarch64-linux-gnu-gcc` 12 with Debian arm64 PostgreSQL 15's
+/// `pg_config` flags (csrc/README.md). A cross configuration ([`CROSS_CONFIGS`]): never linked
+/// into this x86-64 binary, so it has no rows of a study; its kernels are [`cross_kernels`].
+pub const ARM64: &str = "gcc12-pg-arm64";
+
+/// Look a configuration up by name, linked or cross; an unknown name lists the known ones.
 pub fn config(name: &str) -> Result<&'static CConfig> {
-    match CONFIGS.iter().find(|c| c.name == name) {
+    match CONFIGS.iter().chain(CROSS_CONFIGS).find(|c| c.name == name) {
         Some(c) => Ok(c),
-        None => bail!("unknown C configuration `{name}` (known: {})", CONFIGS.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")),
+        None => bail!(
+            "unknown C configuration `{name}` (known: {})",
+            CONFIGS.iter().chain(CROSS_CONFIGS).map(|c| c.name).collect::<Vec<_>>().join(", ")
+        ),
     }
+}
+
+/// The emulated test program of configuration `name` (csrc/emu/hl_emu.c linked with every
+/// kernel of csrc/ under that configuration's arguments) and its GNU triple, if build.rs built
+/// it: the cross configuration's (run under qemu-aarch64) and the canonical one's, natively.
+pub fn emu_program(name: &str) -> Option<(&'static str, &'static str)> {
+    EMU_PROGRAMS.iter().find(|e| e.0 == name).map(|e| (e.1, e.2))
 }
 
 /// `local-index` C kernel: `(scan, batch, sink) -> ntids`.
@@ -114,6 +139,68 @@ impl CKernel {
     pub fn snapshot_path(&self) -> String {
         format!("{}@{}.s", self.id, self.config)
     }
+}
+
+/// A C kernel under a cross configuration ([`CROSS_CONFIGS`]): no function pointer (its code
+/// cannot run in this process), only what its asm snapshot, static model and emulated run need.
+/// Derived from the canonical configuration's rows, so every C kernel has one.
+#[derive(Debug)]
+pub struct CrossKernel {
+    /// Variant id (`local-index/c-store-each`), the same under every configuration.
+    pub id: &'static str,
+    /// Configuration name (`gcc12-pg-arm64`).
+    pub config: &'static str,
+    /// Entry symbol (`hotloops_local_index_c_store_each__gcc12_pg_arm64`).
+    pub symbol: String,
+    /// Out-of-line helpers, suffixed as the entry.
+    pub helpers: Vec<String>,
+}
+
+impl CrossKernel {
+    /// The row id everywhere else: `local-index/c-store-each@gcc12-pg-arm64`.
+    pub fn row_id(&self) -> String {
+        format!("{}@{}", self.id, self.config)
+    }
+    /// `local-index/c-store-each` -> `c-store-each`.
+    pub fn variant(&self) -> &'static str {
+        self.id.split_once('/').map_or(self.id, |(_, v)| v)
+    }
+    /// `local-index/c-store-each` -> `local-index`.
+    pub fn study(&self) -> &'static str {
+        self.id.split_once('/').map_or(self.id, |(s, _)| s)
+    }
+    /// Snapshot path relative to `asm-snapshots/`: `local-index/c-store-each@gcc12-pg-arm64.s`.
+    pub fn snapshot_path(&self) -> String {
+        format!("{}@{}.s", self.id, self.config)
+    }
+}
+
+/// Every C kernel under every cross configuration (built here or not: their snapshots are
+/// checked in, so the static model reads them without the cross compiler), in the canonical
+/// configuration's row order.
+pub fn cross_kernels() -> &'static [CrossKernel] {
+    static ROWS: std::sync::OnceLock<Vec<CrossKernel>> = std::sync::OnceLock::new();
+    ROWS.get_or_init(|| {
+        let canon = config(CANONICAL).expect("the canonical configuration is in the table").suffix;
+        let resuffix = |s: &str, to: &str| format!("{}__{to}", s.strip_suffix(&format!("__{canon}")).unwrap_or(s));
+        let mut v = vec![];
+        for c in CROSS_CONFIGS {
+            for k in kernels().filter(|k| k.config == CANONICAL) {
+                v.push(CrossKernel {
+                    id: k.id,
+                    config: c.name,
+                    symbol: resuffix(k.symbol, c.suffix),
+                    helpers: k.helpers.iter().map(|h| resuffix(h, c.suffix)).collect(),
+                });
+            }
+        }
+        v
+    })
+}
+
+/// The cross row `local-index/c-store-each@gcc12-pg-arm64`, by its id.
+pub fn cross_kernel(row_id: &str) -> Option<&'static CrossKernel> {
+    cross_kernels().iter().find(|k| k.row_id() == row_id)
 }
 
 /// One row of the C compiler's layout table (`hl_layout` in csrc/hl_layout.c).

@@ -9,6 +9,10 @@
 //! once a page loses to the per-item way round; fall-through wins ties, as compilers lay out
 //! the likely side of an error check that way). A helper's path is the cheapest way from its
 //! entry to a `ret`: loops inside a helper run zero times (dir-by-value: the 0-key case).
+//!
+//! The same rules read AArch64 snapshots: `bl`/`blr` are calls, `b`, `b.<cond>` (gcc writes
+//! `ble`), `cbz`/`cbnz` and `tbz`/`tbnz` branches (their label the last operand), a `b` to a
+//! symbol a tail call ([`crate::asm::structure::Insn`] knows both syntaxes).
 
 use crate::asm::structure::{Cfg, Insn};
 use anyhow::{Result, anyhow, bail};
@@ -101,9 +105,16 @@ pub fn symbols_in(snapshot: &str) -> Vec<(String, String)> {
 }
 
 /// The symbol a call or tail jump goes to, if it names one: `call hl_x`,
-/// `call qword ptr [rip + hl_x@GOTPCREL]`, `jmp qword ptr [rip + hl_x@GOTPCREL]`.
+/// `call qword ptr [rip + hl_x@GOTPCREL]`, `jmp qword ptr [rip + hl_x@GOTPCREL]`; AArch64
+/// `bl hl_x`, `b hl_x` (`blr x8` and `br x16` name none).
 pub fn call_target(insn: &Insn) -> Option<String> {
     let a = insn.args.trim();
+    if matches!(insn.op.as_str(), "bl" | "b") {
+        return (!a.starts_with(".L") && !a.is_empty()).then(|| a.trim_end_matches("@PLT").to_string());
+    }
+    if matches!(insn.op.as_str(), "blr" | "br") {
+        return None;
+    }
     if let Some(inner) = a.strip_prefix("qword ptr [rip + ").and_then(|r| r.strip_suffix(']')) {
         return Some(inner.trim_end_matches("@GOTPCREL").trim_end_matches("@PLT").to_string());
     }
@@ -123,7 +134,7 @@ fn label_of(cfg: &Cfg, b: usize) -> String {
 }
 
 fn has_call(cfg: &Cfg, b: usize) -> bool {
-    cfg.blocks[b].insns.iter().any(|i| i.op == "call")
+    cfg.blocks[b].insns.iter().any(Insn::is_call)
 }
 
 /// Out-of-translation-unit sinks a C kernel calls directly where a Rust kernel makes an
@@ -135,12 +146,13 @@ const OPAQUE_SINKS: &[&str] = &["hl_tbm_add_tuples", "hl_tid_sink_add_tuples"];
 /// Blocks making a direct call to a named symbol that is not one of `helpers` (nor an
 /// [`OPAQUE_SINKS`] sink).
 fn calls_outside(cfg: &Cfg, b: usize, helpers: &BTreeSet<String>) -> bool {
-    cfg.blocks[b].insns.iter().any(|i| i.op == "call" && call_target(i).is_some_and(|t| !helpers.contains(&t) && !OPAQUE_SINKS.contains(&t.as_str())))
+    cfg.blocks[b].insns.iter().any(|i| i.is_call() && call_target(i).is_some_and(|t| !helpers.contains(&t) && !OPAQUE_SINKS.contains(&t.as_str())))
 }
 
-/// Is this a tail jump out of the function (`jmp` to something that is not a local label)?
+/// Is this a tail jump out of the function (`jmp`/`b`/`br` to something that is not a local
+/// label)?
 fn is_tail_jump(i: &Insn) -> bool {
-    i.op == "jmp" && !i.args.trim().starts_with(".L")
+    i.is_uncond_jump() && !i.args.trim().starts_with(".L")
 }
 
 fn block_cost(cfg: &Cfg, b: usize) -> usize {
@@ -149,7 +161,7 @@ fn block_cost(cfg: &Cfg, b: usize) -> usize {
 
 /// Is `to` the taken target of `from`'s last jump (rather than its fall-through)?
 fn is_taken_edge(cfg: &Cfg, from: usize, to: usize) -> bool {
-    to != from + 1 || cfg.blocks[from].insns.last().is_some_and(|j| j.op == "jmp")
+    to != from + 1 || cfg.blocks[from].insns.last().is_some_and(Insn::is_uncond_jump)
 }
 
 /// The loops of a function a kernel can iterate per item: cycles of blocks that make no
@@ -253,13 +265,13 @@ fn emit_block(
 ) -> Result<()> {
     for i in &cfg.blocks[b].insns {
         // A jump is taken on the path when the next block is its target.
-        let taken = (i.op.starts_with('j') && !is_tail_jump(i))
-            .then(|| i.op == "jmp" || next.is_some_and(|n| cfg.blocks[n].label.as_deref() == Some(i.args.trim())));
+        let taken = (i.is_jump() && !is_tail_jump(i))
+            .then(|| i.is_uncond_jump() || next.is_some_and(|n| cfg.blocks[n].label.is_some() && cfg.blocks[n].label.as_deref() == i.jump_target()));
         st.insns.push(PathInsn { insn: i.clone(), symbol: sym.to_string(), depth, taken });
-        let target = if i.op == "call" || is_tail_jump(i) { call_target(i) } else { None };
+        let target = if i.is_call() || is_tail_jump(i) { call_target(i) } else { None };
         match target {
             Some(t) if helpers.contains(&t) => inline_helper(bodies, helpers, &t, depth + 1, st)?,
-            _ if i.op == "call" || is_tail_jump(i) => st.unfollowed_calls.push(format!("{} {}", i.op, i.args)),
+            _ if i.is_call() || is_tail_jump(i) => st.unfollowed_calls.push(format!("{} {}", i.op, i.args)),
             _ => {}
         }
     }
@@ -306,7 +318,7 @@ pub fn extract(snapshot: &str, entry: &str, helpers: &[&str], site: Site) -> Res
     };
     let last = *path.last().unwrap();
     let back_edge = match cfg.blocks[last].insns.last() {
-        Some(j) if j.op.starts_with('j') && j.args.trim() == label_of(&cfg, header) => format!("{} {}", j.op, j.args),
+        Some(j) if j.is_jump() && j.jump_target() == Some(label_of(&cfg, header).as_str()) => format!("{} {}", j.op, j.args),
         _ => "fall-through".to_string(),
     };
     let mut st = Steady {
@@ -369,6 +381,22 @@ mod tests {
         assert_eq!(s.back_edge, "jne .L0");
     }
 
+    const A64_STORE_EACH: &str = "\nf:\n\tldr w3, [x19, 132]\n.L0:\n\tldr w2, [x19, 128]\n\tmov x0, x19\n\tcmp w3, w2\n\tble .L1\n.L2:\n\tbl hl_bt_steppage\n\ttst w0, 255\n\tbeq .L3\n\tldr w3, [x19, 132]\n\tcmp w3, w2\n\tbgt .L2\n.L1:\n\tcmp w25, 1358\n\tbeq .L4\n\tadd w25, w25, 1\n.L5:\n\tldr w1, [x3, 136]\n\tstr w1, [x0]\n\tldr w3, [x19, 132]\n\tadd w3, w3, 1\n\tstr w3, [x19, 132]\n\tb .L0\n.L4:\n\tbl hl_tid_sink_add_tuples\n\tb .L5\n.L3:\n\tret\n";
+
+    #[test]
+    fn aarch64_copy_loop_path_avoids_the_flush_and_the_page_step() {
+        let s = extract(A64_STORE_EACH, "f", &[], site_of("x")).unwrap();
+        assert_eq!(s.header, ".L0");
+        assert_eq!(s.path_blocks, vec![".L0", ".L1", "#7", ".L5"]);
+        assert_eq!(s.back_edge, "b .L0");
+        assert!(s.unfollowed_calls.is_empty(), "{:?}", s.unfollowed_calls);
+        let ops: Vec<&str> = s.insns.iter().map(|i| i.insn.op.as_str()).collect();
+        assert_eq!(ops, vec!["ldr", "mov", "cmp", "ble", "cmp", "beq", "add", "ldr", "str", "ldr", "add", "str", "b"]);
+        // The path takes ble (to .L1) and the closing b, not beq (the flush).
+        let taken: Vec<Option<bool>> = s.insns.iter().filter(|i| i.taken.is_some()).map(|i| i.taken).collect();
+        assert_eq!(taken, vec![Some(true), Some(false), Some(true)]);
+    }
+
     #[test]
     fn call_targets() {
         let i = |op: &str, a: &str| Insn { op: op.into(), args: a.into() };
@@ -376,5 +404,8 @@ mod tests {
         assert_eq!(call_target(&i("call", "hl_y")).as_deref(), Some("hl_y"));
         assert_eq!(call_target(&i("call", "r14")), None);
         assert_eq!(call_target(&i("call", "qword ptr [rsp + 8]")), None);
+        assert_eq!(call_target(&i("bl", "hl_bt_check_compare")).as_deref(), Some("hl_bt_check_compare"));
+        assert_eq!(call_target(&i("blr", "x8")), None);
+        assert_eq!(call_target(&i("b", ".L3")), None);
     }
 }

@@ -121,10 +121,25 @@ pub fn missing_message() -> String {
     format!("{MCA} is not installed: static core models need it (apt-get install {PACKAGE}, or scripts/install-tools.sh)")
 }
 
+/// The triple llvm-mca assembles `cpu`'s blocks for: AArch64 for the Arm cores
+/// ([`super::is_arm_cpu`]), x86-64 otherwise.
+pub fn triple(cpu: &str) -> &'static str {
+    if super::is_arm_cpu(cpu) { "aarch64-linux-gnu" } else { "x86_64-unknown-linux-gnu" }
+}
+
+/// The name llvm-mca 19 reports for `cpu` (`TargetInfo.CPUName`): `apple-m1` is an alias of
+/// the `apple-a14` model.
+pub fn reported_name(cpu: &str) -> &str {
+    match cpu {
+        "apple-m1" => "apple-a14",
+        c => c,
+    }
+}
+
 /// Run llvm-mca on `asm` (the text of [`super::rewrite::mca_text`]) for `cpu`.
 pub fn run(cpu: &str, asm: &str) -> Result<McaResult> {
     let mut child = Command::new(MCA)
-        .args([&format!("-mcpu={cpu}"), "-mtriple=x86_64-unknown-linux-gnu", &format!("-iterations={ITERATIONS}"), "--json", "-"])
+        .args([&format!("-mcpu={cpu}"), &format!("-mtriple={}", triple(cpu)), &format!("-iterations={ITERATIONS}"), "--json", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -139,7 +154,10 @@ pub fn run(cpu: &str, asm: &str) -> Result<McaResult> {
     if err.contains("not a recognized processor") {
         bail!("{MCA} does not know CPU `{cpu}`");
     }
-    let r = parse_json(&String::from_utf8_lossy(&out.stdout))?;
+    let mut r = parse_json(&String::from_utf8_lossy(&out.stdout))?;
+    if r.cpu == reported_name(cpu) {
+        r.cpu = cpu.to_string();
+    }
     if r.cpu != cpu {
         bail!("{MCA} ran CPU `{}` for `{cpu}`", r.cpu);
     }

@@ -8,7 +8,14 @@
 //! ([`recurrence`]); and each block is timed loop-only on the host beside the prediction of
 //! the model closest to the host's core ([`host`]).
 //!
-//! Layer: beside `asm` and `measure`; imports `asm` and `study` only (never `report`).
+//! Arm (issue 24): the C kernels built for arm64 PostgreSQL (`gcc12-pg-arm64`, a cross
+//! configuration with no rows in the studies) are modelled from their checked-in AArch64
+//! snapshots for the Arm cores ([`DEFAULT_ARM_CPUS`], `llvm-mca-19 -mtriple=aarch64`), beside the
+//! x86 rows, as rows `<id>@gcc12-pg-arm64` whose differences are taken against the arm64 build of
+//! the study's baseline in C. They are predictions only: the host is x86-64 and never runs them.
+//!
+//! Layer: beside `asm` and `measure`; imports `asm` and `study` (and `ckernels`' table of
+//! cross kernels) only (never `report`).
 
 pub mod block;
 pub mod host;
@@ -17,13 +24,29 @@ pub mod recurrence;
 pub mod regs;
 pub mod rewrite;
 
+use crate::asm::structure::Isa;
 use crate::study::{self, STUDIES};
 use anyhow::{Context, Result, anyhow};
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// The CPU models predicted by default.
+/// The x86 CPU models predicted by default.
 pub const DEFAULT_CPUS: [&str; 6] = ["skylake", "icelake-server", "sapphirerapids", "alderlake", "znver3", "znver4"];
+
+/// The Arm cores predicted by default, for the arm64 C kernels: Graviton 2 (N1), Graviton 3
+/// (V1), Graviton 4 and Grace (V2), AmpereOne, Apple M1.
+pub const DEFAULT_ARM_CPUS: [&str; 5] = ["neoverse-n1", "neoverse-v1", "neoverse-v2", "ampere1", "apple-m1"];
+
+/// The Arm CPU names `--cpu` accepts (llvm-mca 19 models them for `-mtriple=aarch64`).
+pub const ARM_CPUS: &[&str] = &["neoverse-n1", "neoverse-n2", "neoverse-v1", "neoverse-v2", "ampere1", "apple-m1"];
+
+/// Is `cpu` one of the Arm cores (modelled on the arm64 kernels)?
+pub fn is_arm_cpu(cpu: &str) -> bool {
+    ARM_CPUS.contains(&cpu)
+}
+
+/// The C configuration whose kernels the Arm cores are predicted on.
+pub const ARM_CONFIG: &str = crate::ckernels::ARM64;
 
 /// CPU names that share one LLVM 19 scheduling model (ground-truth.md §3): the first name's
 /// figures hold for the others.
@@ -32,6 +55,8 @@ pub const SHARED_MODELS: &[(&str, &[&str])] = &[
     ("sapphirerapids", &["graniterapids"]),
     ("icelake-server", &["rocketlake"]),
     ("znver4", &["znver5"]),
+    // LLVM 19 models every Apple core with its Cyclone (Apple A7, 2013) model, not Firestorm's.
+    ("apple-m1", &["apple-a14", "apple-a7", "cyclone"]),
 ];
 
 /// CPU names `--cpu` accepts (llvm-mca 19 knows them; an unknown one it would ignore with a
@@ -56,6 +81,12 @@ pub const KNOWN_CPUS: &[&str] = &[
     "znver3",
     "znver4",
     "znver5",
+    "neoverse-n1",
+    "neoverse-n2",
+    "neoverse-v1",
+    "neoverse-v2",
+    "ampere1",
+    "apple-m1",
 ];
 
 /// Bad input to `hotloops model` (exit 2), or llvm-mca missing.
@@ -75,6 +106,8 @@ impl std::error::Error for Usage {}
 pub struct KernelBlock {
     /// Variant id.
     pub id: String,
+    /// Its instruction set.
+    pub isa: Isa,
     /// The steady path.
     pub steady: block::Steady,
     /// The stack rewrite.
@@ -94,7 +127,35 @@ pub fn block_from_text(snapshot: &str, id: &str, entry: &str, helpers: &[&str], 
     let mca_text = rewrite::mca_text(&rewritten.insns);
     let recurrences = recurrence::detect(&steady.insns);
     let forwarding_failures = recurrence::forwarding_failures(&steady.insns);
-    Ok(KernelBlock { id: id.to_string(), steady, rewritten, mca_text, recurrences, forwarding_failures })
+    Ok(KernelBlock { id: id.to_string(), isa: Isa::of_snapshot(snapshot), steady, rewritten, mca_text, recurrences, forwarding_failures })
+}
+
+/// The block of an arm64 kernel (`local-index/c-store-each@gcc12-pg-arm64`) from its checked-in
+/// snapshot under `dir`: the canonical C row's kernel and helpers, under the cross
+/// configuration (no cross compiler needed).
+pub fn arm_kernel_block(dir: &Path, row_id: &str) -> Result<KernelBlock> {
+    let k = crate::ckernels::cross_kernel(row_id).ok_or_else(|| anyhow!("no arm64 C kernel `{row_id}`"))?;
+    let p = crate::asm::c::cross_snapshot_file(dir, k);
+    let snap = std::fs::read_to_string(&p).with_context(|| format!("reading asm snapshot {}", p.display()))?;
+    let suffix = format!("__{}", crate::ckernels::config(k.config)?.suffix);
+    let strip = |s: &str| s.strip_suffix(suffix.as_str()).unwrap_or(s).to_string();
+    let helpers: Vec<String> = k.helpers.iter().map(|h| strip(h)).collect();
+    let helpers: Vec<&str> = helpers.iter().map(String::as_str).collect();
+    block_from_text(&snap, row_id, &strip(&k.symbol), &helpers, block::site_of(k.study()))
+}
+
+/// The arm64 rows of study `study` (`<id>@gcc12-pg-arm64`), the arm64 build of the study's C
+/// baseline first: `c-<baseline>` (`local-index/c-store-each` for `local-index/store-each`).
+pub fn arm_rows(info: &study::StudyInfo) -> (Option<String>, Vec<String>) {
+    let base = format!("{}/c-{}", info.name, info.baseline.rsplit('/').next().unwrap_or(info.baseline));
+    let mut rows: Vec<String> = crate::ckernels::cross_kernels().iter().filter(|k| k.config == ARM_CONFIG && k.study() == info.name).map(|k| k.row_id()).collect();
+    let base_row = format!("{base}@{ARM_CONFIG}");
+    let found = rows.iter().position(|r| *r == base_row);
+    if let Some(i) = found {
+        let b = rows.remove(i);
+        rows.insert(0, b);
+    }
+    (found.map(|_| base_row), rows)
 }
 
 /// The block of variant `id` from its snapshot under `dir` (`asm-snapshots/`), matched by the
@@ -156,8 +217,14 @@ pub struct HostFigure {
 /// One variant's model.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct VariantModel {
-    /// Variant id.
+    /// Variant id (`<id>@gcc12-pg-arm64` for an arm64 kernel).
     pub id: String,
+    /// The block's instruction set: `x86_64` (predicted for the x86 cores, timed on the host)
+    /// or `aarch64` (predicted for the Arm cores only, never measured).
+    pub isa: Isa,
+    /// The row `diff_vs_baseline` is taken against (the study's baseline; for an arm64 row the
+    /// arm64 build of the study's C baseline).
+    pub baseline: String,
     /// Symbol holding the loop.
     pub symbol: String,
     /// How the loop and path were chosen.
@@ -172,6 +239,8 @@ pub struct VariantModel {
     pub unfollowed_calls: Vec<String>,
     /// Instructions in the rewritten block.
     pub instructions: usize,
+    /// Instructions of one trip as the asm has them (helpers inlined), before the rewrite.
+    pub path_instructions: usize,
     /// Calls and rets dropped by the stack rewrite.
     pub calls_dropped: usize,
     /// Pushes and pops rewritten.
@@ -243,8 +312,14 @@ pub struct Options {
 }
 
 impl Default for Options {
+    /// Every default x86 and Arm core.
     fn default() -> Self {
-        Options { cpus: DEFAULT_CPUS.iter().map(|s| s.to_string()).collect(), measure: true, snapshots: crate::asm::snapshot_dir(), configs: None }
+        Options {
+            cpus: DEFAULT_CPUS.iter().chain(DEFAULT_ARM_CPUS.iter()).map(|s| s.to_string()).collect(),
+            measure: true,
+            snapshots: crate::asm::snapshot_dir(),
+            configs: None,
+        }
     }
 }
 
@@ -269,6 +344,8 @@ pub fn resolve(target: Option<&str>) -> Result<Vec<(&'static study::StudyInfo, V
     match target {
         None => Ok(STUDIES.iter().map(|s| all(s.info())).collect()),
         Some(t) if !t.contains('/') => Ok(vec![all(study::study(t)?.info())]),
+        // An arm64 row (`local-index/c-store-each@gcc12-pg-arm64`): no x86 rows.
+        Some(t) if crate::ckernels::cross_kernel(t).is_some() => Ok(vec![(study::study(crate::ckernels::cross_kernel(t).unwrap().study())?.info(), vec![])]),
         Some(t) => {
             let (s, v) = study::variant(t)?;
             let info = s.info();
@@ -298,54 +375,88 @@ pub fn caveats() -> Vec<String> {
          stores, or wider than its store) are listed but not added"
             .into(),
         format!("CPU names sharing one LLVM 19 scheduling model: {}; znver3 and znver4 gave identical figures on these loops", shared.join("; ")),
+        "arm64 rows (`@gcc12-pg-arm64`): predictions only, for the Arm cores; the host is x86-64 and never runs an AArch64 block, so \
+         nothing in them is measured. Their blocks are gcc 12's arm64 code of the same C (another instruction stream than the x86 rows'); \
+         bl/blr/ret are dropped as call/ret are on x86 (llvm-mca 19 assumes 100 cycles for a call), the frame's stp/ldp with their sp \
+         updates stay. LLVM 19's neoverse-n1 model dispatches 8 µops a cycle (N1 decodes 4; llvm-project PR 154495 later set 3): \
+         dispatch-bound N1 figures are optimistic; apple-m1 is LLVM 19's Cyclone (Apple A7) model, not the M1's Firestorm (its \
+         forwarding figure is Firestorm's, measured)"
+            .into(),
         "host figures: loop-only harness (each block assembled into a loop of its own, branches to the next instruction, addresses \
          into a scratch buffer), cycles from a dependent-add clock; a prediction off by >25% is flagged"
             .into(),
     ]
 }
 
-/// Run the models (llvm-mca must be installed: see [`mca::version`]).
+/// Run the models (llvm-mca must be installed: see [`mca::version`]). The x86 rows are
+/// predicted for the x86 cores of `opts.cpus` (none: no x86 rows), the arm64 rows for its Arm
+/// cores (none: no arm64 rows).
 pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
     let version = mca::version().ok_or_else(|| Usage(mca::missing_message()))?;
     let host_cpu = host::host_cpu();
-    let host_model = host::closest_in(&host_cpu.closest, &opts.cpus);
+    let x86_cpus: Vec<String> = opts.cpus.iter().filter(|c| !is_arm_cpu(c)).cloned().collect();
+    let arm_cpus: Vec<String> = opts.cpus.iter().filter(|c| is_arm_cpu(c)).cloned().collect();
+    let host_model = host::closest_in(&host_cpu.closest, &x86_cpus);
     let mut studies = vec![];
     // Each variant's block, and where it lands in `studies`.
     let mut blocks: Vec<(usize, usize, KernelBlock)> = vec![];
+    let new_variant = |id: &str, isa: Isa, baseline: &str, kb: &KernelBlock| VariantModel {
+        id: id.into(),
+        isa,
+        baseline: baseline.into(),
+        symbol: kb.steady.symbol.clone(),
+        rule: kb.steady.rule.clone(),
+        path_blocks: kb.steady.path_blocks.clone(),
+        back_edge: kb.steady.back_edge.clone(),
+        inlined: kb.steady.inlined.clone(),
+        unfollowed_calls: kb.steady.unfollowed_calls.clone(),
+        instructions: kb.rewritten.insns.len(),
+        path_instructions: kb.steady.insns.len(),
+        calls_dropped: kb.rewritten.calls_dropped,
+        push_pop_rewritten: kb.rewritten.push_pop_rewritten,
+        recurrences: kb.recurrences.clone(),
+        forwarding_failures: kb.forwarding_failures.clone(),
+        block: kb.mca_text.clone(),
+        per_cpu: vec![],
+        host: None,
+        notes: vec![],
+    };
     for (info, ids) in resolve(target)? {
         let mut sm = StudyModel { study: info.name.into(), unit: info.unit.into(), baseline: info.baseline.into(), variants: vec![], errors: vec![] };
-        for id in ids {
+        // The x86 rows (Rust, and the linked C configurations').
+        for id in ids.iter().filter(|_| !x86_cpus.is_empty()) {
             if let (Some(cs), Ok(v)) = (&opts.configs, info.variant(id)) {
                 if !v.in_configs(cs) {
                     continue;
                 }
             }
-            let kb = match kernel_block(&opts.snapshots, id) {
-                Ok(k) => k,
-                Err(e) => {
-                    sm.errors.push(format!("{id}: {e:#}"));
-                    continue;
+            match kernel_block(&opts.snapshots, id) {
+                Ok(kb) => {
+                    sm.variants.push(new_variant(id, Isa::X86_64, info.baseline, &kb));
+                    blocks.push((studies.len(), sm.variants.len() - 1, kb));
                 }
+                Err(e) => sm.errors.push(format!("{id}: {e:#}")),
+            }
+        }
+        // The arm64 rows, for the Arm cores: the study's, or the one named and its baseline.
+        if !arm_cpus.is_empty() {
+            let (base, rows) = arm_rows(info);
+            let wanted: Vec<String> = match target {
+                Some(t) if crate::ckernels::cross_kernel(t).is_some() => rows.iter().filter(|r| Some(*r) == base.as_ref() || *r == t).cloned().collect(),
+                Some(t) if t.contains('/') => vec![],
+                _ => rows,
             };
-            sm.variants.push(VariantModel {
-                id: id.into(),
-                symbol: kb.steady.symbol.clone(),
-                rule: kb.steady.rule.clone(),
-                path_blocks: kb.steady.path_blocks.clone(),
-                back_edge: kb.steady.back_edge.clone(),
-                inlined: kb.steady.inlined.clone(),
-                unfollowed_calls: kb.steady.unfollowed_calls.clone(),
-                instructions: kb.rewritten.insns.len(),
-                calls_dropped: kb.rewritten.calls_dropped,
-                push_pop_rewritten: kb.rewritten.push_pop_rewritten,
-                recurrences: kb.recurrences.clone(),
-                forwarding_failures: kb.forwarding_failures.clone(),
-                block: kb.mca_text.clone(),
-                per_cpu: vec![],
-                host: None,
-                notes: vec![],
-            });
-            blocks.push((studies.len(), sm.variants.len() - 1, kb));
+            for row in wanted {
+                match arm_kernel_block(&opts.snapshots, &row) {
+                    Ok(kb) => {
+                        let mut vm = new_variant(&row, Isa::Aarch64, base.as_deref().unwrap_or(&row), &kb);
+                        vm.notes.push("predicted only: an AArch64 block (gcc12-pg-arm64); the host is x86-64 and never runs it".into());
+                        sm.variants.push(vm);
+                        blocks.push((studies.len(), sm.variants.len() - 1, kb));
+                    }
+                    Err(e) => sm.errors.push(format!("{row}: {e:#}")),
+                }
+            }
         }
         studies.push(sm);
     }
@@ -362,18 +473,26 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
             }
         })
         .collect();
-    // One llvm-mca a (block, CPU model), on every core the process started with: static
-    // predictions, nothing timed here, so a report's pinned thread need not hold them to one.
-    let jobs: Vec<(usize, &str)> = (0..distinct.len()).flat_map(|b| opts.cpus.iter().map(move |c| (b, c.as_str()))).collect();
+    // One llvm-mca a (block, CPU model of its ISA), on every core the process started with:
+    // static predictions, nothing timed here, so a report's pinned thread need not hold them to one.
+    let cpus_of = |isa: Isa| if isa == Isa::Aarch64 { &arm_cpus } else { &x86_cpus };
+    let jobs: Vec<(usize, &str)> = (0..distinct.len()).flat_map(|b| cpus_of(distinct[b].isa).iter().map(move |c| (b, c.as_str()))).collect();
     let runs = crate::host::affinity::untimed_map(&jobs, |&(b, cpu)| mca::run(cpu, &distinct[b].mca_text));
+    let result: std::collections::HashMap<(usize, &str), &Result<mca::McaResult>> = jobs.iter().copied().zip(runs.iter()).collect();
     for ((s, v, kb), &b) in blocks.iter().zip(&slot) {
         let vm = &mut studies[*s].variants[*v];
-        for (c, cpu) in opts.cpus.iter().enumerate() {
-            let j = b * opts.cpus.len() + c;
-            match &runs[j] {
+        for cpu in cpus_of(kb.isa) {
+            match result[&(b, cpu.as_str())] {
                 Ok(r) => {
                     let r = r.clone();
                     let (predicted, chain) = combine(r.cycles_per_iter, &kb.recurrences, cpu);
+                    if chain.is_none() && !kb.recurrences.is_empty() {
+                        let why = recurrence::NO_FORWARDING_FIGURE.iter().find(|n| n.0 == cpu).map_or("no forwarding figure in the table", |n| n.1);
+                        vm.notes.push(format!(
+                            "{cpu}: the memory recurrence {} is not costed ({why}): the figure is llvm-mca's alone and may be low",
+                            kb.recurrences.iter().map(|x| format!("{} ({} link, {} ALU)", x.slot, x.links, x.alu_ops)).collect::<Vec<_>>().join("; ")
+                        ));
+                    }
                     vm.per_cpu.push(CpuPrediction {
                         cpu: cpu.clone(),
                         mca: r,
@@ -389,16 +508,19 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
     }
     let mut host_forwarding = None;
     let mut host_ghz = None;
-    if opts.measure {
-        let harness: Vec<host::HarnessBlock> = distinct.iter().map(|kb| (kb.rewritten.insns.clone(), kb.rewritten.taken.clone())).collect();
+    // Only x86 blocks can run on this host.
+    let x86_blocks: Vec<usize> = (0..distinct.len()).filter(|&b| distinct[b].isa == Isa::X86_64).collect();
+    if opts.measure && !x86_blocks.is_empty() {
+        let harness: Vec<host::HarnessBlock> = x86_blocks.iter().map(|&b| (distinct[b].rewritten.insns.clone(), distinct[b].rewritten.taken.clone())).collect();
         // HOTLOOPS_MODEL_HARNESS_OUT=FILE keeps the exact code timed, for review.
         let keep = std::env::var_os("HOTLOOPS_MODEL_HARNESS_OUT").map(std::path::PathBuf::from);
         // Timed: on the caller's thread (a report's pinned core), one block at a time.
         match host::measure_blocks(&harness, 2_000_000, keep.as_deref()) {
             Ok(res) => {
                 for ((s, v, _), &b) in blocks.iter().zip(&slot) {
+                    let Some(h) = x86_blocks.iter().position(|&x| x == b) else { continue };
                     let vm = &mut studies[*s].variants[*v];
-                    match res[b].clone() {
+                    match res[h].clone() {
                         Ok(m) => {
                             host_ghz.get_or_insert(m.ghz);
                             let pred = host_model.as_ref().and_then(|hm| vm.per_cpu.iter().find(|p| &p.cpu == hm));
@@ -425,7 +547,7 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
             }
             Err(e) => {
                 for s in &mut studies {
-                    for v in &mut s.variants {
+                    for v in s.variants.iter_mut().filter(|v| v.isa == Isa::X86_64) {
                         v.notes.push(format!("host: {e:#}"));
                     }
                 }
@@ -433,17 +555,16 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
         }
         host_forwarding = host::forwarding_on_host().ok();
     }
-    // Differences against each study's baseline.
+    // Differences against each row's baseline (the study's; an arm64 row's arm64 baseline).
     for s in &mut studies {
-        let base = s.variants.iter().find(|v| v.id == s.baseline).cloned();
-        if let Some(b) = base {
-            for v in &mut s.variants {
-                for p in &mut v.per_cpu {
-                    p.diff_vs_baseline = b.per_cpu.iter().find(|q| q.cpu == p.cpu).map(|q| p.predicted - q.predicted);
-                }
-                if let (Some(h), Some(bh)) = (v.host.as_mut(), b.host.as_ref()) {
-                    h.diff_vs_baseline = Some(h.measured - bh.measured);
-                }
+        let all = s.variants.clone();
+        for v in &mut s.variants {
+            let Some(b) = all.iter().find(|x| x.id == v.baseline) else { continue };
+            for p in &mut v.per_cpu {
+                p.diff_vs_baseline = b.per_cpu.iter().find(|q| q.cpu == p.cpu).map(|q| p.predicted - q.predicted);
+            }
+            if let (Some(h), Some(bh)) = (v.host.as_mut(), b.host.as_ref()) {
+                h.diff_vs_baseline = Some(h.measured - bh.measured);
             }
         }
     }
@@ -472,10 +593,13 @@ pub fn pipeline_flag(loop_diff: f64, pipeline_diff: f64) -> Option<String> {
     })
 }
 
-fn fmt_cell(p: &CpuPrediction, is_base: bool) -> String {
+fn fmt_cell(p: &CpuPrediction, is_base: bool, uncosted: bool) -> String {
     let mut s = format!("{:.2}", p.predicted);
     if p.chain_cycles.is_some_and(|c| c >= p.mca.cycles_per_iter) {
         s.push('*');
+    }
+    if uncosted {
+        s.push('?');
     }
     if !is_base && let Some(d) = p.diff_vs_baseline {
         s.push_str(&format!(" ({d:+.2})"));
@@ -483,7 +607,35 @@ fn fmt_cell(p: &CpuPrediction, is_base: bool) -> String {
     s
 }
 
-/// The per-study tables and the caveats, as text (Markdown tables).
+fn recurrence_cell(v: &VariantModel) -> String {
+    if v.recurrences.is_empty() {
+        return "none".to_string();
+    }
+    v.recurrences
+        .iter()
+        .map(|x| format!("{} ({} link, {} ALU{})", x.slot, x.links, x.alu_ops, if x.renamable { "" } else { ", not renamable" }))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// One table row's prediction cells for `cpus`.
+fn cells(v: &VariantModel, cpus: &[&String]) -> String {
+    let is_base = v.id == v.baseline;
+    let mut row = String::new();
+    for c in cpus {
+        match v.per_cpu.iter().find(|p| &&p.cpu == c) {
+            Some(p) => {
+                let uncosted = !v.recurrences.is_empty() && p.chain_cycles.is_none();
+                row.push_str(&format!(" {} |", fmt_cell(p, is_base, uncosted)));
+            }
+            None => row.push_str(" n/a |"),
+        }
+    }
+    row
+}
+
+/// The per-study tables and the caveats, as text (Markdown tables): the x86 rows for the x86
+/// cores with the host's loop-only figure, then the arm64 rows for the Arm cores, predicted only.
 pub fn render(r: &ModelReport) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "# Static per-core model ({}; cycles per trip of the hot loop)\n", r.llvm_mca);
@@ -508,64 +660,96 @@ pub fn render(r: &ModelReport) -> String {
              {sx:.2} with a movsxd reload\n"
         );
     }
+    let x86: Vec<&String> = r.cpus.iter().filter(|c| !is_arm_cpu(c)).collect();
+    let arm: Vec<&String> = r.cpus.iter().filter(|c| is_arm_cpu(c)).collect();
     for s in &r.studies {
         let _ = writeln!(o, "## {} (cycles a trip of the loop below; the study's unit is one {}; baseline {})\n", s.study, s.unit, s.baseline);
-        let mut head = String::from("| variant |");
-        let mut sep = String::from("|---|");
-        for c in &r.cpus {
-            head.push_str(&format!(" {c} |"));
-            sep.push_str("---|");
-        }
-        let hm = r.host_model.clone().unwrap_or_else(|| r.cpus[0].clone());
-        head.push_str(&format!(" bottleneck ({hm}) | memory recurrence | host measured (vs {hm}) |"));
-        sep.push_str("---|---|---|");
-        let _ = writeln!(o, "{head}\n{sep}");
-        for v in &s.variants {
-            let is_base = v.id == s.baseline;
-            let mut row = format!("| {} |", v.id.rsplit('/').next().unwrap_or(&v.id));
-            for c in &r.cpus {
-                match v.per_cpu.iter().find(|p| &p.cpu == c) {
-                    Some(p) => row.push_str(&format!(" {} |", fmt_cell(p, is_base))),
-                    None => row.push_str(" n/a |"),
-                }
+        let x86_rows: Vec<&VariantModel> = s.variants.iter().filter(|v| v.isa == Isa::X86_64).collect();
+        let arm_rows: Vec<&VariantModel> = s.variants.iter().filter(|v| v.isa == Isa::Aarch64).collect();
+        if !x86_rows.is_empty() {
+            let mut head = String::from("| variant |");
+            let mut sep = String::from("|---|");
+            for c in &x86 {
+                head.push_str(&format!(" {c} |"));
+                sep.push_str("---|");
             }
-            let bn = v.per_cpu.iter().find(|p| p.cpu == hm).map(|p| p.mca.bottleneck.clone()).unwrap_or_else(|| "n/a".into());
-            let rec = if v.recurrences.is_empty() {
-                "none".to_string()
-            } else {
-                v.recurrences
-                    .iter()
-                    .map(|x| format!("{} ({} link, {} ALU{})", x.slot, x.links, x.alu_ops, if x.renamable { "" } else { ", not renamable" }))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            };
-            let host = match &v.host {
-                Some(h) => format!(
-                    "{:.2}{} (pred {:.2}, {:+.0}%{})",
-                    h.measured,
-                    match h.diff_vs_baseline {
-                        Some(d) if !is_base => format!(" ({d:+.2})"),
-                        _ => String::new(),
-                    },
-                    h.predicted,
-                    100.0 * h.off,
-                    if h.flagged { ", OFF >25%" } else { "" }
-                ),
-                None => "n/a".into(),
-            };
-            let _ = writeln!(o, "{row} {bn} | {rec} | {host} |");
+            let hm = r.host_model.clone().unwrap_or_else(|| x86.first().map_or_else(String::new, |c| c.to_string()));
+            head.push_str(&format!(" bottleneck ({hm}) | memory recurrence | host measured (vs {hm}) |"));
+            sep.push_str("---|---|---|");
+            let _ = writeln!(o, "{head}\n{sep}");
+            for v in &x86_rows {
+                let is_base = v.id == v.baseline;
+                let row = format!("| {} |{}", v.id.rsplit('/').next().unwrap_or(&v.id), cells(v, &x86));
+                let bn = v.per_cpu.iter().find(|p| p.cpu == hm).map(|p| p.mca.bottleneck.clone()).unwrap_or_else(|| "n/a".into());
+                let host = match &v.host {
+                    Some(h) => format!(
+                        "{:.2}{} (pred {:.2}, {:+.0}%{})",
+                        h.measured,
+                        match h.diff_vs_baseline {
+                            Some(d) if !is_base => format!(" ({d:+.2})"),
+                            _ => String::new(),
+                        },
+                        h.predicted,
+                        100.0 * h.off,
+                        if h.flagged { ", OFF >25%" } else { "" }
+                    ),
+                    None => "n/a".into(),
+                };
+                let _ = writeln!(o, "{row} {bn} | {} | {host} |", recurrence_cell(v));
+            }
+            let _ = writeln!(o);
         }
-        let _ = writeln!(o);
+        if !arm_rows.is_empty() {
+            // Beside each arm64 kernel: its gcc12-pg x86 row on the x86 model closest to the host.
+            let xm = r.host_model.clone().or_else(|| x86.first().map(|c| c.to_string()));
+            let bm = arm.iter().find(|c| c.as_str() == "neoverse-v2").or(arm.first()).map(|c| c.to_string()).unwrap_or_default();
+            let _ = writeln!(
+                o,
+                "**arm64** (`{ARM_CONFIG}`: gcc 12's AArch64 code of the same C under Debian arm64 PostgreSQL 15's flags; **predicted, never \
+                 measured**: the host is x86-64; differences against `{}`)\n",
+                arm_rows[0].baseline.rsplit('/').next().unwrap_or("")
+            );
+            let mut head = String::from("| arm64 variant |");
+            let mut sep = String::from("|---|");
+            for c in &arm {
+                head.push_str(&format!(" {c} |"));
+                sep.push_str("---|");
+            }
+            head.push_str(&format!(" bottleneck ({bm}) | memory recurrence |"));
+            sep.push_str("---|---|");
+            if let Some(xm) = &xm {
+                head.push_str(&format!(" x86 gcc12-pg row on {xm} |"));
+                sep.push_str("---|");
+            }
+            let _ = writeln!(o, "{head}\n{sep}");
+            for v in &arm_rows {
+                let short = v.id.rsplit('/').next().unwrap_or(&v.id);
+                let mut row = format!("| {} |{}", short.split('@').next().unwrap_or(short), cells(v, &arm));
+                let bn = v.per_cpu.iter().find(|p| p.cpu == bm).map(|p| p.mca.bottleneck.clone()).unwrap_or_else(|| "n/a".into());
+                row.push_str(&format!(" {bn} | {} |", recurrence_cell(v)));
+                if let Some(xm) = &xm {
+                    let base_id = v.id.split('@').next().unwrap_or(&v.id);
+                    let x = s.variants.iter().find(|x| x.id == base_id).and_then(|x| x.per_cpu.iter().find(|p| &p.cpu == xm).map(|p| (x, p)));
+                    match x {
+                        Some((x, p)) => row.push_str(&format!(" {} |", fmt_cell(p, x.id == x.baseline, !x.recurrences.is_empty() && p.chain_cycles.is_none()))),
+                        None => row.push_str(" n/a |"),
+                    }
+                }
+                let _ = writeln!(o, "{row}");
+            }
+            let _ = writeln!(o);
+        }
         for v in &s.variants {
             let _ = writeln!(
                 o,
-                "- {}: loop in {} at {} ({} blocks, back edge {}), {} instructions after the rewrite ({} calls/rets dropped, {} push/pop \
-                 rewritten){}{}",
+                "- {}: loop in {} at {} ({} blocks, back edge {}), {} instructions a trip in the asm, {} after the rewrite ({} calls/rets \
+                 dropped, {} push/pop rewritten){}{}",
                 v.id,
                 v.symbol,
                 v.path_blocks.first().map(String::as_str).unwrap_or("?"),
                 v.path_blocks.len(),
                 v.back_edge,
+                v.path_instructions,
                 v.instructions,
                 v.calls_dropped,
                 v.push_pop_rewritten,
@@ -591,9 +775,21 @@ pub fn render(r: &ModelReport) -> String {
         }
         let _ = writeln!(o);
     }
-    let _ = writeln!(o, "`*`: the memory recurrence sets the prediction (chain > llvm-mca). Forwarding cost a link (renamed / not renamable):");
-    for f in r.forwarding.iter().filter(|f| r.cpus.iter().any(|c| c == f.cpu)) {
-        let _ = writeln!(o, "- {}: {:.2} / {:.2} cycles ({})", f.cpu, f.cycles, f.unrenamed, f.source);
+    let _ = writeln!(
+        o,
+        "`*`: the memory recurrence sets the prediction (chain > llvm-mca); `?`: a recurrence no cited figure costs on this core \
+         (llvm-mca's figure alone). Forwarding cost a link (renamed / not renamable):"
+    );
+    for c in &r.cpus {
+        match r.forwarding.iter().find(|f| f.cpu == c) {
+            Some(f) => {
+                let _ = writeln!(o, "- {}: {:.2} / {:.2} cycles ({})", f.cpu, f.cycles, f.unrenamed, f.source);
+            }
+            None => {
+                let why = recurrence::NO_FORWARDING_FIGURE.iter().find(|n| n.0 == c.as_str()).map_or("no figure in the table", |n| n.1);
+                let _ = writeln!(o, "- {c}: not costed ({why})");
+            }
+        }
     }
     let _ = writeln!(o, "\nCaveats:");
     for c in &r.caveats {
@@ -613,8 +809,12 @@ pub fn cli(target: Option<&str>, cpu: Option<&str>, json: bool, no_measure: bool
     // without llvm-mca.
     resolve(target)?;
     if !configs.is_empty() {
+        // The arm64 configuration has no study rows: its rows come with the Arm cores, so
+        // `--config gcc12-pg-arm64` alone keeps the C rows of the linked configurations out.
+        let linked: Vec<String> = configs.iter().filter(|c| c.as_str() != ARM_CONFIG).cloned().collect();
         let mut notes = vec![];
-        opts.configs = Some(study::select_configs(configs, true, &mut notes).map_err(|e| Usage(format!("{e:#}")))?);
+        opts.configs =
+            Some(if linked.is_empty() { vec![] } else { study::select_configs(&linked, true, &mut notes).map_err(|e| Usage(format!("{e:#}")))? });
     }
     let r = build(target, &opts)?;
     if json {

@@ -9,8 +9,19 @@
 //! the load and the store; the loop cannot run faster than its longest chain, and llvm-mca's
 //! figure has the rest of the work overlapped, so prediction = max(llvm-mca, chain).
 
+//!
+//! AArch64 paths (`ldr w3, [x19, 132]` ... `add w3, w3, 1` ... `str w3, [x19, 132]`: gcc's
+//! store-each on arm64) go through the same detector with AArch64 operands
+//! ([`crate::asm::structure::a64_accesses`], [`regs::a64_effects`]); `sp` is tracked through
+//! pre/post-index writebacks and `sub`/`add sp`. Whether an Arm core renames memory is not
+//! assumed either way (ground-truth.md §5): each Arm entry of [`FORWARDING`] is a published
+//! measurement of a store and a chained reload of the same address and width, which includes
+//! whatever the core does; a core with no cited figure ([`NO_FORWARDING_FIGURE`]) gets no chain
+//! cost, and its prediction says so.
+
 use super::block::PathInsn;
 use super::regs::{self, effects, simple_mem};
+use crate::asm::structure::{Insn, Isa, a64_accesses, a64_mem};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// One core's store-to-load forwarding latency for a 64-bit GPR store-then-reload link.
@@ -64,6 +75,45 @@ pub const FORWARDING: &[Forwarding] = &[
         source: "as Zen 3 [assumed]; measured here on a Zen 4 VM with `hotloops model`'s harness: mov reload ~0-0.1, movsxd reload ~8.3 cycles a link",
     },
     F { cpu: "znver5", cycles: 1.0, unrenamed: 8.0, source: "as Zen 4 [assumed]" },
+    // Arm: published measurements of a 64-bit `str` and a chained `ldr` of the same address
+    // (ocxtal/insn_bench_aarch64, src/store.cc `bench_store_to_load`, "str -> ldr (ofs = 0 ->
+    // ofs = 0)", latency column; results at commit 5145ffc). None is near the 0-1 cycles of a
+    // renamed link, so the plain and the unrenamed figure are the one measurement.
+    F {
+        cpu: "neoverse-n1",
+        cycles: 5.50,
+        unrenamed: 5.50,
+        source: "ocxtal/insn_bench_aarch64 5145ffc results/aws_graviton2.md: `str -> ldr (ofs = 0 -> ofs = 0)` 5.50 cycles on AWS Graviton 2 \
+                 (Neoverse N1); 5.49 on Ampere Altra (N1, results/gcp_ampere_altra.md) [published measurement]",
+    },
+    F {
+        cpu: "neoverse-v1",
+        cycles: 4.55,
+        unrenamed: 4.55,
+        source: "ocxtal/insn_bench_aarch64 5145ffc results/aws_graviton3.md: `str -> ldr (ofs = 0 -> ofs = 0)` 4.55 cycles on AWS Graviton 3 \
+                 (Neoverse V1) [published measurement]",
+    },
+    F {
+        cpu: "apple-m1",
+        cycles: 5.82,
+        unrenamed: 5.82,
+        source: "ocxtal/insn_bench_aarch64 5145ffc results/apple_m1_firestorm.md: `str -> ldr (ofs = 0 -> ofs = 0)` 5.82 cycles on the M1's \
+                 Firestorm core [published measurement]",
+    },
+];
+
+/// Cores `hotloops model` predicts that have no cited store-to-load forwarding figure: their
+/// memory recurrences are listed but not costed (not assumed zero, not assumed Skylake's).
+pub const NO_FORWARDING_FIGURE: &[(&str, &str)] = &[
+    (
+        "neoverse-v2",
+        "no published figure found: Arm's Neoverse V2 software optimization guide (PJDOC-466751330-593177) could not be read from this \
+         project's machines, and the measurement used for N1 and V1 (insn_bench_aarch64) has no Graviton 4 / V2 result",
+    ),
+    (
+        "ampere1",
+        "no published figure found for AmpereOne (Ampere's own core; no Arm guide covers it, insn_bench_aarch64 has no result for it)",
+    ),
 ];
 
 use Forwarding as F;
@@ -116,6 +166,9 @@ fn is_move(op: &str) -> bool {
 
 /// Find the loop-carried chains through memory in one trip of a steady path.
 pub fn detect(path: &[PathInsn]) -> Vec<Recurrence> {
+    if Isa::of_insns(path.iter().map(|p| &p.insn)) == Isa::Aarch64 {
+        return detect_a64(path);
+    }
     // RSP offset before each instruction (push/pop/call/ret/sub/add tracked); bases any other
     // instruction writes change around the loop and are not slots.
     let mut off = 0i64;
@@ -262,6 +315,9 @@ pub fn detect(path: &[PathInsn]) -> Vec<Recurrence> {
 /// cycles of latency on every core here; llvm-mca does not model it). Stack slots are tracked
 /// through push/pop/call/ret as in [`detect`]; the pushes and pops themselves count.
 pub fn forwarding_failures(path: &[PathInsn]) -> Vec<String> {
+    if Isa::of_insns(path.iter().map(|p| &p.insn)) == Isa::Aarch64 {
+        return forwarding_failures_a64(path);
+    }
     // (base, start, end, instruction index) of every store so far in the trip.
     let mut stores: Vec<(&'static str, i64, i64, usize)> = vec![];
     let mut written: BTreeSet<&'static str> = BTreeSet::new();
@@ -332,6 +388,185 @@ pub fn forwarding_failures(path: &[PathInsn]) -> Vec<String> {
             }
             _ => written.extend(e.writes.iter().copied().filter(|w| *w != "rsp")),
         }
+    }
+    out
+}
+
+/// The `sp` offset (from the loop head's) before each instruction of an AArch64 path, and
+/// whether it is known throughout (a write to `sp` other than an immediate update loses it).
+fn a64_sp_offsets(path: &[PathInsn]) -> (Vec<i64>, bool) {
+    let mut off = 0i64;
+    let mut ok = true;
+    let mut offs = Vec::with_capacity(path.len());
+    for p in path {
+        offs.push(off);
+        let i = &p.insn;
+        let ops = regs::operands(&i.args);
+        let refs: Vec<&str> = ops.iter().map(String::as_str).collect();
+        match a64_mem(&refs) {
+            Some((b, _, moves, _)) if b == "sp" && moves != 0 => off += moves,
+            _ if matches!(i.op.as_str(), "sub" | "add") && ops.len() == 3 && ops[0] == "sp" && ops[1] == "sp" => match ops[2].parse::<i64>() {
+                Ok(n) => off += if i.op == "sub" { -n } else { n },
+                Err(_) => ok = false,
+            },
+            _ => {
+                if regs::a64_effects(i).writes.contains(&"sp") {
+                    ok = false;
+                }
+            }
+        }
+    }
+    (offs, ok)
+}
+
+/// Slot key of an AArch64 access at instruction `k`: `sp`-based slots relative to the loop
+/// head's `sp`; other bases only if the loop never writes them.
+fn a64_key(base: &str, disp: i64, k: usize, offs: &[i64], sp_ok: bool, written: &BTreeSet<&'static str>) -> Option<(String, i64)> {
+    if base == "sp" {
+        sp_ok.then(|| ("sp".to_string(), disp + offs[k]))
+    } else {
+        let fam = regs::a64_reg(base)?;
+        (!written.contains(fam)).then(|| (base.to_string(), disp))
+    }
+}
+
+/// [`detect`] for AArch64.
+fn detect_a64(path: &[PathInsn]) -> Vec<Recurrence> {
+    let (offs, sp_ok) = a64_sp_offsets(path);
+    let written: BTreeSet<&'static str> = path.iter().flat_map(|p| regs::a64_effects(&p.insn).writes).filter(|w| *w != "sp").collect();
+    // (slot) -> [(instruction, event, width)]
+    let mut events: BTreeMap<(String, i64), Vec<(usize, Ev, i64)>> = BTreeMap::new();
+    for (k, p) in path.iter().enumerate() {
+        for a in a64_accesses(&p.insn) {
+            let Some(key) = a64_key(&a.base, a.disp, k, &offs, sp_ok, &written) else { continue };
+            let ev = if a.load { Ev::Load } else { Ev::Store };
+            events.entry(key).or_default().push((k, ev, a.size));
+        }
+    }
+    let mut out = vec![];
+    for ((base, disp), evs) in events {
+        if evs[0].1 != Ev::Load || !evs.iter().any(|e| e.1 == Ev::Store) {
+            continue;
+        }
+        let at: HashMap<usize, Ev> = evs.iter().map(|e| (e.0, e.1)).collect();
+        let mut taint: HashMap<&'static str, usize> = HashMap::new();
+        let mut links = vec![];
+        let mut last_store_linked = false;
+        for (k, p) in path.iter().enumerate() {
+            let e = regs::a64_effects(&p.insn);
+            match at.get(&k) {
+                Some(Ev::Store) => {
+                    // The stored value's register(s): what precedes the memory operand.
+                    let data: Vec<&'static str> =
+                        regs::operands(&p.insn.args).iter().take_while(|o| !o.contains('[')).filter_map(|o| regs::a64_reg(o)).collect();
+                    match data.iter().filter_map(|r| taint.get(r).copied()).max() {
+                        Some(a) => {
+                            links.push(a);
+                            last_store_linked = true;
+                        }
+                        None => last_store_linked = false,
+                    }
+                    continue;
+                }
+                Some(Ev::Load) => {
+                    for w in e.writes.iter().filter(|w| **w != "sp") {
+                        taint.insert(w, 0);
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            match e.reads.iter().filter_map(|r| taint.get(r).copied()).max() {
+                Some(a) => {
+                    let cost = if p.insn.op == "mov" && e.loads.is_empty() {
+                        0
+                    } else if !e.loads.is_empty() {
+                        5
+                    } else {
+                        1
+                    };
+                    for w in &e.writes {
+                        taint.insert(w, a + cost);
+                    }
+                }
+                None => {
+                    for w in &e.writes {
+                        taint.remove(w);
+                    }
+                }
+            }
+        }
+        if links.is_empty() || !last_store_linked {
+            continue;
+        }
+        let store_w: BTreeSet<i64> = evs.iter().filter(|e| e.1 == Ev::Store).map(|e| e.2).collect();
+        // A reload renaming could serve: a plain (not sign-extending) load of the stored width.
+        let renamable = evs.iter().all(|&(k, ev, w)| {
+            let op = path[k].insn.op.as_str();
+            ev == Ev::Store || (matches!(op, "ldr" | "ldur" | "ldrh" | "ldrb" | "ldp") && store_w.len() == 1 && store_w.contains(&w))
+        });
+        out.push(Recurrence {
+            slot: if disp == 0 { format!("[{base}]") } else { format!("[{base}, {disp}]") },
+            links: links.len(),
+            alu_ops: links.iter().sum::<usize>(),
+            renamable,
+            insns: {
+                let mut ks: Vec<usize> = evs.iter().map(|e| e.0).collect();
+                ks.dedup();
+                ks.iter().map(|&k| format!("{} {}", path[k].insn.op, path[k].insn.args)).collect()
+            },
+        });
+    }
+    out
+}
+
+/// [`forwarding_failures`] for AArch64: a load whose bytes more than one store (or a narrower
+/// one) of the trip last wrote.
+fn forwarding_failures_a64(path: &[PathInsn]) -> Vec<String> {
+    let (offs, sp_ok) = a64_sp_offsets(path);
+    let mut stores: Vec<(String, i64, i64, usize)> = vec![];
+    let mut written: BTreeSet<&'static str> = BTreeSet::new();
+    let mut out = vec![];
+    let text = |i: &Insn| format!("{} {}", i.op, i.args).trim().to_string();
+    for (k, p) in path.iter().enumerate() {
+        let acc = a64_accesses(&p.insn);
+        for a in acc.iter().filter(|a| a.load) {
+            let Some((b, s0)) = a64_key(&a.base, a.disp, k, &offs, sp_ok, &written) else { continue };
+            let s1 = s0 + a.size;
+            let mut covering: Vec<usize> = vec![];
+            let mut bytes = vec![false; a.size as usize];
+            for (sb, t0, t1, sk) in stores.iter().rev() {
+                if *sb != b || *t1 <= s0 || s1 <= *t0 {
+                    continue;
+                }
+                let mut fresh = false;
+                for x in (*t0).max(s0)..(*t1).min(s1) {
+                    let slot = &mut bytes[(x - s0) as usize];
+                    if !*slot {
+                        *slot = true;
+                        fresh = true;
+                    }
+                }
+                if fresh && !covering.contains(sk) {
+                    covering.push(*sk);
+                }
+            }
+            let served = match covering.as_slice() {
+                [] => true,
+                [one] => stores.iter().any(|(sb, t0, t1, sk)| sk == one && *sb == b && *t0 <= s0 && s1 <= *t1),
+                _ => false,
+            };
+            if !served {
+                let by: Vec<String> = covering.iter().rev().map(|&sk| text(&path[sk].insn)).collect();
+                out.push(format!("`{}` reads bytes last written by {} ({}): store forwarding fails", text(&p.insn), by.len(), by.join("; ")));
+            }
+        }
+        for a in acc.iter().filter(|a| a.store) {
+            if let Some((b, t0)) = a64_key(&a.base, a.disp, k, &offs, sp_ok, &written) {
+                stores.push((b, t0, t0 + a.size, k));
+            }
+        }
+        written.extend(regs::a64_effects(&p.insn).writes.into_iter().filter(|w| *w != "sp"));
     }
     out
 }
@@ -408,6 +643,33 @@ mod tests {
     }
 
     #[test]
+    fn aarch64_reload_increment_store_is_one_link() {
+        // gcc 12's arm64 c-store-each: the cursor reloaded after the TID stores, incremented,
+        // stored; lastItem reloaded at the head.
+        let p = path("ldr w2, [x19, 128]\ncmp w3, w2\nble .L1\nldr w1, [x3, 136]\nstr w1, [x0]\nldrh w1, [x3, 140]\nstrh w1, [x0, 4]\nldr w3, [x19, 132]\nadd w3, w3, 1\nstr w3, [x19, 132]\nb .L0");
+        let r = detect(&p);
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r[0].slot, "[x19, 132]");
+        assert_eq!((r[0].links, r[0].alu_ops), (1, 1));
+        assert!(r[0].renamable);
+        assert!((r[0].cycles_on(forwarding("neoverse-n1").unwrap()) - 6.5).abs() < 1e-9);
+        // The cursor in a register: no chain.
+        assert!(detect(&path("ldr w1, [x3, 136]\nstr w1, [x0]\nadd w3, w3, 1\ncmp w3, w2\nble .L0")).is_empty());
+        // Saves and restores of a helper's frame, sp moved by pre/post-index: not chains.
+        assert!(detect(&path("stp x29, x30, [sp, -32]!\nldr x6, [x0, 56]\nstr w1, [sp, 20]\nldr w1, [sp, 20]\nldp x29, x30, [sp], 32\nadd x0, x0, 1")).is_empty());
+        // A base the loop moves is no slot.
+        assert!(detect(&path("ldr w1, [x3, 4]\nadd w1, w1, 1\nstr w1, [x3, 4]\nadd x3, x3, 16")).is_empty());
+    }
+
+    #[test]
+    fn aarch64_forwarding_failures() {
+        assert!(forwarding_failures(&path("stp x29, x30, [sp, -32]!\nstr w1, [sp, 20]\nldr w2, [sp, 20]\nldp x29, x30, [sp], 32")).is_empty());
+        let f = forwarding_failures(&path("strh w1, [x19, 8]\nstrh w2, [x19, 10]\nldr w3, [x19, 8]"));
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].contains("by 2"), "{f:?}");
+    }
+
+    #[test]
     fn saved_registers_are_not_chains() {
         assert!(detect(&path("push rbx\nmov rbx, qword ptr [rdi]\npop rbx\nret\ninc rcx")).is_empty());
     }
@@ -419,6 +681,11 @@ mod tests {
         }
         for cpu in super::super::DEFAULT_CPUS {
             assert!(forwarding(cpu).is_some(), "{cpu} has no forwarding cost");
+        }
+        // Every default Arm core has a cited figure or says why it has none.
+        for cpu in super::super::DEFAULT_ARM_CPUS {
+            let why = NO_FORWARDING_FIGURE.iter().find(|n| n.0 == cpu);
+            assert!(forwarding(cpu).is_some() != why.is_some(), "{cpu}: a figure, or a reason for none");
         }
     }
 }

@@ -1,7 +1,8 @@
 //! x86-64 register names and operand pieces of the normalised (Intel-syntax) asm: what the
 //! recurrence detector and the rewrites need to know about an instruction beyond its text.
+//! AArch64 (GNU syntax, gcc's) has its own [`a64_effects`].
 
-use crate::asm::structure::Insn;
+use crate::asm::structure::{Insn, a64_mem};
 
 /// The 64-bit register a name belongs to (`r14d` -> `r14`, `al` -> `rax`); vector registers
 /// map to their `xmm` name.
@@ -192,9 +193,112 @@ pub fn effects(i: &Insn) -> Effects {
     e
 }
 
+/// The 64-bit AArch64 register names, as `'static` families.
+const A64_X: [&str; 31] = [
+    "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20",
+    "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "x30",
+];
+
+/// The family of an AArch64 register name (`w3` -> `x3`, `wsp` -> `sp`, `lr` -> `x30`); None
+/// for the zero register (no dependency) and for anything else.
+pub fn a64_reg(t: &str) -> Option<&'static str> {
+    let t = t.trim();
+    match t {
+        "sp" | "wsp" => return Some("sp"),
+        "lr" => return Some("x30"),
+        "fp" => return Some("x29"),
+        "xzr" | "wzr" => return None,
+        _ => {}
+    }
+    let n = t.strip_prefix('x').or_else(|| t.strip_prefix('w'))?;
+    if n.is_empty() || n.len() > 2 || !n.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    A64_X.get(n.parse::<usize>().ok()?).copied()
+}
+
+fn a64_regs_in(text: &str) -> Vec<&'static str> {
+    text.split(|c: char| !c.is_ascii_alphanumeric()).filter_map(a64_reg).collect()
+}
+
+/// What one AArch64 instruction reads and writes (registers; the memory operand's text in
+/// `loads`/`stores`): destination first except for stores, compares and branches; a pre- or
+/// post-index access writes its base back.
+pub fn a64_effects(i: &Insn) -> Effects {
+    let op = i.op.as_str();
+    let ops = operands(&i.args);
+    let refs: Vec<&str> = ops.iter().map(String::as_str).collect();
+    let mut e = Effects::default();
+    let mem = ops.iter().find(|o| o.contains('[')).cloned();
+    let writeback = a64_mem(&refs).filter(|m| m.2 != 0).map(|m| m.0);
+    if op.starts_with("st") {
+        e.reads.extend(ops.iter().flat_map(|o| a64_regs_in(o)));
+        e.stores.extend(mem);
+        // Store-exclusive writes its status register.
+        if op.starts_with("stx") || op.starts_with("stlx") {
+            e.writes.extend(ops.first().and_then(|o| a64_reg(o)));
+        }
+    } else if op.starts_with("ld") && mem.is_some() {
+        for o in &ops {
+            if o.contains('[') {
+                e.reads.extend(a64_regs_in(o));
+                break;
+            }
+            e.writes.extend(a64_reg(o));
+        }
+        e.loads.extend(mem);
+    } else if matches!(op, "cbz" | "cbnz" | "tbz" | "tbnz") {
+        e.reads.extend(ops.first().and_then(|o| a64_reg(o)));
+    } else if op == "bl" || op == "blr" {
+        e.reads.extend(ops.iter().flat_map(|o| a64_regs_in(o)));
+        e.writes.push("x30");
+    } else if op == "ret" {
+        e.reads.push("x30");
+    } else if i.is_jump() {
+        e.reads.extend(ops.iter().flat_map(|o| a64_regs_in(o)));
+    } else if matches!(op, "cmp" | "cmn" | "tst" | "ccmp" | "ccmn" | "fcmp" | "fccmp" | "prfm" | "nop") {
+        e.reads.extend(ops.iter().flat_map(|o| a64_regs_in(o)));
+    } else if let Some((dst, srcs)) = ops.split_first() {
+        e.writes.extend(a64_reg(dst));
+        e.reads.extend(srcs.iter().flat_map(|o| a64_regs_in(o)));
+        // These merge into their destination.
+        if matches!(op, "movk" | "bfi" | "bfxil" | "bfm") {
+            e.reads.extend(a64_reg(dst));
+        }
+    }
+    if let Some(b) = writeback.and_then(|b| a64_reg(&b)) {
+        e.writes.push(b);
+        e.reads.push(b);
+    }
+    e.reads.sort_unstable();
+    e.reads.dedup();
+    e.writes.sort_unstable();
+    e.writes.dedup();
+    e
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn aarch64_effects() {
+        let e = a64_effects(&i("ldr", "w3, [x19, 132]"));
+        assert_eq!((e.writes.clone(), e.reads.clone(), e.loads.len()), (vec!["x3"], vec!["x19"], 1));
+        let e = a64_effects(&i("str", "w3, [x19, 132]"));
+        assert_eq!((e.writes.len(), e.reads.clone(), e.stores.len()), (0, vec!["x19", "x3"], 1));
+        let e = a64_effects(&i("stp", "x29, x30, [sp, -80]!"));
+        assert_eq!(e.writes, vec!["sp"]);
+        let e = a64_effects(&i("ldp", "x29, x30, [sp], 80"));
+        assert_eq!(e.writes, vec!["sp", "x29", "x30"]);
+        let e = a64_effects(&i("add", "x3, x19, x3, lsl 1"));
+        assert_eq!((e.writes.clone(), e.reads.clone()), (vec!["x3"], vec!["x19", "x3"]));
+        let e = a64_effects(&i("cmp", "w3, w2"));
+        assert!(e.writes.is_empty() && e.reads == vec!["x2", "x3"]);
+        let e = a64_effects(&i("mov", "w25, 0"));
+        assert!(e.reads.is_empty() && e.writes == vec!["x25"]);
+        assert!(a64_effects(&i("strb", "wzr, [sp, 145]")).reads == vec!["sp"]);
+    }
 
     fn i(op: &str, a: &str) -> Insn {
         Insn { op: op.into(), args: a.into() }

@@ -7,6 +7,14 @@
 //! not in the snapshot), `push r` becomes `mov qword ptr [rsp - 8*k], r` and `pop r` a load
 //! from the same slot, with no RSP update; `sub/add rsp, N` stay (they are ALU operations).
 //! Branch targets become one label at the block's head; symbols become one placeholder.
+//!
+//! AArch64 blocks: `bl`, `blr` and `ret` are dropped too (llvm-mca 19 warns that it does not
+//! model calls and assumes 100 cycles for one), as is a tail `b` to a symbol; the saves and
+//! restores stay as they are (`stp x29, x30, [sp, -32]!`, `ldp x29, x30, [sp], 32`): AArch64
+//! has no push or pop, and the pre/post-index update of `sp` is an ordinary µop on these cores,
+//! which llvm-mca models. Branches keep their condition or register operands and target the
+//! block's label; relocated symbols (`:got:sym`, `:got_lo12:sym`, `:lo12:sym`) become the
+//! placeholder.
 
 use super::block::PathInsn;
 use crate::asm::structure::Insn;
@@ -83,8 +91,72 @@ fn shift_rsp(args: &str, shift: i64) -> String {
         .join(", ")
 }
 
-/// Apply the stack rewrite to a steady path.
+/// AArch64 symbol references in `args` as the placeholder: the symbol of a relocation
+/// (`:got_lo12:__stack_chk_guard`), and a bare symbol or local label operand (`adrp x0, sym`).
+fn a64_neutral_symbols(args: &str) -> String {
+    super::regs::operands(args)
+        .into_iter()
+        .map(|o| {
+            let neutral = |t: &str| -> String {
+                if let Some(i) = t.rfind(':') {
+                    return format!("{}{SYMBOL}", &t[..=i]);
+                }
+                let is_sym = t.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '.')
+                    && !crate::asm::structure::is_a64_gpr(t)
+                    && !matches!(t, "lsl" | "lsr" | "asr" | "ror" | "sxtw" | "uxtw" | "sxth" | "uxth" | "sxtb" | "uxtb" | "sxtx" | "uxtx")
+                    && !t.starts_with(|c: char| c.is_ascii_digit() || c == '-')
+                    && !is_cond(t)
+                    && !t.contains(' ');
+                if is_sym { SYMBOL.to_string() } else { t.to_string() }
+            };
+            match (o.find('['), o.rfind(']')) {
+                (Some(a), Some(b)) => {
+                    let inner: Vec<String> = o[a + 1..b].split(',').map(|t| neutral(t.trim())).collect();
+                    format!("{}[{}]{}", &o[..a], inner.join(", "), &o[b + 1..])
+                }
+                _ => neutral(&o),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Is `t` an AArch64 condition (`csel w0, w1, w2, hi`)?
+fn is_cond(t: &str) -> bool {
+    matches!(t, "eq" | "ne" | "cs" | "hs" | "cc" | "lo" | "mi" | "pl" | "vs" | "vc" | "hi" | "ls" | "ge" | "lt" | "gt" | "le" | "al" | "nv")
+}
+
+/// The AArch64 rewrite of a steady path (see the module comment).
+fn a64_rewrite(path: &[PathInsn]) -> Rewritten {
+    let mut r = Rewritten::default();
+    for p in path {
+        let i = &p.insn;
+        let before = r.insns.len();
+        match i.op.as_str() {
+            "bl" | "blr" | "ret" => r.calls_dropped += 1,
+            _ if i.is_uncond_jump() && !i.args.trim().starts_with(".L") && i.op != "br" => r.tail_jumps_dropped += 1,
+            _ if i.is_jump() && i.op != "br" => {
+                // Keep the tested register (cbz w0, ...) and bit (tbz x0, 0, ...).
+                let ops = super::regs::operands(&i.args);
+                let keep = ops.len().saturating_sub(1);
+                let mut args: Vec<String> = ops[..keep].to_vec();
+                args.push(BLOCK_LABEL.into());
+                r.insns.push(Insn { op: i.op.clone(), args: args.join(", ") });
+            }
+            _ => r.insns.push(Insn { op: i.op.clone(), args: a64_neutral_symbols(&i.args) }),
+        }
+        if r.insns.len() > before {
+            r.taken.push(p.taken);
+        }
+    }
+    r
+}
+
+/// Apply the stack rewrite to a steady path (x86-64 or AArch64, read from its instructions).
 pub fn stack_rewrite(path: &[PathInsn]) -> Rewritten {
+    if crate::asm::structure::Isa::of_insns(path.iter().map(|p| &p.insn)) == crate::asm::structure::Isa::Aarch64 {
+        return a64_rewrite(path);
+    }
     let mut r = Rewritten::default();
     // Pushes (and calls' return addresses) below RSP at the loop head, as in the real frame.
     let mut depth: i64 = 0;
@@ -127,9 +199,11 @@ pub fn stack_rewrite(path: &[PathInsn]) -> Rewritten {
     r
 }
 
-/// The text llvm-mca reads: Intel syntax, one label, the rewritten instructions.
+/// The text llvm-mca reads: Intel syntax (x86-64) or GNU syntax (AArch64), one label, the
+/// rewritten instructions.
 pub fn mca_text(insns: &[Insn]) -> String {
-    let mut s = format!(".intel_syntax noprefix\n{BLOCK_LABEL}:\n");
+    let a64 = crate::asm::structure::Isa::of_insns(insns) == crate::asm::structure::Isa::Aarch64;
+    let mut s = if a64 { format!("{BLOCK_LABEL}:\n") } else { format!(".intel_syntax noprefix\n{BLOCK_LABEL}:\n") };
     for i in insns {
         s.push('\t');
         s.push_str(llvm_mnemonic(i));
@@ -211,6 +285,44 @@ mod tests {
         // A call that is not followed (its callee is outside the snapshot) moves no slot.
         let r = stack_rewrite(&[p("call", "r14"), p("push", "rbx"), p("pop", "rbx")]);
         assert_eq!(r.insns[0].args, "qword ptr [rsp - 8], rbx");
+    }
+
+    #[test]
+    fn aarch64_calls_and_returns_go_branches_target_the_block() {
+        let mut path = vec![
+            p("ldr", "w1, [x1, 28]"),
+            p("bl", "hl_bt_check_compare"),
+            p("ldr", "x7, [x0, 56]"),
+            p("cbz", "w10, .L3"),
+            p("tbnz", "x0, 0, .L4"),
+            p("ble", ".L2"),
+            p("ret", ""),
+            p("adrp", "x1, :got:__stack_chk_guard"),
+            p("ldr", "x1, [x1, :got_lo12:__stack_chk_guard]"),
+            p("add", "x3, x19, x3, lsl 1"),
+            p("csel", "w4, w4, wzr, pl"),
+            p("b", ".L0"),
+        ];
+        path[2].depth = 1;
+        let r = stack_rewrite(&path);
+        let text: Vec<String> = r.insns.iter().map(|i| format!("{} {}", i.op, i.args)).collect();
+        assert_eq!(
+            text,
+            vec![
+                "ldr w1, [x1, 28]",
+                "ldr x7, [x0, 56]",
+                "cbz w10, .Lhl_block",
+                "tbnz x0, 0, .Lhl_block",
+                "ble .Lhl_block",
+                "adrp x1, :got:hl_sym",
+                "ldr x1, [x1, :got_lo12:hl_sym]",
+                "add x3, x19, x3, lsl 1",
+                "csel w4, w4, wzr, pl",
+                "b .Lhl_block",
+            ]
+        );
+        assert_eq!(r.calls_dropped, 2);
+        assert!(!mca_text(&r.insns).contains("intel_syntax"));
     }
 
     #[test]
