@@ -188,6 +188,27 @@ pub struct Parsed {
     pub total: u64,
     /// Exclusive `Ir` per function name.
     pub self_cost: HashMap<String, u64>,
+    /// `Ir` of the calls each function made (their inclusive cost): with its own, its inclusive
+    /// cost ([`Parsed::inclusive`]).
+    pub call_cost: HashMap<String, u64>,
+    /// Calls into each function.
+    pub calls: HashMap<String, u64>,
+}
+
+impl Parsed {
+    /// A function's inclusive `Ir`: its own and its callees' (a recursive function's calls to
+    /// itself are counted again, as callgrind_annotate --inclusive does).
+    pub fn inclusive(&self, name: &str) -> u64 {
+        self.self_cost.get(name).copied().unwrap_or(0) + self.call_cost.get(name).copied().unwrap_or(0)
+    }
+
+    /// Every function named `name` or a gcc part of it (`name.isra.0`, `name.cold`, ...), for
+    /// each of [`Parsed::self_cost`], [`Parsed::inclusive`] and [`Parsed::calls`] summed.
+    pub fn function(&self, name: &str) -> (u64, u64, u64) {
+        let is = |n: &str| n == name || n.strip_prefix(name).is_some_and(|r| r.starts_with('.'));
+        let names: std::collections::BTreeSet<&String> = self.self_cost.keys().chain(self.call_cost.keys()).chain(self.calls.keys()).filter(|n| is(n)).collect();
+        names.iter().fold((0, 0, 0), |(s, i, c), n| (s + self.self_cost.get(*n).copied().unwrap_or(0), i + self.inclusive(n), c + self.calls.get(*n).copied().unwrap_or(0)))
+    }
 }
 
 /// Parse a callgrind out file (`--compress-strings` on or off): the totals line and the
@@ -196,6 +217,7 @@ pub fn parse(text: &str) -> Result<Parsed> {
     let mut p = Parsed::default();
     let mut names: HashMap<String, String> = HashMap::new();
     let mut current: Option<String> = None;
+    let mut callee: Option<String> = None;
     let mut after_calls = false;
     let mut saw_events = false;
     let resolve = |spec: &str, names: &mut HashMap<String, String>| -> String {
@@ -228,12 +250,22 @@ pub fn parse(text: &str) -> Result<Parsed> {
             current = Some(resolve(f, &mut names));
             after_calls = false;
         } else if let Some(f) = line.strip_prefix("cfn=") {
-            resolve(f, &mut names);
-        } else if line.starts_with("calls=") {
+            callee = Some(resolve(f, &mut names));
+        } else if let Some(c) = line.strip_prefix("calls=") {
             after_calls = true;
+            let n: u64 = c.split_whitespace().next().unwrap_or("0").parse().unwrap_or(0);
+            if let Some(t) = &callee {
+                *p.calls.entry(t.clone()).or_default() += n;
+            }
         } else if line.starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '-' || c == '*') {
             if after_calls {
                 after_calls = false;
+                let mut it = line.split_whitespace();
+                let _pos = it.next();
+                let cost: u64 = it.next().unwrap_or("0").parse().unwrap_or(0);
+                if let Some(f) = &current {
+                    *p.call_cost.entry(f.clone()).or_default() += cost;
+                }
                 continue;
             }
             let mut it = line.split_whitespace();
@@ -261,6 +293,8 @@ mod tests {
         assert_eq!(p.total, 113);
         assert_eq!(p.self_cost["kernel"], 13);
         assert_eq!(p.self_cost["callee"], 100);
+        assert_eq!((p.inclusive("kernel"), p.inclusive("callee"), p.calls["callee"]), (113, 100, 3));
+        assert_eq!(p.function("kernel"), (13, 113, 0));
     }
 
     #[test]

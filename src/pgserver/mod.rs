@@ -9,6 +9,7 @@
 
 pub mod bench;
 pub mod cluster;
+pub mod dirbyvalue;
 pub mod proc;
 pub mod seed004;
 pub mod servers;
@@ -87,7 +88,8 @@ pub struct PgArgs {
     /// --seed 004: with (`on`) or without (`off`) the index on bid (default both).
     #[arg(long, value_parser = ["on", "off"])]
     pub bid_index: Vec<String>,
-    /// --seed 004: pgbench protocols (`simple`, `prepared`; default both).
+    /// pgbench protocols: --seed 004 (`simple`, `prepared`; default both); --study dir-by-value
+    /// (one; default `prepared`).
     #[arg(long, value_parser = ["simple", "prepared"])]
     pub protocol: Vec<String>,
     /// --seed 004: client counts, comma-separated (default 1,4).
@@ -99,6 +101,12 @@ pub struct PgArgs {
     /// --seed 004: skip the who-allocates trace.
     #[arg(long)]
     pub no_who_allocates: bool,
+    /// --study dir-by-value: pgbench scale (default 10 quick, 100 full).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub scale: Option<u32>,
+    /// --study dir-by-value: skip callgrind (the instructions and the bound).
+    #[arg(long)]
+    pub no_instructions: bool,
 }
 
 impl PgArgs {
@@ -220,6 +228,10 @@ pub const HL_BTREE: Ext = Ext {
         ("Makefile", include_str!("../../pgext/hl_btree/Makefile")),
         ("hl_btree.control", include_str!("../../pgext/hl_btree/hl_btree.control")),
         ("hl_btree--1.0.sql", include_str!("../../pgext/hl_btree/hl_btree--1.0.sql")),
+        ("hl_pg_server.h", include_str!("../../pgext/hl_btree/hl_pg_server.h")),
+        // The crate's dir-by-value C kernels, the same source (17 and later build it).
+        ("nbtsearch_checkkeys.c", include_str!("../../csrc/nbtsearch_checkkeys.c")),
+        ("hl_pg.h", include_str!("../../csrc/hl_pg.h")),
     ],
     sql: include_str!("../../pgext/hl_btree/hl_btree--1.0.sql"),
 };
@@ -364,8 +376,18 @@ pub fn check_args(args: &PgArgs) -> Result<()> {
     if matches!(args.rounds, Some(0) | Some(1)) {
         return usage("--rounds must be at least 2");
     }
-    if (!args.grid.is_empty() || args.seconds.is_some()) && !pgbench {
-        return usage("--grid and --seconds go with --sweep-partitions or --seed 004");
+    let dv = args.study == "dir-by-value";
+    if !args.grid.is_empty() && !pgbench {
+        return usage("--grid goes with --sweep-partitions or --seed 004");
+    }
+    if args.seconds.is_some() && !pgbench && !dv {
+        return usage("--seconds goes with --sweep-partitions, --seed 004 or --study dir-by-value");
+    }
+    if (args.scale.is_some() || args.no_instructions) && !dv {
+        return usage("--scale and --no-instructions go with --study dir-by-value");
+    }
+    if dv && (args.rows.is_some() || args.protocol.len() > 1) {
+        return usage("--study dir-by-value takes --scale (not --rows) and one --protocol");
     }
     if args.grid.contains(&0) || args.seconds == Some(0) {
         return usage("--grid values and --seconds must be at least 1");
@@ -376,8 +398,11 @@ pub fn check_args(args: &PgArgs) -> Result<()> {
     if args.sweep_partitions && args.rounds.is_some() {
         return usage("--rounds does not go with --sweep-partitions (it runs each point three times)");
     }
-    if !seed && (!args.bid_index.is_empty() || !args.protocol.is_empty() || !args.clients.is_empty() || !args.arm.is_empty() || args.no_who_allocates) {
-        return usage("--bid-index, --protocol, --clients, --arm and --no-who-allocates go with --seed 004");
+    if !seed && (!args.bid_index.is_empty() || !args.clients.is_empty() || !args.arm.is_empty() || args.no_who_allocates) {
+        return usage("--bid-index, --clients, --arm and --no-who-allocates go with --seed 004");
+    }
+    if !seed && !dv && !args.protocol.is_empty() {
+        return usage("--protocol goes with --seed 004 or --study dir-by-value");
     }
     if args.sweep_partitions && (args.server.len() + args.pg_config.iter().count()) > 1 {
         return usage("--sweep-partitions runs on one server: give one --server (or --pg-config)");
@@ -438,7 +463,13 @@ fn print_file(path: &Path) -> Result<()> {
 fn run_inner(args: &PgArgs) -> Result<()> {
     check_args(args)?;
     crate::host::check_writable(&args.out)?;
-    let default: &[u32] = if args.seed.is_some() { &[17, 18] } else { &[] };
+    let default: &[u32] = if args.seed.is_some() {
+        &[17, 18]
+    } else if args.study == "dir-by-value" {
+        &[18]
+    } else {
+        &[]
+    };
     let servers = servers_with_extension(&args.server, args.pg_config.as_deref(), default)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     if args.seed.is_some() {
@@ -460,6 +491,27 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         let (inst, so) = &servers[0];
         let r = sweep::run(inst, so, &grid, args.seconds.unwrap_or(if quick { 2 } else { 5 }))?;
         let (j, m) = sweep::write(&r, &args.out)?;
+        print_file(&m)?;
+        eprintln!("wrote {} and {}", j.display(), m.display());
+        return Ok(());
+    }
+    if args.study == "dir-by-value" {
+        let mut cfg = dirbyvalue::Config::defaults(!args.full);
+        if let Some(s) = args.seconds {
+            cfg.seconds = s;
+        }
+        if let Some(r) = args.rounds {
+            cfg.rounds = r;
+        }
+        if let Some(s) = args.scale {
+            cfg.scale = s;
+        }
+        if let Some(p) = args.protocol.first() {
+            cfg.protocol = p.clone();
+        }
+        cfg.instructions = !args.no_instructions;
+        let r = dirbyvalue::run(&servers, &cfg)?;
+        let (j, m) = dirbyvalue::write(&r, &args.out)?;
         print_file(&m)?;
         eprintln!("wrote {} and {}", j.display(), m.display());
         return Ok(());
