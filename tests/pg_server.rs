@@ -611,3 +611,108 @@ fn install_script_refuses_a_bad_checksum_and_leaves_nothing() {
     let left: Vec<_> = std::fs::read_dir(&servers_dir).map(|d| d.flatten().map(|e| e.file_name()).collect()).unwrap_or_default();
     assert!(left.is_empty(), "a refused install left {left:?}");
 }
+
+/// The dir-by-value kernels against the server's own btgettuple on one index: the same rows
+/// in both directions, at page and key boundaries, index-only and plain, and the kernel ran.
+fn dir_by_value_agrees_on(i: &Install, so: &Path) {
+    let c = started(i, so);
+    // pgbench_accounts-like: int4 keys, ~367 a leaf; `dups` without deduplication (no posting
+    // lists), `deduped` with them (the kernels refuse those leaves).
+    c.sql(
+        "CREATE TABLE acc (aid int4 NOT NULL, abalance int4); INSERT INTO acc SELECT g, g % 1000 FROM generate_series(1, 30000) g;
+         CREATE UNIQUE INDEX acc_pkey ON acc USING hl_btree (aid);
+         CREATE TABLE dups (k int4, v int4); INSERT INTO dups SELECT g % 50, g FROM generate_series(1, 20000) g;
+         CREATE INDEX dups_k ON dups USING hl_btree (k) WITH (deduplicate_items = off);
+         CREATE TABLE deduped (k int4, v int4); INSERT INTO deduped SELECT g % 50, g FROM generate_series(1, 20000) g;
+         CREATE INDEX deduped_k ON deduped USING hl_btree (k);",
+        &[],
+    )
+    .unwrap();
+    c.sql("VACUUM ANALYZE acc, dups, deduped;", &[]).unwrap();
+    let mut s = c.session().unwrap();
+    s.query("SET enable_seqscan = off; SET enable_bitmapscan = off;").unwrap();
+    let queries = [
+        "SELECT sum(abalance + aid) || ' ' || count(*) FROM acc WHERE aid BETWEEN 1000 AND 16000",
+        "SELECT sum(abalance + aid) || ' ' || count(*) FROM acc WHERE aid BETWEEN 1 AND 2001",
+        "SELECT sum(abalance + aid) || ' ' || count(*) FROM acc WHERE aid >= 29000",
+        "SELECT sum(abalance + aid) || ' ' || count(*) FROM acc WHERE aid BETWEEN 28000 AND 40000",
+        "SELECT count(*) || '' FROM acc WHERE aid BETWEEN 1000 AND 16000",
+        "SELECT count(*) || '' FROM acc WHERE aid < 0",
+        "SELECT count(*) || '' FROM acc WHERE aid = 367",
+        "SELECT count(*) || '' FROM acc WHERE aid > 366 AND aid < 369",
+        "SELECT string_agg(aid::text, ',') FROM (SELECT aid FROM acc WHERE aid BETWEEN 360 AND 1200 ORDER BY aid DESC) t",
+        "SELECT string_agg(aid::text, ',') FROM (SELECT aid FROM acc WHERE aid BETWEEN 360 AND 1200 ORDER BY aid) t",
+        "SELECT count(*) || '' FROM acc WHERE aid = ANY ('{5, 7000, 29999}')",
+        "SELECT sum(v) || ' ' || count(*) FROM dups WHERE k BETWEEN 3 AND 9",
+        "SELECT sum(v) || ' ' || count(*) FROM dups WHERE k = 49",
+    ];
+    for q in queries {
+        let mut base: Option<String> = None;
+        for v in hotloops::pgserver::dirbyvalue::VARIANTS {
+            let got = s.query(&format!("SET hl_btree.variant = '{v}';\n{q};")).unwrap_or_else(|e| panic!("{}: {v}: {q}: {e:#}", i.version)).trim().to_string();
+            match &base {
+                None => base = Some(got),
+                Some(b) => assert_eq!(&got, b, "{}: {v} differs from the server on {q}", i.version),
+            }
+        }
+    }
+    // The kernel read the leaves after the first of a forward range, not of a backward one.
+    let pages = |s: &mut hotloops::pgserver::cluster::Session, q: &str| -> i64 {
+        s.query(&format!("SET hl_btree.variant = 'dir-by-value/c-by-value';\n{q};")).unwrap();
+        s.query("SELECT hl_btree_last_kernel_pages();").unwrap().trim().parse().unwrap()
+    };
+    let fwd = pages(&mut s, "SELECT count(*) FROM acc WHERE aid BETWEEN 1000 AND 16000");
+    assert!((35..=45).contains(&fwd), "{}: 15,001 int4 keys span ~41 leaves after the first: {fwd}", i.version);
+    assert_eq!(pages(&mut s, "SELECT aid FROM acc WHERE aid BETWEEN 360 AND 1200 ORDER BY aid DESC"), 0, "{}: backward scans are the server's", i.version);
+    assert_eq!(s.query("SELECT hl_btree_last_variant();").unwrap().trim(), "dir-by-value/c-by-value");
+    // Posting lists: a clear error, not wrong rows.
+    let e = s.query("SET hl_btree.variant = 'dir-by-value/c-opaque';\nSELECT count(*) FROM deduped WHERE k BETWEEN 3 AND 40;").unwrap_err();
+    assert!(format!("{e:#}").contains("posting lists"), "{}: {e:#}", i.version);
+}
+
+#[test]
+fn dir_by_value_kernels_return_the_servers_rows() {
+    for (i, so) in all_pg() {
+        if i.major >= 17 {
+            dir_by_value_agrees_on(&i, &so);
+        } else {
+            // 15: no so->currPos.dir, so no kernels; the variant says so.
+            let c = started(&i, &so);
+            let e = c.sql("CREATE TABLE t (a int4); CREATE INDEX ON t USING hl_btree (a); SET enable_seqscan = off; SET enable_bitmapscan = off; SET hl_btree.variant = 'dir-by-value/c-opaque'; SELECT * FROM t WHERE a = 1;", &[]).unwrap_err();
+            assert!(format!("{e:#}").contains("needs PostgreSQL 17"), "{e:#}");
+        }
+    }
+}
+
+#[test]
+fn dir_by_value_study_small_run_writes_its_report_and_bound() {
+    let ms: Vec<String> = majors().into_iter().filter(|m| m != "15").collect();
+    let Some(m) = ms.last() else { return };
+    let out = tempfile::tempdir().unwrap();
+    let st = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+        .args(["pg", "--study", "dir-by-value", "--server", m, "--scale", "1", "--seconds", "1", "--rounds", "2", "--out"])
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    let r: hotloops::pgserver::dirbyvalue::DirByValueReport = serde_json::from_str(&std::fs::read_to_string(out.path().join("pg-dir-by-value.json")).unwrap()).unwrap();
+    let q = &r.servers[0].queries;
+    assert_eq!(q.len(), 4, "two ranges x two scan types");
+    for x in q {
+        assert_eq!(x.node, if x.scan == "index" { "Index Scan" } else { "Index Only Scan" });
+        assert!(x.kernel_pages > 0 && x.variants.len() == 4 && x.variants.iter().all(|v| v.median_tps > 0.0), "{x:?}");
+        assert!(x.ratios.iter().any(|r| r.a.ends_with("c-opaque") && r.b.ends_with("c-by-value") && r.metric == "tps"), "{x:?}");
+        let server = x.instructions.iter().find(|i| i.variant == "dir-by-value/server").expect("callgrind ran");
+        assert!(server.per_query > 0.0 && server.readpage_share > 0.0 && server.readpage_share < 1.0 && server.checkkeys_share <= server.readpage_share, "{server:?}");
+        assert!((server.checkkeys_calls_per_tuple - 1.0).abs() < 0.01, "one _bt_checkkeys call a tuple: {server:?}");
+    }
+    // An index-only scan spends a larger share in the leaf loop than one that visits the heap.
+    let share = |scan: &str, range: u32| q.iter().find(|x| x.scan == scan && x.range == range).unwrap().instructions[0].readpage_share;
+    assert!(share("index-only", 15000) > share("index", 15000), "{q:?}");
+    // 15 is refused with the reason.
+    if majors().contains(&"15".to_string()) {
+        let st = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(["pg", "--study", "dir-by-value", "--server", "15"]).output().unwrap();
+        assert_eq!(st.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&st.stderr).contains("needs PostgreSQL 17"));
+    }
+}
