@@ -67,6 +67,17 @@ pub extern "C" fn hotloops_callgrind_boundary(case_index: u64) {
 pub fn count_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::Size) -> Result<Vec<InstrCount>> {
     let (_, v) = crate::study::variant(id)?;
     let symbols = v.symbols();
+    Ok(profile_cases(exe, id, cases, size)?
+        .into_iter()
+        .zip(cases)
+        .map(|((items, parsed), case)| InstrCount { id: id.to_string(), case: case.to_string(), items, inclusive: parsed.total, own: own_cost(&parsed, &symbols) })
+        .collect())
+}
+
+/// Like [`count_cases`], with each case's whole dump (every function's own and inclusive
+/// cost, and calls) and its items: what `hotloops pg --instructions` sets beside the server's.
+pub fn profile_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::Size) -> Result<Vec<(u64, Parsed)>> {
+    let (_, v) = crate::study::variant(id)?;
     if cases.is_empty() {
         return Ok(vec![]);
     }
@@ -110,17 +121,14 @@ pub fn count_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::Siz
     if parts.len() != cases.len() + 2 || parts.iter().enumerate().any(|(i, (p, _))| *p != i as u64 + 1) {
         bail!("callgrind run of {id}: {} dump parts for {} cases, expected {}", parts.len(), cases.len(), cases.len() + 2);
     }
-    cases
-        .iter()
-        .zip(items)
-        .zip(&parts[1..=cases.len()])
-        .map(|((case, items), (_, parsed))| {
-            if parsed.total == 0 {
-                bail!("callgrind collected nothing for {id} on {case}: is `{}` called by `hotloops run`?", v.kernel);
-            }
-            Ok(InstrCount { id: id.to_string(), case: case.to_string(), items, inclusive: parsed.total, own: own_cost(parsed, &symbols) })
-        })
-        .collect()
+    let mut out = Vec::new();
+    for ((case, items), (_, parsed)) in cases.iter().zip(items).zip(parts.drain(1..=cases.len())) {
+        if parsed.total == 0 {
+            bail!("callgrind collected nothing for {id} on {case}: is `{}` called by `hotloops run`?", v.kernel);
+        }
+        out.push((items, parsed));
+    }
+    Ok(out)
 }
 
 /// Exclusive cost of `symbols` and of the parts a C compiler split off or specialised from
@@ -193,6 +201,8 @@ pub struct Parsed {
     pub call_cost: HashMap<String, u64>,
     /// Calls into each function.
     pub calls: HashMap<String, u64>,
+    /// The functions that call each function.
+    pub callers: HashMap<String, std::collections::BTreeSet<String>>,
 }
 
 impl Parsed {
@@ -256,6 +266,9 @@ pub fn parse(text: &str) -> Result<Parsed> {
             let n: u64 = c.split_whitespace().next().unwrap_or("0").parse().unwrap_or(0);
             if let Some(t) = &callee {
                 *p.calls.entry(t.clone()).or_default() += n;
+                if let Some(f) = &current {
+                    p.callers.entry(t.clone()).or_default().insert(f.clone());
+                }
             }
         } else if line.starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '-' || c == '*') {
             if after_calls {

@@ -10,6 +10,7 @@
 pub mod bench;
 pub mod cluster;
 pub mod dirbyvalue;
+pub mod instructions;
 pub mod proc;
 pub mod seed004;
 pub mod servers;
@@ -105,8 +106,12 @@ pub struct PgArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub scale: Option<u32>,
     /// --study dir-by-value: skip callgrind (the instructions and the bound).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "instructions")]
     pub no_instructions: bool,
+    /// Instead of timing: the server's instructions a TID function by function (callgrind
+    /// over a single-user backend, collection inside amgetbitmap) beside the model's.
+    #[arg(long, conflicts_with_all = ["seed", "sweep_partitions"])]
+    pub instructions: bool,
 }
 
 impl PgArgs {
@@ -373,6 +378,9 @@ pub fn check_args(args: &PgArgs) -> Result<()> {
     if args.rows == Some(0) {
         return usage("--rows must be at least 1");
     }
+    if args.instructions && (args.rounds.is_some() || !args.cache.is_empty()) {
+        return usage("--instructions counts, it does not time: --rounds and --cache do not go with it");
+    }
     if matches!(args.rounds, Some(0) | Some(1)) {
         return usage("--rounds must be at least 2");
     }
@@ -512,6 +520,18 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         cfg.instructions = !args.no_instructions;
         let r = dirbyvalue::run(&servers, &cfg)?;
         let (j, m) = dirbyvalue::write(&r, &args.out)?;
+        print_file(&m)?;
+        eprintln!("wrote {} and {}", j.display(), m.display());
+        return Ok(());
+    }
+    if args.instructions {
+        if args.study != "tid-batch" {
+            return Err(UsageError(format!("--instructions counts tid-batch's server cases; --study {} counts its own (pg --study {} runs callgrind too)", args.study, args.study)).into());
+        }
+        let cases: Vec<String> = if args.case.is_empty() { vec!["btree-many".into(), "btree-few".into()] } else { args.case.clone() };
+        let rows = args.rows.unwrap_or(if args.full { 10_000_000 } else if args.quick { 1_000_000 } else { 100_000 });
+        let r = instructions::run(&servers, rows, &cases)?;
+        let (j, m) = instructions::write(&r, &args.out)?;
         print_file(&m)?;
         eprintln!("wrote {} and {}", j.display(), m.display());
         return Ok(());
