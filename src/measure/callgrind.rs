@@ -36,9 +36,9 @@ impl InstrCount {
 
 /// Is valgrind on PATH? Err says what to install.
 pub fn check_valgrind() -> Result<String> {
-    match Command::new("valgrind").arg("--version").output() {
+    match crate::host::cleanup::output(Command::new("valgrind").arg("--version")) {
         Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout).trim().to_string()),
-        _ => bail!("valgrind is not installed: instruction counts need it (`apt-get install valgrind`)"),
+        _ => Err(crate::host::Unavailable("valgrind is not installed: instruction counts need it (`apt-get install valgrind`)".into()).into()),
     }
 }
 
@@ -70,11 +70,14 @@ pub fn count_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::Siz
     if cases.is_empty() {
         return Ok(vec![]);
     }
-    let dir = tempfile::tempdir()?;
-    let _dir_guard = crate::host::cleanup::temp(dir.path());
+    let (dir, _dir_guard) = crate::host::cleanup::temp_dir("hotloops-callgrind-")?;
     let out = dir.path().join("callgrind.out");
     let mut cmd = Command::new("valgrind");
-    cmd.arg("--tool=callgrind")
+    // No gdbserver (its vgdb-pipe files would be left in TMPDIR by a killed valgrind), and a
+    // TMPDIR inside the registered directory for anything else valgrind writes.
+    cmd.env("TMPDIR", dir.path())
+        .arg("--tool=callgrind")
+        .arg("--vgdb=no")
         .arg(format!("--callgrind-out-file={}", out.display()))
         .arg(format!("--toggle-collect={}", v.kernel))
         .arg("--dump-before=hotloops_callgrind_boundary")
@@ -84,11 +87,7 @@ pub fn count_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::Siz
     for c in cases {
         cmd.args(["--case", c]);
     }
-    let child = cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().context("running valgrind")?;
-    let o = {
-        let _child_guard = crate::host::cleanup::child(child.id());
-        child.wait_with_output().context("running valgrind")?
-    };
+    let o = crate::host::cleanup::output(&mut cmd).context("running valgrind")?;
     if !o.status.success() {
         bail!("callgrind run of {id} failed:\n{}", String::from_utf8_lossy(&o.stderr));
     }
@@ -101,6 +100,10 @@ pub fn count_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::Siz
     let mut parts: Vec<(u64, Parsed)> = vec![];
     for e in std::fs::read_dir(dir.path())? {
         let path = e?.path();
+        // Only the dumps: valgrind may keep other files in its TMPDIR.
+        if !path.file_name().is_some_and(|n| n.to_string_lossy().starts_with("callgrind.out")) {
+            continue;
+        }
         let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
         let parsed = parse(&text).with_context(|| format!("{}", path.display()))?;
         let part = parsed.part.with_context(|| format!("{}: no `part:` line", path.display()))?;
