@@ -220,9 +220,27 @@ pub fn size_named(name: &str) -> Result<Size, UnknownName> {
     })
 }
 
+/// The longest budget a pair may ask for, ms (an hour).
+pub const MAX_BUDGET_MS: u64 = 3_600_000;
+/// The longest timed block, us (10 s).
+pub const MAX_BLOCK_US: u64 = 10_000_000;
+
+/// A budget and block length from a request: in range, or bad input ([`crate::host::Usage`]);
+/// a block of 10^11 us would never end.
+fn check_lengths(budget: Duration, block: Duration) -> Result<()> {
+    let (b, k) = (budget.as_millis(), block.as_micros());
+    if !(1..=MAX_BUDGET_MS as u128).contains(&b) || !(1..=MAX_BLOCK_US as u128).contains(&k) {
+        bail!(crate::host::Usage(format!(
+            "budget {b} ms, block {k} us: the budget must be 1 to {MAX_BUDGET_MS} ms and the block 1 to {MAX_BLOCK_US} us"
+        )));
+    }
+    Ok(())
+}
+
 /// The trials of pair (`a`, `b`) on case `case` at `size`, by id, in this process (pinned
 /// first): what a `trials` worker and `hotloops paired` run.
 pub fn trials_by_id(a: &str, b: &str, case: &str, size: Size, budget: Duration, block: Duration) -> Result<PairTrials> {
+    check_lengths(budget, block)?;
     let (s, va) = study::variant(a)?;
     let vb = s.info().variant(b)?;
     let mut c = study::build_case(s, case, size)?;
@@ -237,7 +255,8 @@ pub fn trials_by_id(a: &str, b: &str, case: &str, size: Size, budget: Duration, 
 /// process (pinned first), after allocating `heap_pad` bytes to move the heap: what a
 /// `case-trials` worker runs, one per code layout and process.
 pub fn case_trials_by_id(case: &str, size: Size, pairs: &[(String, String)], budget: Duration, block: Duration, min_trials: usize, heap_pad: usize) -> Result<Vec<PairTrials>> {
-    let Some((first, _)) = pairs.first() else { bail!("case-trials: no pairs") };
+    check_lengths(budget, block)?;
+    let Some((first, _)) = pairs.first() else { bail!(crate::host::Usage("case-trials: no pairs".into())) };
     let (s, _) = study::variant(first)?;
     let rows: Vec<(&'static Variant, &'static Variant)> =
         pairs.iter().map(|(a, b)| Ok((s.info().variant(a)?, s.info().variant(b)?))).collect::<Result<_, UnknownName>>()?;
