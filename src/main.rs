@@ -396,11 +396,16 @@ fn case_id(study: &dyn study::Study, name: Option<&str>) -> Result<&'static str>
     }
 }
 
-/// The files a command wrote, on stderr.
-fn wrote(files: &[PathBuf]) {
+/// The files a command wrote into `out`, on stderr, and the files there that hotloops did
+/// not write (left alone).
+fn wrote(files: &[PathBuf], out: &Path) {
     say!("wrote:");
     for f in files {
         say!("  {}", f.display());
+    }
+    let foreign = hotloops::host::outdir::foreign(out, files);
+    if !foreign.is_empty() {
+        say!("left alone in {} (hotloops did not write them): {}", out.display(), foreign.join(", "));
     }
 }
 
@@ -553,7 +558,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             let opts = report::layout::Options { target, case, size, processes: processes.into(), budget: Duration::from_millis(budget_ms), layouts, out };
             let (_, md, files) = report::layout::run(&opts)?;
             out!("{md}");
-            wrote(&files);
+            wrote(&files, &opts.out);
             Ok(())
         }
         Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size, layouts, strict, pg, config } => {
@@ -584,7 +589,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             };
             let (r, files) = report::run::run(&opts)?;
             out!("{}", report::terminal(&r));
-            wrote(&files);
+            wrote(&files, &out);
             Ok(())
         }
         Cmd::Render { file, out } => {
@@ -606,13 +611,8 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             // Rendering beside the file writes it back unchanged: it is in the way of nothing.
             let own = if same_file(&file, &out.join("report.json")) { vec!["report.json".to_string()] } else { vec![] };
             let mut dir = hotloops::host::outdir::OutDir::claim(&out, &planned, &own)?;
-            let planned_paths: Vec<PathBuf> = planned.iter().map(|n| out.join(n)).collect();
-            let foreign = dir.foreign(&planned_paths);
             let files = report::run::write_files_with(&r, &mut dir, Some(json))?;
-            wrote(&files);
-            if !foreign.is_empty() {
-                say!("left alone in {} (hotloops did not write them): {}", out.display(), foreign.join(", "));
-            }
+            wrote(&files, &out);
             Ok(())
         }
         Cmd::Compare { files, out, label, baseline } => {
@@ -633,7 +633,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             };
             let written = report::compare::write(&out, &md, &svgs)?;
             out!("{md}");
-            wrote(&written);
+            wrote(&written, &out);
             Ok(())
         }
         Cmd::Paired { a, b, case, size, budget_ms, block_us } => {
@@ -651,7 +651,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             let (s, files) = report::sweep::write(&out, &cfg, &mut |_| bar.inc(1))?;
             bar.finish_and_clear();
             out!("{}", report::sweep::markdown(&s));
-            wrote(&files);
+            wrote(&files, &out);
             Ok(())
         }
         Cmd::Model { target, cpu, json, no_measure, config } => hotloops::model::cli(target.as_deref(), cpu.as_deref(), json, no_measure, &config),
