@@ -78,7 +78,11 @@ fn size() -> Size {
         Ok("test") => Size::Test,
         Ok("full") => Size::Full,
         Ok("quick") | Err(_) => Size::Quick,
-        Ok(other) => panic!("HOTLOOPS_BENCH_SIZE={other}: expected test, quick or full"),
+        Ok(other) => {
+            // Bad input, said as a command says it (exit 2), not as a panic.
+            eprintln!("error: HOTLOOPS_BENCH_SIZE={other}: expected test, quick or full");
+            std::process::exit(2)
+        }
     }
 }
 

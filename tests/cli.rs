@@ -115,6 +115,24 @@ fn an_out_that_is_a_file_is_a_usage_error_before_measuring_and_leaves_nothing() 
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
 }
 
+/// A data directory that names a file is bad input, said before any study is measured.
+#[test]
+fn a_data_dir_that_is_a_file_is_refused_before_measuring() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("data");
+    std::fs::write(&file, "").unwrap();
+    let out = dir.path().join("o");
+    let o = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+        .args(["report", "--study", "local-index", "--study", "read-stream", "--size", "test", "--out", out.to_str().unwrap()])
+        .env("HOTLOOPS_DATA_DIR", &file)
+        .env("HOTLOOPS_LOCK_DIR", dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("HOTLOOPS_DATA_DIR") && !text(&o).contains("local-index/table3:"), "{}", text(&o));
+    assert!(!out.exists());
+}
+
 /// Bad combinations and values are refused before any work, with exit 2 and what is valid:
 /// `--no-instructions --require instructions`, an empty `--label`, a block length that would
 /// never end (from the command line and in a worker request), `--quick` with `--size`.

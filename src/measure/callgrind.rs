@@ -169,6 +169,8 @@ pub fn count_many(exe: &Path, jobs: &[Job], size: crate::study::Size) -> Result<
             None => variants.push((id, vec![case])),
         }
     }
+    // The longest first (most cases), so that no core is left with one at the end.
+    variants.sort_by_key(|(_, cases)| std::cmp::Reverse(cases.len()));
     // Counting is exact whatever else runs: every core the process started with, even when
     // the caller is a report's pinned thread.
     let results = crate::host::affinity::untimed_map(&variants, |(id, cases)| count_cases(exe, id, cases, size));

@@ -19,13 +19,13 @@ pub type Layouts = Vec<(&'static layout::Layout, PathBuf)>;
 /// Where each of `variants`' kernels sits in each layout's binary.
 pub fn sites(layouts: &Layouts, variants: &[Variant]) -> Result<Vec<Vec<Site>>> {
     let syms: Vec<&str> = variants.iter().map(|v| v.kernel).collect();
-    layouts
-        .iter()
-        .map(|(_, bin)| {
-            let pl = layout::placements(bin, &syms)?;
-            Ok(syms.iter().map(|s| pl.get(*s).map_or(Site::default(), |p| Site { kernel: Some(p.offset()), loop_header: p.loop_offset() })).collect())
-        })
-        .collect()
+    // Reading binaries (objdump), not timing: every core.
+    crate::host::affinity::untimed_map(layouts, |(_, bin)| {
+        let pl = layout::placements(bin, &syms)?;
+        Ok(syms.iter().map(|s| pl.get(*s).map_or(Site::default(), |p| Site { kernel: Some(p.offset()), loop_header: p.loop_offset() })).collect())
+    })
+    .into_iter()
+    .collect()
 }
 
 /// Every pair of one case under every layout: per process round, one fresh worker per layout

@@ -76,6 +76,12 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     let studies = select(&opts.studies)?;
     let mut notes = Vec::new();
     let configs = study::select_configs(&opts.configs, !opts.quick, &mut notes)?;
+    // A data directory that cannot be one (HOTLOOPS_DATA_DIR naming a file) is bad input:
+    // said now, not when read-stream's case is built after the studies before it.
+    let data = crate::pg::bloom::default_data_dir();
+    if data.exists() && !data.is_dir() {
+        return Err(crate::host::Usage(format!("HOTLOOPS_DATA_DIR={}: a file, not a directory", data.display())).into());
+    }
     let started = Instant::now();
 
     // Instructions: valgrind present?
@@ -153,6 +159,10 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
 
     let mut rows = Vec::new();
     let mut study_reports = Vec::new();
+    // Callgrind jobs of every study, counted at once after the last study's wall clock: one
+    // work queue keeps every core busy to the end (a queue a study left one core idle at the
+    // tail of each).
+    let mut callgrind_jobs: Vec<(&'static study::StudyInfo, String, &'static str)> = Vec::new();
     for s in &studies {
         let info = s.info();
         let base = info.baseline_variant();
@@ -274,29 +284,13 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             clock.lap(&mut phases, "sweep");
             case_reports.push(CaseReport { name: cname.to_string(), describe: case.describe(), items: case.items(), noise_floor: floor, aa, pairs });
         }
-        // Instructions: exact, at test size (per-item counts do not depend on the scale), all
-        // (variant, case) jobs of the study at once, after its wall clock. Counts are matched
-        // to rows by the (variant, case) ids they carry.
-        let mut clock = PhaseClock::new(info.name);
+        // Instructions (below, for every study at once): the study's (variant, case) jobs.
         if instructions {
-            progress.borrow().message(format!("{}: callgrind", info.name));
-            let jobs: Vec<callgrind::Job> =
-                case_reports.iter().flat_map(|c| rows_here(&c.name).into_iter().map(move |v| (v.id, c.name.as_str()))).collect();
-            let counts = callgrind::count_many(&exe, &jobs, Size::Test)?;
-            for c in &counts {
-                let Some(b) = counts.iter().find(|b| b.case == c.case && b.id == base.id) else { continue };
-                for (metric, val, bval) in
-                    [("instructions", c.inclusive_per_item(), b.inclusive_per_item()), ("own-instructions", c.own_per_item(), b.own_per_item())]
-                {
-                    let mut r = Row::plain(info.name, &c.case, &c.id, info.baseline, metric, val, &format!("instr/{}", info.unit));
-                    r.ratio = Some(val / bval);
-                    rows.push(r);
-                }
-            }
+            callgrind_jobs.extend(case_reports.iter().flat_map(|c| rows_here(&c.name).into_iter().map(move |v| (info, c.name.clone(), v.id))));
         }
         // The static core model: llvm-mca per CPU beside the host's loop-only cycles (a few
         // seconds a study; without llvm-mca the block says what to install).
-        clock.lap(&mut phases, "callgrind");
+        let mut clock = PhaseClock::new(info.name);
         let static_model = if opts.no_model {
             String::new()
         } else {
@@ -319,6 +313,24 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             baseline: info.baseline.into(),
             cases: case_reports,
         });
+    }
+    // Instructions: exact, at test size (per-item counts do not depend on the scale), every
+    // study's jobs in one queue after all the wall clock. Counts are matched to rows by the
+    // (variant, case) ids they carry.
+    if !callgrind_jobs.is_empty() {
+        let mut clock = PhaseClock::new("all studies");
+        progress.borrow().message("callgrind".into());
+        let jobs: Vec<callgrind::Job> = callgrind_jobs.iter().map(|(_, case, id)| (*id, case.as_str())).collect();
+        let counts = callgrind::count_many(&exe, &jobs, Size::Test)?;
+        for ((info, _, _), c) in callgrind_jobs.iter().zip(&counts) {
+            let Some(b) = counts.iter().find(|b| b.case == c.case && b.id == info.baseline) else { continue };
+            for (metric, val, bval) in [("instructions", c.inclusive_per_item(), b.inclusive_per_item()), ("own-instructions", c.own_per_item(), b.own_per_item())] {
+                let mut r = Row::plain(info.name, &c.case, &c.id, info.baseline, metric, val, &format!("instr/{}", info.unit));
+                r.ratio = Some(val / bval);
+                rows.push(r);
+            }
+        }
+        clock.lap(&mut phases, "callgrind");
     }
     progress.borrow().finish();
     let pg = opts.pg.as_ref().map(|o| {
