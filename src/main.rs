@@ -270,9 +270,10 @@ fn main() -> ExitCode {
     if std::env::var_os("HOTLOOPS_PARSE_ONLY").is_some() {
         return ExitCode::SUCCESS;
     }
-    // SIGINT/SIGTERM, on every command: temporaries removed, children stopped, exit 130
-    // (host::cleanup). Installed before anything is created.
-    hotloops::host::cleanup::install();
+    // SIGINT/SIGTERM: temporaries removed, children stopped, exit 130 (host::cleanup). The
+    // handler is installed by the first temporary or child registered, before it is created;
+    // not here: its thread would make `hotloops run` multi-threaded, and glibc's malloc then
+    // takes its locking path, which the instruction counts of kernels that allocate would see.
     // Code that prints with println!/eprintln! panics on a closed stdout or stderr; such a
     // panic ends the command as a closed stdout does (quietly, after unwinding has dropped
     // its temporaries and children), not with a panic message.

@@ -151,13 +151,16 @@ fn contradictory_empty_or_endless_options_are_usage_errors() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("1..=10000000"), "{}", text(&o));
     // The same request from a client: refused at once, not measured for 28 hours.
+    // (Its stdin stays open until the reply: a worker whose client has gone exits at once.)
     let mut w = Command::new(env!("CARGO_BIN_EXE_hotloops")).arg("worker").stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).spawn().unwrap();
-    use std::io::Write as _;
-    writeln!(w.stdin.take().unwrap(), r#"{{"request": "trials", "a": "local-index/store-each", "b": "local-index/local", "case": "table3", "size": "test", "budget_ms": 10, "block_us": 99999999999}}"#).unwrap();
-    let out = w.wait_with_output().unwrap();
-    let reply = String::from_utf8_lossy(&out.stdout);
+    use std::io::{BufRead as _, Write as _};
+    let mut to = w.stdin.take().unwrap();
+    writeln!(to, r#"{{"request": "trials", "a": "local-index/store-each", "b": "local-index/local", "case": "table3", "size": "test", "budget_ms": 10, "block_us": 99999999999}}"#).unwrap();
+    let mut reply = String::new();
+    std::io::BufReader::new(w.stdout.take().unwrap()).read_line(&mut reply).unwrap();
+    drop(to);
     assert!(reply.contains("\"usage\":true") && reply.contains("the block 1 to 10000000 us"), "{reply}");
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(w.wait().unwrap().code(), Some(2));
     // layout takes --quick as report and pg do; with --size it is a contradiction.
     let parses = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(["layout", "local-index", "--quick"]).env("HOTLOOPS_PARSE_ONLY", "1").output().unwrap();
     assert!(parses.status.success(), "{}", text(&parses));

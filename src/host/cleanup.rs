@@ -35,8 +35,8 @@ fn lock<T>(m: &'static Mutex<T>) -> MutexGuard<'static, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Install the handler (once; later calls do nothing). `main` installs it first thing, so
-/// every command has it.
+/// Install the handler (once; later calls do nothing). Every registration installs it first,
+/// so it is there before the first temporary or child exists.
 pub fn install() {
     INSTALL.call_once(|| {
         let _ = ctrlc::set_handler(handle);

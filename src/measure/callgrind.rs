@@ -73,10 +73,8 @@ pub fn count_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::Siz
     let (dir, _dir_guard) = crate::host::cleanup::temp_dir("hotloops-callgrind-")?;
     let out = dir.path().join("callgrind.out");
     let mut cmd = Command::new("valgrind");
-    // No gdbserver (its vgdb-pipe files would be left in TMPDIR by a killed valgrind), and a
-    // TMPDIR inside the registered directory for anything else valgrind writes.
-    cmd.env("TMPDIR", dir.path())
-        .arg("--tool=callgrind")
+    // No gdbserver: its vgdb-pipe files would be left in TMPDIR by a killed valgrind.
+    cmd.arg("--tool=callgrind")
         .arg("--vgdb=no")
         .arg(format!("--callgrind-out-file={}", out.display()))
         .arg(format!("--toggle-collect={}", v.kernel))
