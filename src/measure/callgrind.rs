@@ -36,9 +36,9 @@ impl InstrCount {
 
 /// Is valgrind on PATH? Err says what to install.
 pub fn check_valgrind() -> Result<String> {
-    match Command::new("valgrind").arg("--version").output() {
+    match crate::host::cleanup::output(Command::new("valgrind").arg("--version")) {
         Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout).trim().to_string()),
-        _ => bail!("valgrind is not installed: instruction counts need it (`apt-get install valgrind`)"),
+        _ => Err(crate::host::Unavailable("valgrind is not installed: instruction counts need it (`apt-get install valgrind`)".into()).into()),
     }
 }
 
@@ -81,11 +81,12 @@ pub fn profile_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::S
     if cases.is_empty() {
         return Ok(vec![]);
     }
-    let dir = tempfile::tempdir()?;
-    let _dir_guard = crate::host::cleanup::temp(dir.path());
+    let (dir, _dir_guard) = crate::host::cleanup::temp_dir("hotloops-callgrind-")?;
     let out = dir.path().join("callgrind.out");
     let mut cmd = Command::new("valgrind");
+    // No gdbserver: its vgdb-pipe files would be left in TMPDIR by a killed valgrind.
     cmd.arg("--tool=callgrind")
+        .arg("--vgdb=no")
         .arg(format!("--callgrind-out-file={}", out.display()))
         .arg(format!("--toggle-collect={}", v.kernel))
         .arg("--dump-before=hotloops_callgrind_boundary")
@@ -95,11 +96,7 @@ pub fn profile_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::S
     for c in cases {
         cmd.args(["--case", c]);
     }
-    let child = cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().context("running valgrind")?;
-    let o = {
-        let _child_guard = crate::host::cleanup::child(child.id());
-        child.wait_with_output().context("running valgrind")?
-    };
+    let o = crate::host::cleanup::output(&mut cmd).context("running valgrind")?;
     if !o.status.success() {
         bail!("callgrind run of {id} failed:\n{}", String::from_utf8_lossy(&o.stderr));
     }
@@ -112,6 +109,10 @@ pub fn profile_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::S
     let mut parts: Vec<(u64, Parsed)> = vec![];
     for e in std::fs::read_dir(dir.path())? {
         let path = e?.path();
+        // Only the dumps: valgrind may keep other files in its TMPDIR.
+        if !path.file_name().is_some_and(|n| n.to_string_lossy().starts_with("callgrind.out")) {
+            continue;
+        }
         let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
         let parsed = parse(&text).with_context(|| format!("{}", path.display()))?;
         let part = parsed.part.with_context(|| format!("{}: no `part:` line", path.display()))?;
@@ -174,6 +175,8 @@ pub fn count_many(exe: &Path, jobs: &[Job], size: crate::study::Size) -> Result<
             None => variants.push((id, vec![case])),
         }
     }
+    // The longest first (most cases), so that no core is left with one at the end.
+    variants.sort_by_key(|(_, cases)| std::cmp::Reverse(cases.len()));
     // Counting is exact whatever else runs: every core the process started with, even when
     // the caller is a report's pinned thread.
     let results = crate::host::affinity::untimed_map(&variants, |(id, cases)| count_cases(exe, id, cases, size));
