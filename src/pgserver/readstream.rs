@@ -182,18 +182,20 @@ const MODEL_MAPPING: &str = "the model's (study read-stream) cases: cold-direct 
                              io_method=sync (18) or on 17 (no io_method: synchronous reads); stream-worker = read-stream/stream under \
                              io_method=worker; stream-io-uring = read-stream/stream under io_method=io_uring (a liburing build only)";
 
+/// Whether the server can run io_method=io_uring: configured --with-liburing, or (a meson build,
+/// whose pg_config does not record its options) its postgres binary links liburing.
 fn has_liburing(inst: &Install) -> bool {
-    inst.configure.contains("--with-liburing")
+    inst.configure.contains("--with-liburing") || std::fs::read(inst.bin("postgres")).is_ok_and(|b| b.windows(11).any(|w| w == b"liburing.so"))
 }
 
 fn io_uring_words(inst: &Install) -> String {
     if inst.major < 18 {
         format!("PostgreSQL {} has no io_method (asynchronous I/O arrived in 18)", inst.short_version)
     } else if has_liburing(inst) {
-        "configured --with-liburing: io_method=io_uring is available (--io-method io_uring)".to_string()
+        "built with liburing: io_method=io_uring is available (--io-method io_uring)".to_string()
     } else {
         format!(
-            "this build has no io_uring (pg_config --configure has no --with-liburing; io_method is sync or worker): with a server built \
+            "this build has no io_uring (not configured --with-liburing, and its postgres does not link liburing; io_method is sync or worker): with a server built \
              --with-liburing, run `hotloops pg --study read-stream --pg-config /path/to/bin/pg_config` (io_uring joins sync and worker by \
              default there; `--io-method io_uring` for it alone); {} is not such a build",
             inst.pg_config.display()
@@ -249,8 +251,8 @@ pub fn check_servers(installs: &[Install], io_methods: &[String]) -> Result<()> 
         }
         if i.major >= 18 && io_methods.iter().any(|m| m == "io_uring") && !has_liburing(i) {
             return Err(UsageError(format!(
-                "--io-method io_uring: PostgreSQL {} ({}) was built without liburing (its pg_config --configure has no --with-liburing), so its \
-                 io_method is sync or worker; pass --pg-config of a server built --with-liburing",
+                "--io-method io_uring: PostgreSQL {} ({}) was built without liburing (not configured --with-liburing, and its postgres does not \
+                 link liburing), so its io_method is sync or worker; pass --pg-config of a server built --with-liburing",
                 i.short_version,
                 i.pg_config.display()
             ))
