@@ -12,6 +12,7 @@ pub mod cluster;
 pub mod dirbyvalue;
 pub mod instructions;
 pub mod proc;
+pub mod readstream;
 pub mod seed004;
 pub mod servers;
 pub mod single;
@@ -66,9 +67,14 @@ pub struct PgArgs {
     /// Output directory (pg.json, pg.md; pg-sweep.*; pg-seed004.*).
     #[arg(long, default_value = "target/hotloops-pg")]
     pub out: PathBuf,
-    /// Only this cache state: `warm` (index in shared buffers) or `os-cache` (every leaf read).
-    #[arg(long, value_parser = ["warm", "os-cache"])]
+    /// Only this cache state: `warm` (index in shared buffers) or `os-cache` (every leaf read);
+    /// with --study read-stream also `cold` (debug_io_direct=data: every page from storage).
+    #[arg(long, value_parser = ["warm", "os-cache", "cold"])]
     pub cache: Vec<String>,
+    /// --study read-stream on PostgreSQL 18+: the io_method values to run (default sync and
+    /// worker, and io_uring where the server was configured --with-liburing).
+    #[arg(long, value_parser = ["sync", "worker", "io_uring"])]
+    pub io_method: Vec<String>,
     /// Only this case: `btree-many` or `btree-few`.
     #[arg(long, value_parser = ["btree-many", "btree-few"])]
     pub case: Vec<String>,
@@ -241,8 +247,20 @@ pub const HL_BTREE: Ext = Ext {
     sql: include_str!("../../pgext/hl_btree/hl_btree--1.0.sql"),
 };
 
+/// hl_bloom: the server's contrib/bloom with per-scan variants of amgetbitmap (seed 002).
+pub const HL_BLOOM: Ext = Ext {
+    name: "hl_bloom",
+    files: &[
+        ("hl_bloom.c", include_str!("../../pgext/hl_bloom/hl_bloom.c")),
+        ("Makefile", include_str!("../../pgext/hl_bloom/Makefile")),
+        ("hl_bloom.control", include_str!("../../pgext/hl_bloom/hl_bloom.control")),
+        ("hl_bloom--1.0.sql", include_str!("../../pgext/hl_bloom/hl_bloom--1.0.sql")),
+    ],
+    sql: include_str!("../../pgext/hl_bloom/hl_bloom--1.0.sql"),
+};
+
 /// The extensions built for every server, in build order.
-pub const EXTENSIONS: &[&Ext] = &[&HL_BTREE];
+pub const EXTENSIONS: &[&Ext] = &[&HL_BTREE, &HL_BLOOM];
 
 /// The allocation tracer (LD_PRELOAD; no server headers), built beside the extensions.
 const ALLOCTRACE_C: &str = include_str!("../../pgext/hl_alloctrace/hl_alloctrace.c");
@@ -373,6 +391,12 @@ pub fn run(args: &PgArgs) -> Result<()> {
 /// Usage errors before any work: options that the chosen mode would ignore, and bad counts.
 pub fn check_args(args: &PgArgs) -> Result<()> {
     let usage = |m: &str| -> Result<()> { Err(UsageError(m.to_string()).into()) };
+    if args.study == "read-stream" {
+        return readstream::check_args(args);
+    }
+    if args.cache.iter().any(|c| c == "cold") || !args.io_method.is_empty() {
+        return usage("--cache cold and --io-method go with --study read-stream");
+    }
     let seed = args.seed.is_some();
     let pgbench = seed || args.sweep_partitions;
     if args.rows == Some(0) {
@@ -460,7 +484,7 @@ pub fn servers_with_extension(servers: &[String], pg_config: Option<&Path>, defa
     Ok(out)
 }
 
-fn print_file(path: &Path) -> Result<()> {
+pub(crate) fn print_file(path: &Path) -> Result<()> {
     use std::io::Write as _;
     let text = std::fs::read_to_string(path)?;
     // A closed stdout (`| head`) is not a failure of the measurement, which is written.
@@ -471,6 +495,9 @@ fn print_file(path: &Path) -> Result<()> {
 fn run_inner(args: &PgArgs) -> Result<()> {
     check_args(args)?;
     crate::host::check_writable(&args.out)?;
+    if args.study == "read-stream" {
+        return readstream::run_cli(args);
+    }
     let default: &[u32] = if args.seed.is_some() {
         &[17, 18]
     } else if args.study == "dir-by-value" {
