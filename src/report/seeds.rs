@@ -391,7 +391,7 @@ pub struct Card {
 pub const RULE: &str = "Rule: the server decides (any version resolving the claim's direction: \
 \"reproduced in the server\"; all unresolved: \"model only\" if the Rust model resolves it, else \"not \
 reproduced\"; the opposite direction: \"contradicted\"); a layout-sensitive model or C pair adds \
-\"layout-sensitive\"; a static prediction smaller than the claim adds \"the static model bounds it below \
+\"layout-sensitive\" (\"in C\" for a C pair); a static prediction smaller than the claim adds \"the static model bounds it below \
 the claim\"; a missing view is named, never judged.";
 
 /// The conclusion [`RULE`] derives from `lines` for a claim of time ratio `claim`.
@@ -425,12 +425,12 @@ pub fn conclude(claim: f64, lines: &[Line]) -> String {
     } else {
         parts.push(format!("not reproduced: neither the Rust model ({}) nor the server resolves it", model.word()));
     }
-    if model == Dir::LayoutSensitive || of(View::C).any(|l| l.dir() == Some(Dir::LayoutSensitive)) {
+    if model == Dir::LayoutSensitive {
         if !parts.iter().any(|p| p.contains("layout-sensitive")) {
             parts.push("layout-sensitive".into());
-        } else if of(View::C).any(|l| l.dir() == Some(Dir::LayoutSensitive)) && model != Dir::LayoutSensitive {
-            parts.push("a C pair is layout-sensitive".into());
         }
+    } else if let Some(c) = of(View::C).find(|l| l.dir() == Some(Dir::LayoutSensitive)) {
+        parts.push(format!("layout-sensitive in C ({})", c.label.trim_start_matches("C ")));
     }
     let statics: Vec<&Line> = of(View::StaticOwn).chain(of(View::StaticHost)).filter(|l| l.figure.is_ok()).collect();
     let below: Vec<&str> = statics
@@ -879,4 +879,63 @@ pub fn terminal(r: &Report) -> String {
         m.push_str("  (the cards with every view: report.md, or `hotloops seed ID --report DIR`)\n\n");
     }
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quotient_of_two_pairs_widens_its_interval() {
+        // 0.95 / 1.0 with +-1% each side: the quotient 0.95, wider than either interval.
+        let (r, ci) = quotient((0.95, Some((0.95 / 1.01, 0.95 * 1.01))), (1.0, Some((1.0 / 1.01, 1.01))));
+        let (lo, hi) = ci.unwrap();
+        assert!((r - 0.95).abs() < 1e-12);
+        assert!(lo < 0.95 / 1.01 && hi > 0.95 * 1.01 && hi < 0.95 * 1.02, "{lo} {hi}");
+        assert!(quotient((0.9, None), (1.0, Some((0.99, 1.01)))).1.is_none());
+    }
+
+    #[test]
+    fn tps_ratios_become_time_ratios() {
+        // 5.5% more TPS is 1/1.055 of the time; the interval's ends swap.
+        let (t, ci) = tps_to_time(1.055, (1.04, 1.07));
+        assert!((t - 1.0 / 1.055).abs() < 1e-12);
+        assert_eq!(ci, Some((1.0 / 1.07, 1.0 / 1.04)));
+    }
+
+    #[test]
+    fn every_seed_has_a_spec_and_an_unknown_one_lists_them() {
+        for s in ["000", "001", "002", "004"] {
+            assert_eq!(spec(s).unwrap().seed, s);
+        }
+        let e = spec("003").unwrap_err();
+        assert_eq!(e.valid, ids());
+        // The claims point the way the seeds say: every one is a saving.
+        assert!(SPECS.iter().all(|s| s.claim_ratio < 1.0));
+    }
+
+    #[test]
+    fn wrapped_text_keeps_to_the_width() {
+        let long = "word ".repeat(60);
+        let w = wrap(&long, "- ", "  ");
+        assert!(w.lines().count() > 2 && w.lines().all(|l| l.chars().count() <= WIDTH), "{w}");
+        assert!(w.lines().skip(1).all(|l| l.starts_with("  ")));
+    }
+
+    #[test]
+    fn the_cards_head_the_reports_markdown_and_terminal() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/kvm-amd-epyc-2core/report.json");
+        let r = crate::report::load(&path).unwrap();
+        let md = crate::report::markdown(&r);
+        let (cards, headline) = (md.find("## Seed cards").unwrap(), md.find("## Headline").unwrap());
+        assert!(cards < headline);
+        for seed in ["000", "001", "002", "004"] {
+            assert!(md[cards..headline].contains(&format!("### Seed {seed}:")), "seed {seed}");
+        }
+        let t = crate::report::terminal(&r);
+        assert!(t.lines().filter(|l| l.starts_with("seed ")).count() == 4, "{t}");
+        assert!(t.lines().all(|l| l.chars().count() <= crate::report::TERMINAL_WIDTH), "{t}");
+        // From the report alone no server was read: no card may say it was reproduced there.
+        assert!(!md[cards..headline].contains("Conclusion: Reproduced") && md[cards..headline].contains("not judged: the server"));
+    }
 }
