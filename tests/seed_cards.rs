@@ -219,6 +219,27 @@ fn cards_from_synthetic_files_follow_their_views() {
 }
 
 #[test]
+fn the_servers_instructions_are_a_line_per_version() {
+    let d = tempfile::tempdir().unwrap();
+    let rep = synthetic_report(d.path(), 0.96, 0.95, 0.97, "faster");
+    let side = |n: f64| serde_json::json!({"what": "w", "tids": 1000, "total_per_tid": n, "functions": []});
+    let v = serde_json::json!({"host_cpu": "h", "command": "hotloops pg --instructions --full", "servers": [{
+        "server_version": "postgres (PostgreSQL) 17.9", "rows": 1000,
+        "comparisons": [
+            {"case": "btree-many", "variant": "tid-batch/batched-store", "server": side(100.0), "model": null},
+            {"case": "btree-many", "variant": "tid-batch/batched-local", "server": side(90.0), "model": null}
+        ]}]});
+    let p = d.path().join("pg-instructions.json");
+    std::fs::write(&p, v.to_string()).unwrap();
+    let md = card(&[&rep, &p]);
+    let row = md.lines().find(|l| l.contains("instructions server 17.9")).unwrap_or_else(|| panic!("{md}"));
+    assert!(row.contains("-10.00% instr"), "{row}");
+    // Without the file, the line is missing and names the command.
+    let md = card(&[&rep]);
+    assert!(md.lines().any(|l| l.contains("instructions server") && l.contains("missing")), "{md}");
+}
+
+#[test]
 fn a_directory_is_its_json_and_pg_json() {
     let d = tempfile::tempdir().unwrap();
     synthetic_report(d.path(), 0.96, 0.95, 0.97, "faster");

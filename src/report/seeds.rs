@@ -13,7 +13,7 @@
 use super::table::{Align, Table};
 use super::{Report, pct};
 use crate::host::Usage;
-use crate::pgserver::{bench, dirbyvalue, readstream, seed004, sweep};
+use crate::pgserver::{bench, dirbyvalue, instructions, readstream, seed004, sweep};
 use anyhow::Result;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -179,6 +179,8 @@ pub struct Sources {
     pub dir_by_value: Vec<(PathBuf, dirbyvalue::DirByValueReport)>,
     pub seed004: Vec<(PathBuf, seed004::Seed004Report)>,
     pub sweeps: Vec<(PathBuf, sweep::SweepReport)>,
+    /// `hotloops pg --instructions` runs.
+    pub instructions: Vec<(PathBuf, instructions::InstructionsReport)>,
     /// Files of a directory that are none of these, or of an older shape: (file, why).
     pub skipped: Vec<(PathBuf, String)>,
 }
@@ -253,6 +255,8 @@ impl Sources {
             self.dir_by_value.push((path.to_path_buf(), serde_json::from_value(v).map_err(typed)?));
         } else if has("provenance") && has("results") {
             self.tid.push((path.to_path_buf(), serde_json::from_value(v).map_err(typed)?));
+        } else if has("servers") && v["servers"].get(0).is_some_and(|x| x.get("comparisons").is_some()) {
+            self.instructions.push((path.to_path_buf(), serde_json::from_value(v).map_err(typed)?));
         } else if has("servers") && v["servers"].get(0).is_some_and(|x| x.get("results").is_some() && x.get("provenance").is_some()) {
             let r: bench::PgRuns = serde_json::from_value(v).map_err(typed)?;
             self.tid.extend(r.servers.into_iter().map(|x| (path.to_path_buf(), x)));
@@ -645,6 +649,7 @@ fn server_lines(spec: &Spec, src: &Sources, out: &mut Vec<Line>) {
                     out.push(Line { view: View::Server, label, pair: pair.clone(), figure: f, source: display(path), command: r.provenance.command.clone() });
                 }
             }
+            server_instructions(case, a, b, src, out);
         }
         ServerPair::ReadStream { state, a, b, metric } => {
             let pair = format!("{} -> {} ({metric})", short(a), short(b));
@@ -692,6 +697,17 @@ fn server_lines(spec: &Spec, src: &Sources, out: &mut Vec<Line>) {
                             None => Err(format!("the run has no {pair}")),
                         };
                         out.push(Line { view: View::Server, label: format!("server {v} {scan} {range}"), pair: pair.clone(), figure: f, source: display(path), command: r.command.clone() });
+                        let per = |id: &str| q.instructions.iter().find(|i| i.variant == id && i.tuples > 0.0).map(|i| i.per_query / i.tuples);
+                        if let (Some(x), Some(y)) = (per(a), per(b)) {
+                            out.push(Line {
+                                view: View::Instructions,
+                                label: format!("instructions server {v}"),
+                                pair: format!("{} -> {}", short(a), short(b)),
+                                figure: Ok(Figure { ratio: y / x, ci: None, verdict: None, note: format!("{x:.1} -> {y:.1} instr/tuple, the whole query, exact") }),
+                                source: display(path),
+                                command: r.command.clone(),
+                            });
+                        }
                         for bd in &q.bounds {
                             let t = 1.0 / (1.0 + bd.max_tps_change);
                             out.push(Line {
@@ -749,6 +765,34 @@ fn server_lines(spec: &Spec, src: &Sources, out: &mut Vec<Line>) {
                 }
             }
         }
+    }
+}
+
+/// The server's instructions a TID of `a` and `b` in `case`, a line per version
+/// (`hotloops pg --instructions`), or the missing line.
+fn server_instructions(case: &str, a: &str, b: &str, src: &Sources, out: &mut Vec<Line>) {
+    let pair = format!("{} -> {}", short(a), short(b));
+    let mut any = false;
+    for (path, r) in &src.instructions {
+        for s in &r.servers {
+            let per = |id: &str| s.comparisons.iter().find(|c| c.case == case && c.variant == id).map(|c| c.server.total_per_tid);
+            if let (Some(x), Some(y)) = (per(a), per(b))
+                && x > 0.0
+            {
+                any = true;
+                out.push(Line {
+                    view: View::Instructions,
+                    label: format!("instructions server {}", version(&s.server_version)),
+                    pair: pair.clone(),
+                    figure: Ok(Figure { ratio: y / x, ci: None, verdict: None, note: format!("{x:.1} -> {y:.1} instr/TID in amgetbitmap, exact") }),
+                    source: display(path),
+                    command: r.command.clone(),
+                });
+            }
+        }
+    }
+    if !any {
+        out.push(missing(View::Instructions, "instructions server", &pair, format!("no `hotloops pg --instructions` run with {case}"), "hotloops pg --instructions --full".into()));
     }
 }
 
