@@ -188,34 +188,38 @@ pub fn function_key(name: &str) -> String {
     let base = base.strip_prefix("hotloops_").or_else(|| base.strip_prefix("hl_")).unwrap_or(base);
     let base = base.strip_suffix("_btree").unwrap_or(base);
     let base = base.strip_prefix("tbm_").or_else(|| base.strip_prefix("pagetable_")).unwrap_or(base);
-    base.strip_suffix("_hash_internal").unwrap_or(base).to_string()
+    // Rust spells `FunctionCall2Coll` as `function_call2_coll`.
+    base.strip_suffix("_hash_internal").unwrap_or(base).chars().filter(|c| *c != '_').map(|c| c.to_ascii_lowercase()).collect()
 }
 
 impl Comparison {
-    /// Per function key ([`function_key`]): (key, model, server) own instructions a TID, the
-    /// largest gap first; a function on one side only has 0 on the other.
+    /// Per function met on both sides by [`function_key`]: (name, model, server) own
+    /// instructions a TID, the largest gap first, named as the server names it (the model's
+    /// name where the server has none); a function on one side only has 0 on the other.
     pub fn function_gaps(&self) -> Vec<(String, f64, f64)> {
         let Some(model) = &self.model else { return Vec::new() };
-        let mut rows: Vec<(String, f64, f64)> = Vec::new();
-        for (side, fs) in [(0, &model.functions), (1, &self.server.functions)] {
+        // (key, display name, model, server)
+        let mut rows: Vec<(String, String, f64, f64)> = Vec::new();
+        for (server, fs) in [(false, &model.functions), (true, &self.server.functions)] {
             for f in fs.iter() {
                 let k = function_key(&f.name);
                 let i = match rows.iter().position(|r| r.0 == k) {
                     Some(i) => i,
                     None => {
-                        rows.push((k, 0.0, 0.0));
+                        rows.push((k, f.name.clone(), 0.0, 0.0));
                         rows.len() - 1
                     }
                 };
-                if side == 0 {
-                    rows[i].1 += f.self_per_tid;
+                if server {
+                    rows[i].1 = f.name.clone();
+                    rows[i].3 += f.self_per_tid;
                 } else {
                     rows[i].2 += f.self_per_tid;
                 }
             }
         }
-        rows.sort_by(|a, b| (b.1 - b.2).abs().total_cmp(&(a.1 - a.2).abs()));
-        rows
+        rows.sort_by(|a, b| (b.2 - b.3).abs().total_cmp(&(a.2 - a.3).abs()));
+        rows.into_iter().map(|(_, n, m, s)| (n, m, s)).collect()
     }
 }
 
@@ -395,7 +399,9 @@ mod tests {
     fn a_model_function_meets_the_server_function_it_models() {
         assert_eq!(function_key("<hotloops::pg::tidbitmap::TidBitmap as hotloops::pg::sink::TidSink>::add_tuples"), function_key("tbm_add_tuples"));
         assert_eq!(function_key("hotloops::pg::nbtreadpage::bt_readpage"), function_key("_bt_readpage"));
-        assert_eq!(function_key("_bt_tuple_before_array_skeys.isra.0"), "bt_tuple_before_array_skeys");
+        assert_eq!(function_key("_bt_tuple_before_array_skeys.isra.0"), function_key("hotloops::pg::nbtreadpage::bt_tuple_before_array_skeys"));
+        assert_eq!(function_key("hotloops::pg::fmgr::function_call2_coll"), function_key("FunctionCall2Coll"));
+        assert_ne!(function_key("_bt_readpage"), function_key("_bt_checkkeys"));
         assert_eq!(function_key("hotloops::pg::tidbitmap::Pagetable::insert"), function_key("pagetable_insert_hash_internal"));
         assert_eq!(function_key("hl_tid_batch_batched_btree"), function_key("hotloops_tid_batch_batched"));
         let f = |name: &str, own: f64| Function { name: name.into(), group: group_of(name, name.contains("::")).into(), self_per_tid: own, inclusive_per_tid: own, calls_per_tid: 1.0 };
@@ -407,7 +413,7 @@ mod tests {
             model: Some(side(vec![f("hotloops::pg::nbtreadpage::bt_readpage", 39.0), f("hotloops::pg::tidbitmap::TidBitmap::add_tuples", 62.0)])),
         };
         let g = c.function_gaps();
-        assert_eq!((g[0].0.as_str(), g[0].1, g[0].2), ("bt_readpage", 39.0, 45.0));
+        assert_eq!((g[0].0.as_str(), g[0].1, g[0].2), ("_bt_readpage", 39.0, 45.0));
         assert_eq!(g.len(), 2);
         assert_eq!(c.largest_gap().unwrap().0, GROUPS[2].name);
     }
