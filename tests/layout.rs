@@ -185,7 +185,8 @@ fn one_valgrind_for_all_cases_counts_what_one_process_a_case_does() {
         for (a, b) in again.iter().zip(&together) {
             assert_eq!((a.inclusive, a.own), (b.inclusive, b.own), "{id} on {}: counts repeat exactly", a.case);
         }
-    }    let jobs: Vec<callgrind::Job> = ["partitions-4", "partitions-5", "partitions-100"].iter().map(|c| ("alloc-churn/palloc-routine", *c)).collect();
+    }
+    let jobs: Vec<callgrind::Job> = ["partitions-3", "partitions-4", "partitions-100"].iter().map(|c| ("alloc-churn/palloc-routine", *c)).collect();
     for (t, (id, case)) in callgrind::count_many(&exe, &jobs, Size::Test).unwrap().iter().zip(&jobs) {
         let alone = callgrind::count(&exe, id, case, Size::Test).unwrap();
         assert_eq!((t.items, t.own, t.inclusive), (alone.items, alone.own, alone.inclusive), "{id} on {case}: a process of its own");

@@ -212,6 +212,7 @@ hotloops_alloc_churn_palloc_routine:
 	mov esi, 1
 	xor edx, edx
 	call rax
+	mov byte ptr [rax + 48], 1
 	mov rcx, qword ptr [rsp + 8]
 	mov rcx, qword ptr [rcx + 32]
 	mov qword ptr [rcx + r15], rax
@@ -509,7 +510,7 @@ hl_bthandler_palloc:
 	mov qword ptr [rax + 144], rcx
 	mov rcx, qword ptr [rip + hotloops::pg::amapi::scan::btbeginscan@GOTPCREL]
 	mov qword ptr [rax + 152], rcx
-	lea rcx, [rip + hotloops::pg::amapi::scan::btrescan]
+	mov rcx, qword ptr [rip + hotloops::pg::amapi::scan::btrescan@GOTPCREL]
 	mov qword ptr [rax + 160], rcx
 	lea rcx, [rip + hotloops::pg::amapi::stubs::btgettuple]
 	mov qword ptr [rax + 168], rcx

@@ -209,6 +209,7 @@ hotloops_alloc_churn_static_routine:
 	mov esi, 1
 	xor edx, edx
 	call rax
+	mov byte ptr [rax + 48], 1
 	mov rcx, qword ptr [rsp]
 	mov rcx, qword ptr [rcx + 32]
 	mov qword ptr [rcx + r15], rax

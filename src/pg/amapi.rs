@@ -569,6 +569,13 @@ pub mod scan {
             (*so).curr_pos.curr_page = INVALID_BLOCK_NUMBER;
             (*so).mark_pos.buf = 0;
             (*so).mark_pos.curr_page = INVALID_BLOCK_NUMBER;
+            // An index-only scan (the executor set xs_want_itup) gets its tuple workspace
+            // on the first rescan: two pages, the current and the marked position's halves.
+            // 16 KiB, over AllocSet's chunk limit, so a malloc of its own per partition.
+            if (*scan).xs_want_itup && (*so).curr_tuples.is_null() {
+                (*so).curr_tuples = palloc(2 * crate::pg::page::BLCKSZ).cast();
+                (*so).mark_tuples = (*so).curr_tuples.add(crate::pg::page::BLCKSZ);
+            }
             if !keys.is_null() && nkeys > 0 {
                 ptr::copy_nonoverlapping(keys, (*scan).key_data.cast_mut(), nkeys as usize);
             }

@@ -38,11 +38,11 @@ pub const GROUPS: &[Group] = &[
         model: &["hotloops_tid_batch_*", "hl_tid_batch_*"],
         server: &["btgetbitmap", "hotloops_tid_batch_*", "hl_getbitmap"],
     },
-    Group { name: "TIDBitmap insert (tbm_add_tuples, its hash table)", model: &["*tidbitmap*", "*TidBitmap*", "*pagetable*"], server: &["tbm_*", "pagetable_*", "hash_*", "murmurhash*"] },
-    Group { name: "leaf read (_bt_readpage, _bt_checkkeys, saving items)", model: &["*bt_readpage*", "*checkkeys*", "*saveitem*", "*check_compare*"], server: &["_bt_readpage", "_bt_checkkeys", "_bt_check_compare", "_bt_saveitem", "_bt_setuppostingitems", "_bt_savepostingitem", "_bt_set_startikey", "_bt_keep_natts_fast", "_bt_compare"] },
+    Group { name: "TIDBitmap insert (tbm_add_tuples, its hash table)", model: &["*tidbitmap*", "*TidBitmap*", "*pagetable*"], server: &["tbm_*", "pagetable_*", "murmurhash*"] },
+    Group { name: "leaf read (_bt_readpage, _bt_checkkeys, saving items)", model: &["*bt_readpage*", "*checkkeys*", "*saveitem*", "*check_compare*", "*set_startikey*", "*tuple_before_array_skeys*"], server: &["_bt_readpage", "_bt_checkkeys", "_bt_check_compare", "_bt_saveitem", "_bt_setuppostingitems", "_bt_savepostingitem", "_bt_set_startikey", "_bt_keep_natts_fast", "_bt_tuple_before_array_skeys"] },
     Group { name: "page step (_bt_next, _bt_steppage, _bt_readnextpage)", model: &["*steppage*", "*bt_next*", "*readnextpage*", "hl_tb_bt_steppage*", "hl_bt_steppage*"], server: &["_bt_next", "_bt_steppage", "_bt_readnextpage", "_bt_readfirstpage", "_bt_parallel_*", "_bt_drop_lock_and_maybe_pin", "_bt_killitems"] },
-    Group { name: "descent and array keys (_bt_first, _bt_search, primitive scans)", model: &["*bt_first*", "*bt_search*", "*binsrch*", "*prim_scan*", "*array_keys*", "*preprocess*"], server: &["_bt_first", "_bt_search", "_bt_binsrch*", "_bt_moveright", "_bt_preprocess_*", "_bt_start_prim_scan", "_bt_start_array_keys", "_bt_advance_array_keys", "_bt_getroot", "_bt_endpoint", "_bt_get_endpoint"] },
-    Group { name: "buffer manager (read, pin, lock, release)", model: &["*bufmgr*", "*BufferPool*", "*buffer*", "*Buffer*"], server: &["ReadBuffer*", "*Buffer*", "_bt_getbuf", "_bt_relbuf", "_bt_lockbuf", "_bt_unlockbuf", "_bt_checkpage", "LWLock*", "PinBuffer*", "UnpinBuffer*", "Start*Buffer*", "WaitReadBuffers", "ResourceOwner*", "pgstat_*", "hash_search*", "BufTable*", "GetPrivateRefCount*", "ReservePrivateRefCountEntry", "ForgetPrivateRefCountEntry", "smgr*", "md*", "FileRead*", "pg_pread*", "pread*", "__libc_pread*", "StrategyGetBuffer", "GetVictimBuffer", "LockBufHdr", "TerminateBufferIO", "io_*", "pgaio_*", "read_stream_*"] },
+    Group { name: "descent and array keys (_bt_first, _bt_search, primitive scans)", model: &["*bt_first*", "*bt_search*", "*binsrch*", "*bt_compare*", "*moveright*", "*prim_scan*", "*array_keys*", "*preprocess*"], server: &["_bt_first", "_bt_search", "_bt_binsrch*", "_bt_compare", "_bt_moveright", "_bt_preprocess_*", "_bt_start_prim_scan", "_bt_start_array_keys", "_bt_advance_array_keys", "_bt_getroot", "_bt_endpoint", "_bt_get_endpoint"] },
+    Group { name: "buffer manager (read, pin, lock, release)", model: &["*bufmgr*", "*BufferPool*", "*buffer*", "*Buffer*", "*bt_getbuf*", "*bt_relbuf*", "*bt_relandgetbuf*"], server: &["ReadBuffer*", "*Buffer*", "_bt_getbuf", "_bt_relbuf", "_bt_relandgetbuf", "_bt_lockbuf", "_bt_unlockbuf", "_bt_checkpage", "LWLock*", "PinBuffer*", "UnpinBuffer*", "Start*Buffer*", "WaitReadBuffers", "ResourceOwner*", "pgstat_*", "hash_search*", "hash_bytes*", "BufTable*", "GetPrivateRefCount*", "ReservePrivateRefCountEntry", "ForgetPrivateRefCountEntry", "smgr*", "md*", "FileRead*", "pg_pread*", "pread*", "__libc_pread*", "StrategyGetBuffer", "GetVictimBuffer", "LockBufHdr", "TerminateBufferIO", "io_*", "pgaio_*", "read_stream_*"] },
     Group { name: "memory and the rest", model: &["*"], server: &["*"] },
 ];
 
@@ -176,6 +176,53 @@ impl Comparison {
     }
 }
 
+/// The name a model function and the server function it models share: the last path segment
+/// of a Rust name (`<TidBitmap as TidSink>::add_tuples` -> `add_tuples`), a C name without its
+/// leading underscores, gcc's clone suffix and the file's prefix (`tbm_add_tuples` ->
+/// `add_tuples`, `_bt_readpage` -> `bt_readpage`, `pagetable_insert_hash_internal` -> `insert`).
+pub fn function_key(name: &str) -> String {
+    let last = name.rsplit("::").next().unwrap_or(name);
+    let base = last.split('.').next().unwrap_or(last).trim_start_matches('_');
+    // The crate's kernel names carry a study prefix or a case suffix the C loop does not;
+    // simplehash names its insert after the table and the variant.
+    let base = base.strip_prefix("hotloops_").or_else(|| base.strip_prefix("hl_")).unwrap_or(base);
+    let base = base.strip_suffix("_btree").unwrap_or(base);
+    let base = base.strip_prefix("tbm_").or_else(|| base.strip_prefix("pagetable_")).unwrap_or(base);
+    // Rust spells `FunctionCall2Coll` as `function_call2_coll`.
+    base.strip_suffix("_hash_internal").unwrap_or(base).chars().filter(|c| *c != '_').map(|c| c.to_ascii_lowercase()).collect()
+}
+
+impl Comparison {
+    /// Per function met on both sides by [`function_key`]: (name, model, server) own
+    /// instructions a TID, the largest gap first, named as the server names it (the model's
+    /// name where the server has none); a function on one side only has 0 on the other.
+    pub fn function_gaps(&self) -> Vec<(String, f64, f64)> {
+        let Some(model) = &self.model else { return Vec::new() };
+        // (key, display name, model, server)
+        let mut rows: Vec<(String, String, f64, f64)> = Vec::new();
+        for (server, fs) in [(false, &model.functions), (true, &self.server.functions)] {
+            for f in fs.iter() {
+                let k = function_key(&f.name);
+                let i = match rows.iter().position(|r| r.0 == k) {
+                    Some(i) => i,
+                    None => {
+                        rows.push((k, f.name.clone(), 0.0, 0.0));
+                        rows.len() - 1
+                    }
+                };
+                if server {
+                    rows[i].1 = f.name.clone();
+                    rows[i].3 += f.self_per_tid;
+                } else {
+                    rows[i].2 += f.self_per_tid;
+                }
+            }
+        }
+        rows.sort_by(|a, b| (b.2 - b.3).abs().total_cmp(&(a.2 - a.3).abs()));
+        rows.into_iter().map(|(_, n, m, s)| (n, m, s)).collect()
+    }
+}
+
 /// One server's counts.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct ServerCounts {
@@ -302,6 +349,9 @@ pub fn markdown(r: &InstructionsReport) -> String {
                 for (g, mo, se) in c.groups() {
                     let _ = writeln!(m, "| {g} | {mo:.1} | {se:.1} | {:+.1} |", mo - se);
                 }
+                if let (Some((g, gap)), Some((f, fm, fs))) = (c.largest_gap(), c.function_gaps().first()) {
+                    let _ = writeln!(m, "\nLargest gap: {g} ({gap:+.1} a TID); function `{f}`: model {fm:.1}, server {fs:.1} ({:+.1}).", fm - fs);
+                }
                 m += "\n";
             }
             m += "| server function | group | own a TID | inclusive a TID | calls a TID |\n|---|---|---:|---:|---:|\n";
@@ -337,5 +387,34 @@ mod tests {
         assert_eq!(group_of("<hotloops::pg::tidbitmap::TidBitmap as hotloops::pg::sink::TidSink>::add_tuples", true), GROUPS[1].name);
         assert_eq!(group_of("hl_tid_batch_per_tid_btree", true), GROUPS[0].name);
         assert_eq!(group_of("hotloops::pg::nbtree::bt_readpage_all", true), GROUPS[2].name);
+        // The descent's comparisons and the buffer mapping's hash are not the leaf's or the bitmap's.
+        assert_eq!(group_of("_bt_compare", false), GROUPS[4].name);
+        assert_eq!(group_of("hotloops::pg::nbtsearch::bt_compare", true), GROUPS[4].name);
+        assert_eq!(group_of("hash_bytes", false), GROUPS[5].name);
+        assert_eq!(group_of("hotloops::pg::nbtreadpage::bt_set_startikey", true), GROUPS[2].name);
+        assert_eq!(group_of("_bt_tuple_before_array_skeys.isra.0", false), GROUPS[2].name);
+    }
+
+    #[test]
+    fn a_model_function_meets_the_server_function_it_models() {
+        assert_eq!(function_key("<hotloops::pg::tidbitmap::TidBitmap as hotloops::pg::sink::TidSink>::add_tuples"), function_key("tbm_add_tuples"));
+        assert_eq!(function_key("hotloops::pg::nbtreadpage::bt_readpage"), function_key("_bt_readpage"));
+        assert_eq!(function_key("_bt_tuple_before_array_skeys.isra.0"), function_key("hotloops::pg::nbtreadpage::bt_tuple_before_array_skeys"));
+        assert_eq!(function_key("hotloops::pg::fmgr::function_call2_coll"), function_key("FunctionCall2Coll"));
+        assert_ne!(function_key("_bt_readpage"), function_key("_bt_checkkeys"));
+        assert_eq!(function_key("hotloops::pg::tidbitmap::Pagetable::insert"), function_key("pagetable_insert_hash_internal"));
+        assert_eq!(function_key("hl_tid_batch_batched_btree"), function_key("hotloops_tid_batch_batched"));
+        let f = |name: &str, own: f64| Function { name: name.into(), group: group_of(name, name.contains("::")).into(), self_per_tid: own, inclusive_per_tid: own, calls_per_tid: 1.0 };
+        let side = |fs: Vec<Function>| Side { what: String::new(), tids: 1, total_per_tid: fs.iter().map(|x| x.self_per_tid).sum(), functions: fs };
+        let c = Comparison {
+            case: "btree-many".into(),
+            variant: "tid-batch/per-tid".into(),
+            server: side(vec![f("_bt_readpage", 45.0), f("tbm_add_tuples", 63.0)]),
+            model: Some(side(vec![f("hotloops::pg::nbtreadpage::bt_readpage", 39.0), f("hotloops::pg::tidbitmap::TidBitmap::add_tuples", 62.0)])),
+        };
+        let g = c.function_gaps();
+        assert_eq!((g[0].0.as_str(), g[0].1, g[0].2), ("_bt_readpage", 39.0, 45.0));
+        assert_eq!(g.len(), 2);
+        assert_eq!(c.largest_gap().unwrap().0, GROUPS[2].name);
     }
 }

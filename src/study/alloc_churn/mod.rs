@@ -10,13 +10,15 @@
 //! pallocs a 27,352-byte `BTScanOpaqueData`, over AllocSet's 8 KiB chunk limit, so each is a
 //! malloc of its own; a query over N partitions holds N of them and frees them together at
 //! `ExecutorEnd`. Once the freed top of the heap exceeds glibc's trim threshold (128 KiB by
-//! default: between 4 and 5 scan states) glibc gives it back with `brk`, and the next query
+//! default: between 4 and 5 scan states; with an index-only scan's 16 KiB workspace beside each, between
+//! 3 and 4) glibc gives it back with `brk`, and the next query
 //! faults every page it touches in again.
 //!
 //! **The model** ([`query`]): one backend's query over N partitions of `pgbench_accounts`
-//! (range-partitioned on aid as `pgbench -i --partitions=N` does), each with a B-tree on bid
-//! (assumed: reference §5.4 assumes one B-tree scan per partition; the seed does not give
-//! the plan). Per query:
+//! (range-partitioned on aid as `pgbench -i --partitions=N` does), each with a B-tree on bid,
+//! scanned as the servers plan the seed's `count(*)`: an Index Only Scan per partition
+//! (`hotloops pg --seed 004` shows the plan; its who-allocates table shows what each
+//! partition mallocs). Per query:
 //! 1. `MessageContext` is reset (PostgresMain does it before each message);
 //! 2. the planner does [`LOOKUPS_PER_PARTITION`] = 2 routine look-ups per partition index
 //!    (`GetIndexAmRoutineByAmId`): one whose caller pfrees the result, as
@@ -24,15 +26,20 @@
 //!    it to the context reset, as `equality_ops_are_compatible` or
 //!    `get_op_index_interpretation` did (reference §5.3). The count is our assumption; the
 //!    seed does not say which callers ran;
-//! 3. the executor begins a bitmap index scan per partition in `ExecutorState` through the
+//! 3. the executor begins an index-only scan per partition in `ExecutorState` through the
 //!    relcache's `rd_indam` (`btbeginscan`: scan descriptor, key arrays, the 27,352-byte scan
-//!    state), runs each (`btrescan`, `btgetbitmap` for `bid = 0`: the descent finds no match),
-//!    ends each (`btendscan` frees the scan state's dedicated block), and frees the executor
+//!    state; `xs_want_itup` set), runs each (`btrescan`: the 16 KiB tuple workspace of an
+//!    index-only scan; then the descent for `bid = 0`, which finds no match, through
+//!    `amgetbitmap`'s code: with no match both read the same pages), ends each (`btendscan`
+//!    frees the scan state's and the workspace's dedicated blocks), and frees the executor
 //!    state (context reset).
 //!
 //! Not modelled: the rest of planning and execution (RelOptInfos, paths, plan and state
-//! nodes, tuple slots), which add small chunks to the same contexts; one relcache context
-//! for all indexes instead of one `rd_indexcxt` each. The digest of a query folds what the
+//! nodes, tuple slots), which add small chunks to the same contexts; each scan node's
+//! `ExprContext` (an 8 KiB context block per partition on the servers, which recycle up to
+//! 100 freed contexts of that size, so it churns malloc only at about 100 partitions: at the
+//! seed's 100, 99 of them a query); one relcache context for all indexes instead of one
+//! `rd_indexcxt` each. The digest of a query folds what the
 //! planner read from the routines, every TID the scans returned and the scan states' final
 //! positions: every variant must agree on it.
 //!
@@ -179,8 +186,8 @@ static INFO: StudyInfo = StudyInfo {
         .helpers(&["hl_bthandler_palloc"]),
     ],
     cases: &[
-        CaseSpec { id: "partitions-4", summary: "4 partitions: below the trim cliff (4 scan states under glibc's 128 KiB threshold)" },
-        CaseSpec { id: "partitions-5", summary: "5 partitions: where the model's cliff lies" },
+        CaseSpec { id: "partitions-3", summary: "3 partitions: below the trim cliff (3 scan states and workspaces, 131 KiB freed a query, under glibc's 128 KiB threshold with the heap's slack)" },
+        CaseSpec { id: "partitions-4", summary: "4 partitions: where the model's cliff lies (and PostgreSQL 15's, index-only)" },
         CaseSpec { id: "partitions-100", summary: "100 partitions: the seed's regression" },
     ],
 };
@@ -454,11 +461,15 @@ fn query<const PALLOC: bool>(b: &mut Backend) -> u64 {
             planned = fold(planned, (*r).amconsistentequality as u64 | ((*r).amsearcharray as u64) << 1 | ((*r).amstrategies as u64) << 8);
         }
 
-        // ExecutorStart: a bitmap index scan per partition, through the relcache's rd_indam.
+        // ExecutorStart: an Index Only Scan per partition (the server's plan for the seed's
+        // count(*)), through the relcache's rd_indam: index_beginscan, then xs_want_itup,
+        // so the first rescan pallocs the scan's tuple workspace.
         memory_context_switch_to(b.executor_cxt.as_ptr());
         for (i, rel) in b.rels.iter().enumerate() {
             let Some(begin) = (*rel.rd_indam).ambeginscan else { missing_callback("ambeginscan") };
-            *b.scans.get_unchecked_mut(i) = begin(rel, 1, 0);
+            let scan = begin(rel, 1, 0);
+            (*scan).xs_want_itup = true;
+            *b.scans.get_unchecked_mut(i) = scan;
         }
         // ExecutorRun: index_rescan + index_getbitmap per partition.
         b.tbm = TidDigest::new();

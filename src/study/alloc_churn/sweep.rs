@@ -47,7 +47,7 @@ pub struct SweepConfig {
 }
 
 impl SweepConfig {
-    /// Every N up to 12 (the cliff is near 5), then coarser to 200.
+    /// Every N up to 12 (the cliff is near 4), then coarser to 200.
     pub fn full() -> SweepConfig {
         let mut grid: Vec<usize> = (1..=12).collect();
         grid.extend([14, 16, 20, 24, 32, 40, 48, 64, 80, 100, 128, 160, 200]);
