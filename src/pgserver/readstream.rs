@@ -332,6 +332,15 @@ pub fn run(inst: &Install, so: &Path, cfg: &Config) -> Result<ServerReport> {
     Ok(ServerReport { provenance: bench::provenance(inst, so, cfg.rows, cfg.rounds, data), query, index_pages, io_uring: io_uring_words(inst), results })
 }
 
+/// Every server in turn (`report --pg` runs this too).
+pub fn run_all(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<ReadStreamRuns> {
+    let mut runs = ReadStreamRuns { study: "read-stream".into(), seed_claim: SEED_CLAIM.into(), model_mapping: MODEL_MAPPING.into(), servers: Vec::new() };
+    for (inst, so) in servers {
+        runs.servers.push(run(inst, so, cfg)?);
+    }
+    Ok(runs)
+}
+
 /// `hotloops pg --study read-stream`: default servers 17 and 18.
 pub fn run_cli(args: &PgArgs) -> Result<()> {
     let installs = servers::select(&args.server, args.pg_config.as_deref(), &[17, 18])?;
@@ -344,10 +353,7 @@ pub fn run_cli(args: &PgArgs) -> Result<()> {
         cache_states: if args.cache.is_empty() { CACHE_STATES.iter().map(|s| s.to_string()).collect() } else { args.cache.clone() },
         io_methods: args.io_method.clone(),
     };
-    let mut runs = ReadStreamRuns { study: "read-stream".into(), seed_claim: SEED_CLAIM.into(), model_mapping: MODEL_MAPPING.into(), servers: Vec::new() };
-    for (inst, so) in &servers {
-        runs.servers.push(run(inst, so, &cfg)?);
-    }
+    let runs = run_all(&servers, &cfg)?;
     let (j, m) = write(&runs, &args.out)?;
     super::print_file(&m)?;
     eprintln!("wrote {} and {}", j.display(), m.display());
