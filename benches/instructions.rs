@@ -27,7 +27,8 @@ binary_benchmark_group!(
     config = BinaryBenchmarkConfig::default()
         .env_clear(false)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .tool(Callgrind::with_args(["--toggle-collect=hotloops_*", "--collect-atstart=no"])),
+        // No gdbserver: an interrupted bench leaves no vgdb-pipe-* files in TMPDIR.
+        .tool(Callgrind::with_args(["--toggle-collect=hotloops_*", "--collect-atstart=no", "--vgdb=no"])),
     benchmarks = |group: &mut BinaryBenchmarkGroup| {
         for s in study::STUDIES {
             let info = s.info();

@@ -20,6 +20,10 @@ if grep -qE "Running (unittests|benches/instructions)" "$bench_log"; then
   echo "test.sh: cargo bench --features local-index ran more than the wall-clock benches" >&2; exit 1
 fi
 grep -q "pipeline/local-index" "$bench_log" || { echo "test.sh: cargo bench --features local-index did not bench the patched pipeline" >&2; exit 1; }
+# ...and only what the feature switches: local-index's pipeline and variants, no other study.
+if grep -qE "^Testing (pipeline/)?(dir-by-value|tid-batch|read-stream|alloc-churn)/" "$bench_log"; then
+  echo "test.sh: cargo bench --features local-index benched studies the feature does not switch" >&2; exit 1
+fi
 # The instruction bench by name (gungraun counts every kernel).
 cargo bench --features local-index --bench instructions
 # One closing line for the whole run.

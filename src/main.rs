@@ -4,6 +4,8 @@
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use hotloops::host::worker::{BadRequest, Request, Server};
+use hotloops::host::{Unavailable, Usage};
+use hotloops::say;
 use hotloops::study::alloc_churn::sweep::SweepConfig;
 use hotloops::study::{self, Size, UnknownName};
 use hotloops::{asm, measure, report};
@@ -169,6 +171,9 @@ enum Cmd {
         /// Workload size.
         #[arg(long, value_enum, default_value = "quick")]
         size: Size,
+        /// The quick workload (`--size quick`, the default), as `report --quick` and `pg --quick` take it.
+        #[arg(long, conflicts_with = "size")]
+        quick: bool,
         /// Only these layouts, comma-separated (default: all).
         #[arg(long, value_delimiter = ',')]
         layouts: Vec<String>,
@@ -248,9 +253,11 @@ enum Cmd {
         case: String,
         #[arg(long, value_enum)]
         size: Size,
-        #[arg(long)]
+        /// Wall-clock budget, ms (1 to 3,600,000).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=measure::wallclock::MAX_BUDGET_MS))]
         budget_ms: u64,
-        #[arg(long)]
+        /// Target block length, us (1 to 10,000,000).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=measure::wallclock::MAX_BLOCK_US))]
         block_us: u64,
     },
     /// (internal) A fresh measuring process: one JSON request on stdin (trials, serve, point,
@@ -266,9 +273,24 @@ fn main() -> ExitCode {
     if std::env::var_os("HOTLOOPS_PARSE_ONLY").is_some() {
         return ExitCode::SUCCESS;
     }
-    // SIGINT/SIGTERM (once a report, a temporary or a child installed the handler):
-    // temporaries removed, children stopped, exit 130 (host::cleanup).
-    let result = dispatch(cli.cmd);
+    // SIGINT/SIGTERM: temporaries removed, children stopped, exit 130 (host::cleanup). The
+    // handler is installed by the first temporary or child registered, before it is created;
+    // not here: its thread would make `hotloops run` multi-threaded, and glibc's malloc then
+    // takes its locking path, which the instruction counts of kernels that allocate would see.
+    // Code that prints with println!/eprintln! panics on a closed stdout or stderr; such a
+    // panic ends the command as a closed stdout does (quietly, after unwinding has dropped
+    // its temporaries and children), not with a panic message.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !info.payload_as_str().is_some_and(is_print_failure) {
+            default_hook(info);
+        }
+    }));
+    let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dispatch(cli.cmd))) {
+        Ok(r) => r,
+        Err(p) if p.downcast_ref::<String>().is_some_and(|m| is_print_failure(m)) => Err(StdoutClosed.into()),
+        Err(p) => std::panic::resume_unwind(p),
+    };
     // A child killed by the signal handler fails its caller, and a run may end while the
     // handler cleans up: either way, let the handler finish and exit 130.
     hotloops::host::cleanup::wait_if_interrupted();
@@ -277,10 +299,15 @@ fn main() -> ExitCode {
         // A reader that closed our stdout has what it wanted: end quietly.
         Err(e) if e.is::<StdoutClosed>() => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            say!("error: {e:#}");
             if is_usage(&e) { ExitCode::from(2) } else { ExitCode::FAILURE }
         }
     }
+}
+
+/// The message std's `print!` family panics with when stdout or stderr cannot be written.
+fn is_print_failure(m: &str) -> bool {
+    m.starts_with("failed printing to stdout") || m.starts_with("failed printing to stderr")
 }
 
 /// Our stdout was closed by its reader (only [`outln!`] and [`out!`] say so; a closed pipe to a
@@ -299,20 +326,20 @@ impl std::fmt::Display for StdoutClosed {
 }
 impl std::error::Error for StdoutClosed {}
 
-/// Bad input that is not an unknown name (a corrupt report file): exit 2.
-#[derive(Debug)]
-struct UsageError(String);
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl std::error::Error for UsageError {}
-
-/// Bad input (an unknown name, a corrupt file, a malformed worker request): exit 2.
+/// Exit 2: bad input (an unknown name, a corrupt file, a malformed worker request, an `--out`
+/// that is a file) or what the command needs and this host lacks (valgrind, llvm-mca, a
+/// PMU, a C configuration not built, a case the file system cannot run), whichever command
+/// meets it: the message names it and what to do. Anything else failing is exit 1.
 fn is_usage(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| c.is::<UnknownName>() || c.is::<UsageError>() || c.is::<BadRequest>() || c.is::<hotloops::pgserver::UsageError>())
-        || e.downcast_ref::<UnknownName>().is_some()
+    e.chain().any(|c| {
+        c.is::<UnknownName>()
+            || c.is::<Usage>()
+            || c.is::<Unavailable>()
+            || c.is::<BadRequest>()
+            || c.is::<study::CaseUnavailable>()
+            || c.is::<hotloops::model::Usage>()
+            || c.is::<hotloops::pgserver::UsageError>()
+    }) || e.downcast_ref::<UnknownName>().is_some()
         || e.downcast_ref::<BadRequest>().is_some()
 }
 
@@ -373,6 +400,28 @@ fn case_id(study: &dyn study::Study, name: Option<&str>) -> Result<&'static str>
     }
 }
 
+/// The files a command wrote into `out`, on stderr, and the files there that hotloops did
+/// not write (left alone).
+fn wrote(files: &[PathBuf], out: &Path) {
+    say!("wrote:");
+    for f in files {
+        say!("  {}", f.display());
+    }
+    let foreign = hotloops::host::outdir::foreign(out, files);
+    if !foreign.is_empty() {
+        say!("left alone in {} (hotloops did not write them): {}", out.display(), foreign.join(", "));
+    }
+}
+
+/// Whether two paths name one file (the second need not exist).
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
+    }
+}
+
 fn dispatch(cmd: Cmd) -> Result<()> {
     match cmd {
         Cmd::Pg(args) => hotloops::pgserver::run(&args),
@@ -413,7 +462,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
         Cmd::Asm { target, diff, fresh, config } => {
             let get = |id: &str| -> Result<String> {
                 if fresh {
-                    asm::check_tool()?;
+                    asm::check_tool().map_err(|e| Unavailable(format!("{e:#}")))?;
                     asm::generate(id)
                 } else {
                     asm::read_snapshot(&asm::snapshot_dir(), id)
@@ -483,31 +532,41 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             let mut c = study::build_case(s, cid, size)?;
             let cpu = hotloops::host::cpu::cpu();
             let m = measure::counters::Microarch::detect(&cpu);
-            let core = measure::pin_current_thread();
-            outln!("{id} on {cid} ({size}, {} {}/run), {runs} runs; CPU {} [{m}], pinned core {:?}", c.items(), s.info().unit, cpu.name, core);
+            let core = measure::pin_current_thread().map_or("not pinned".to_string(), |c| format!("pinned to core {c}"));
+            outln!("{id} on {cid} ({size}, {} {}/run), {runs} runs; CPU {} [{m}], {core}", c.items(), s.info().unit, cpu.name);
             if let Err(why) = measure::counters::hardware_available() {
                 outln!("hardware counters: {why}\n(going on with the software counters)");
             }
             let rep = measure::counters::measure(c.as_mut(), v, runs, &measure::counters::groups_for(m))?;
-            outln!("{:<10} {:<32} {:>16} {:>14} {:>9}", "group", "event", "count", format!("per {}", s.info().unit), "running");
+            use report::table::{Align, Table};
+            let mut t = Table::new([
+                ("group".to_string(), Align::Left),
+                ("event".to_string(), Align::Left),
+                ("count".to_string(), Align::Right),
+                (format!("per {}", s.info().unit), Align::Right),
+                ("running".to_string(), Align::Right),
+            ]);
             for x in &rep.values {
                 let running = if x.time_enabled_ns == 0 { 1.0 } else { x.time_running_ns as f64 / x.time_enabled_ns as f64 };
-                outln!("{:<10} {:<32} {:>16.0} {:>14.4} {:>8.1}%", x.group, x.event, x.count, x.per_item, running * 100.0);
+                t.row([x.group.to_string(), x.event.clone(), format!("{:.0}", x.count), format!("{:.4}", x.per_item), format!("{:.1}%", running * 100.0)]);
             }
+            // A row per event not counted; the reasons once, below the table.
             for u in &rep.unavailable {
-                outln!("{:<10} {:<32} not counted: {}", u.group, u.event, u.reason);
+                t.row([u.group.to_string(), u.event.clone(), "not counted".to_string()]);
+            }
+            out!("{}", t.render());
+            for n in report::unavailable_notes(&rep.unavailable) {
+                outln!("{n}");
             }
             Ok(())
         }
-        Cmd::Layout { target, case, processes, budget_ms, size, layouts, out } => {
+        Cmd::Layout { target, case, processes, budget_ms, size, quick, layouts, out } => {
             report::layout::check_ids(&layouts)?;
+            let size = if quick { Size::Quick } else { size };
             let opts = report::layout::Options { target, case, size, processes: processes.into(), budget: Duration::from_millis(budget_ms), layouts, out };
             let (_, md, files) = report::layout::run(&opts)?;
             out!("{md}");
-            eprintln!("wrote:");
-            for f in files {
-                eprintln!("  {}", f.display());
-            }
+            wrote(&files, &opts.out);
             Ok(())
         }
         Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size, layouts, strict, pg, config } => {
@@ -515,7 +574,10 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 report::layout::check_ids(l)?;
             }
             if let Some(d) = study.iter().enumerate().find_map(|(i, s)| study[..i].contains(s).then_some(s)) {
-                return Err(UsageError(format!("--study {d} is given twice: name each study once")).into());
+                return Err(Usage(format!("--study {d} is given twice: name each study once")).into());
+            }
+            if no_instructions && require.iter().any(|r| r == "instructions") {
+                return Err(Usage("--no-instructions and --require instructions contradict each other: give one".into()).into());
             }
             let opts = report::run::Options {
                 layouts,
@@ -535,17 +597,14 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             };
             let (r, files) = report::run::run(&opts)?;
             out!("{}", report::terminal(&r));
-            eprintln!("wrote:");
-            for f in files {
-                eprintln!("  {}", f.display());
-            }
+            wrote(&files, &out);
             Ok(())
         }
         Cmd::Render { file, out } => {
-            let r = report::load(&file).map_err(|e| UsageError(format!("{e:#}")))?;
+            let r = report::load(&file).map_err(|e| Usage(format!("{e:#}")))?;
             // The report is written back beside its plots: only in the version this build writes.
             if r.schema_version != report::SCHEMA_VERSION {
-                return Err(UsageError(format!(
+                return Err(Usage(format!(
                     "{}: schema version {}, render re-draws version {} reports only (their report.json is written back unchanged)",
                     file.display(),
                     r.schema_version,
@@ -554,15 +613,21 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 .into());
             }
             let out = out.unwrap_or_else(|| file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf());
-            hotloops::host::check_writable(&out)?;
-            let _lock = hotloops::host::lock::acquire(&out.join(hotloops::host::outdir::LOCK), &format!("--out {}", out.display()))?;
-            for f in report::run::write_files(&r, &out)? {
-                eprintln!("  {}", f.display());
-            }
+            // The report.json written is the file read, byte for byte: every figure as it was.
+            let json = std::fs::read(&file).with_context(|| format!("{}: cannot read", file.display()))?;
+            let planned = report::run::file_names(r.studies.iter().map(|s| s.name.as_str()));
+            // Rendering beside the file writes it back unchanged: it is in the way of nothing.
+            let own = if same_file(&file, &out.join("report.json")) { vec!["report.json".to_string()] } else { vec![] };
+            let mut dir = hotloops::host::outdir::OutDir::claim(&out, &planned, &own)?;
+            let files = report::run::write_files_with(&r, &mut dir, Some(json))?;
+            wrote(&files, &out);
             Ok(())
         }
         Cmd::Compare { files, out, label, baseline } => {
-            let usage = |e: anyhow::Error| anyhow::Error::new(UsageError(format!("{e:#}")));
+            let usage = |e: anyhow::Error| anyhow::Error::new(Usage(format!("{e:#}")));
+            if let Some(i) = label.iter().position(|l| l.trim().is_empty()) {
+                return Err(Usage(format!("--label number {} is empty: a label names its report's column", i + 1)).into());
+            }
             let (md, svgs) = match baseline {
                 None => report::compare::compare(&files, &label).map_err(usage)?,
                 Some(old) => {
@@ -574,13 +639,9 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                     (report::compare::baseline(&ls[0], &ls[1]).map_err(usage)?, Vec::new())
                 }
             };
-            hotloops::host::check_writable(&out)?;
             let written = report::compare::write(&out, &md, &svgs)?;
             out!("{md}");
-            eprintln!("wrote:");
-            for f in written {
-                eprintln!("  {}", f.display());
-            }
+            wrote(&written, &out);
             Ok(())
         }
         Cmd::Paired { a, b, case, size, budget_ms, block_us } => {
@@ -589,24 +650,19 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             Ok(())
         }
         Cmd::Sweep { study: name, quick, out } => {
-            study::study(&name)?;
+            // Only a study that has a sweep: the valid names are those.
             if !report::sweep::STUDIES.contains(&name.as_str()) {
                 return Err(UnknownName { kind: "study with a sweep", given: name, valid: report::sweep::STUDIES.iter().map(|s| s.to_string()).collect() }.into());
             }
-            hotloops::host::check_writable(&out)?;
             let cfg = if quick { SweepConfig::quick() } else { SweepConfig::full() };
             let bar = indicatif::ProgressBar::new((cfg.grid.len() * cfg.variants.len()) as u64);
             let (s, files) = report::sweep::write(&out, &cfg, &mut |_| bar.inc(1))?;
             bar.finish_and_clear();
             out!("{}", report::sweep::markdown(&s));
-            eprintln!("wrote:");
-            for f in files {
-                eprintln!("  {}", f.display());
-            }
+            wrote(&files, &out);
             Ok(())
         }
-        Cmd::Model { target, cpu, json, no_measure, config } => hotloops::model::cli(target.as_deref(), cpu.as_deref(), json, no_measure, &config)
-            .map_err(|e| if e.is::<hotloops::model::Usage>() { UsageError(format!("{e:#}")).into() } else { e }),
+        Cmd::Model { target, cpu, json, no_measure, config } => hotloops::model::cli(target.as_deref(), cpu.as_deref(), json, no_measure, &config),
         Cmd::Worker => worker(),
     }
 }

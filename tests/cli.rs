@@ -88,17 +88,232 @@ fn run_prints_the_digest_every_variant_shares() {
     assert_eq!(digest(&a), digest(&b));
 }
 
+/// An `--out` that is a file, or runs through one, is bad input (exit 2) on every command that
+/// writes a directory, found before any work, and nothing is written.
 #[test]
-fn unwritable_out_is_an_error_before_measuring_and_leaves_nothing() {
+fn an_out_that_is_a_file_is_a_usage_error_before_measuring_and_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a-file");
     std::fs::write(&file, "x").unwrap();
-    let out = file.join("report");
-    let o = hotloops(&["report", "--quick", "--no-instructions", "--out", out.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(text(&o).contains("--out"), "{}", text(&o));
+    let saved = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/kvm-amd-epyc-2core/quick-ca658cf/report.json");
+    for out in [file.clone(), file.join("report")] {
+        let o = out.to_str().unwrap();
+        for args in [
+            vec!["report", "--quick", "--no-instructions", "--out", o],
+            vec!["layout", "local-index", "--out", o],
+            vec!["sweep", "alloc-churn", "--out", o],
+            vec!["render", saved.to_str().unwrap(), "--out", o],
+            vec!["compare", saved.to_str().unwrap(), "--out", o],
+        ] {
+            let r = hotloops(&args);
+            assert_eq!(r.status.code(), Some(2), "{args:?}: {}", text(&r));
+            assert!(text(&r).contains(&format!("--out {o}")) && text(&r).contains("a file"), "{args:?}: {}", text(&r));
+        }
+    }
     let entries: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(entries.len(), 1, "no partial files next to the bad --out");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
+}
+
+/// A data directory that names a file is bad input, said before any study is measured.
+#[test]
+fn a_data_dir_that_is_a_file_is_refused_before_measuring() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("data");
+    std::fs::write(&file, "").unwrap();
+    let out = dir.path().join("o");
+    let o = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+        .args(["report", "--study", "local-index", "--study", "read-stream", "--size", "test", "--out", out.to_str().unwrap()])
+        .env("HOTLOOPS_DATA_DIR", &file)
+        .env("HOTLOOPS_LOCK_DIR", dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("HOTLOOPS_DATA_DIR") && !text(&o).contains("local-index/table3:"), "{}", text(&o));
+    assert!(!out.exists());
+}
+
+/// Bad combinations and values are refused before any work, with exit 2 and what is valid:
+/// `--no-instructions --require instructions`, an empty `--label`, a block length that would
+/// never end (from the command line and in a worker request), `--quick` with `--size`.
+#[test]
+fn contradictory_empty_or_endless_options_are_usage_errors() {
+    let never = "/tmp/hotloops-never-usage";
+    let o = hotloops(&["report", "--no-instructions", "--require", "instructions", "--out", never]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--no-instructions and --require instructions"), "{}", text(&o));
+    let saved = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/kvm-amd-epyc-2core/quick-ca658cf/report.json");
+    let other = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/kvm-amd-epyc-2core/report.json");
+    let o = hotloops(&["compare", saved.to_str().unwrap(), other.to_str().unwrap(), "--label", "", "--label", "b", "--out", never]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--label number 1 is empty"), "{}", text(&o));
+    let o = hotloops(&["paired", "local-index/store-each", "local-index/local", "--case", "table3", "--size", "test", "--budget-ms", "10", "--block-us", "99999999999"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("1..=10000000"), "{}", text(&o));
+    // The same request from a client: refused at once, not measured for 28 hours.
+    // (Its stdin stays open until the reply: a worker whose client has gone exits at once.)
+    let mut w = Command::new(env!("CARGO_BIN_EXE_hotloops")).arg("worker").stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    use std::io::{BufRead as _, Write as _};
+    let mut to = w.stdin.take().unwrap();
+    writeln!(to, r#"{{"request": "trials", "a": "local-index/store-each", "b": "local-index/local", "case": "table3", "size": "test", "budget_ms": 10, "block_us": 99999999999}}"#).unwrap();
+    let mut reply = String::new();
+    std::io::BufReader::new(w.stdout.take().unwrap()).read_line(&mut reply).unwrap();
+    drop(to);
+    assert!(reply.contains("\"usage\":true") && reply.contains("the block 1 to 10000000 us"), "{reply}");
+    assert_eq!(w.wait().unwrap().code(), Some(2));
+    // layout takes --quick as report and pg do; with --size it is a contradiction.
+    let parses = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(["layout", "local-index", "--quick"]).env("HOTLOOPS_PARSE_ONLY", "1").output().unwrap();
+    assert!(parses.status.success(), "{}", text(&parses));
+    let o = hotloops(&["layout", "local-index", "--quick", "--size", "full"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(!Path::new(never).exists());
+}
+
+/// Error messages read as English and stay short: plurals of every kind of name, a pasted
+/// 100,000-character id cut, and `sweep` listing only the studies that have a sweep.
+#[test]
+fn unknown_names_read_well_and_long_ones_are_cut() {
+    let o = hotloops(&["sweep", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    let t = text(&o);
+    assert!(t.contains("valid studies with a sweep are:\n  alloc-churn"), "{t}");
+    for s in hotloops::study::STUDIES.iter().map(|s| s.info().name).filter(|n| *n != "alloc-churn") {
+        assert!(!t.contains(s), "{s} has no sweep: {t}");
+    }
+    let t = text(&hotloops(&["report", "--study", "nope"]));
+    assert!(t.contains("valid studies are:") && !t.contains("studys"), "{t}");
+    let t = text(&hotloops(&["run", "nope"]));
+    assert!(t.contains("valid variant ids are:"), "{t}");
+    let long = "x".repeat(100_000);
+    let o = hotloops(&["run", &long]);
+    assert_eq!(o.status.code(), Some(2));
+    let first = String::from_utf8_lossy(&o.stderr).lines().next().unwrap_or("").to_string();
+    assert!(first.len() < 200 && first.contains("(100000 characters)"), "{}", &first[..first.len().min(300)]);
+}
+
+/// `hotloops layout STUDY` is the study's patched variant against its baseline whatever the
+/// build's features (a default build's pipeline variant is the baseline itself).
+#[test]
+fn layout_of_a_study_is_its_patched_variant_against_its_baseline() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("l");
+    let o = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+        .args(["layout", "local-index", "--size", "test", "--budget-ms", "10", "--layouts", "natural", "--processes", "1", "--out", out.to_str().unwrap()])
+        .env("HOTLOOPS_LOCK_DIR", dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let j: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("layout.json")).unwrap()).unwrap();
+    let info = hotloops::study::local_index::info();
+    assert_eq!(j["pair"]["baseline"], info.baseline, "{}", j["pair"]);
+    assert_eq!(j["pair"]["variant"], info.patched, "{}", j["pair"]);
+    assert_ne!(info.baseline, info.patched);
+}
+
+/// Every command that writes into a directory holds its lock: a second run into the same
+/// `--out` (here the lock held by this test) is refused before any work, naming the holder.
+#[test]
+fn a_second_run_into_the_same_out_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o");
+    std::fs::create_dir(&out).unwrap();
+    let held = hotloops::host::lock::acquire(&out.join(hotloops::host::outdir::LOCK), "the test").unwrap();
+    let o = out.to_str().unwrap();
+    let saved = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/kvm-amd-epyc-2core/quick-ca658cf/report.json");
+    for args in [
+        vec!["sweep", "alloc-churn", "--quick", "--out", o],
+        vec!["report", "--study", "local-index", "--size", "test", "--out", o],
+        vec!["layout", "local-index", "--size", "test", "--out", o],
+        vec!["render", saved.to_str().unwrap(), "--out", o],
+        vec!["compare", saved.to_str().unwrap(), "--out", o],
+    ] {
+        let r = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(&args).env("HOTLOOPS_LOCK_DIR", dir.path()).output().unwrap();
+        assert_eq!(r.status.code(), Some(1), "{args:?}: {}", text(&r));
+        assert!(text(&r).contains(&format!("--out {o} is in use by another hotloops run (pid {}", std::process::id())), "{args:?}: {}", text(&r));
+    }
+    drop(held);
+    let names: Vec<_> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, [hotloops::host::outdir::LOCK], "nothing written while refused");
+}
+
+/// A directory containing only links to `tools` (found on PATH), for a PATH without the rest.
+fn path_with_only(dir: &Path, tools: &[&str]) -> std::path::PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for t in tools {
+        let which = Command::new("sh").args(["-c", &format!("command -v {t}")]).output().unwrap();
+        let p = String::from_utf8_lossy(&which.stdout).trim().to_string();
+        if !p.is_empty() {
+            std::os::unix::fs::symlink(p, bin.join(t)).unwrap();
+        }
+    }
+    bin
+}
+
+/// What the host lacks (valgrind, llvm-mca, cargo-show-asm) exits 2 on every command that
+/// needs it, saying what to install; and without git on PATH the provenance still names the
+/// commit (read from .git).
+#[test]
+fn a_missing_tool_exits_2_everywhere_and_the_commit_is_known_without_git() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = path_with_only(dir.path(), &["objdump"]);
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_hotloops")).args(args).env("PATH", &bin).env("HOTLOOPS_LOCK_DIR", dir.path()).output().unwrap();
+    let never = dir.path().join("never");
+    for (args, says) in [
+        (vec!["instructions", "local-index/local"], "valgrind is not installed"),
+        (vec!["report", "--study", "local-index", "--size", "test", "--require", "instructions", "--out", never.to_str().unwrap()], "valgrind is not installed"),
+        (vec!["model", "local-index"], "llvm-mca-19 is not installed"),
+        (vec!["asm", "local-index/local", "--fresh"], "cargo-show-asm is not installed"),
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains(says), "{args:?}: {}", text(&o));
+    }
+    assert!(!never.exists());
+    let git = Command::new("git").args(["-C", env!("CARGO_MANIFEST_DIR"), "rev-parse", "HEAD"]).output();
+    let Some(head) = git.ok().filter(|o| o.status.success()).map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()) else {
+        eprintln!("not a git checkout: the commit check is left out");
+        return;
+    };
+    let out = dir.path().join("l");
+    let o = run(&["layout", "local-index", "--size", "test", "--budget-ms", "10", "--layouts", "natural", "--processes", "1", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let j: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("layout.json")).unwrap()).unwrap();
+    assert_eq!(j["provenance"]["commit"], head.as_str(), "without git on PATH");
+}
+
+/// A lock directory that refuses new files says why (EPERM), not the read-only retry's ENOENT.
+#[test]
+fn an_immutable_lock_directory_is_reported_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let locks = dir.path().join("locks");
+    std::fs::create_dir(&locks).unwrap();
+    if !Command::new("chattr").arg("+i").arg(&locks).status().is_ok_and(|s| s.success()) {
+        eprintln!("chattr +i is not available here: left out");
+        return;
+    }
+    let out = dir.path().join("o");
+    let o = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+        .args(["layout", "local-index", "--size", "test", "--budget-ms", "10", "--layouts", "natural", "--out", out.to_str().unwrap()])
+        .env("HOTLOOPS_LOCK_DIR", &locks)
+        .output()
+        .unwrap();
+    let _ = Command::new("chattr").arg("-i").arg(&locks).status();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("Operation not permitted") && !text(&o).contains("No such file"), "{}", text(&o));
+}
+
+/// `counters` says where it pinned plainly, and its rows line up (the one table writer).
+#[test]
+fn counters_rows_line_up() {
+    let o = hotloops(&["counters", "local-index/local", "--size", "test", "--runs", "2"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let t = String::from_utf8_lossy(&o.stdout);
+    assert!(!t.contains("Some(") && (t.contains("pinned to core") || t.contains("not pinned")), "{t}");
+    let rows: Vec<&str> = t.lines().filter(|l| l.starts_with('|')).collect();
+    assert!(rows.len() > 3, "{t}");
+    let width = rows[0].chars().count();
+    assert!(rows.iter().all(|r| r.chars().count() == width && r.matches('|').count() == 6), "misaligned rows:\n{t}");
 }
 
 #[test]

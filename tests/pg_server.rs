@@ -9,76 +9,21 @@
 //! Without the servers these tests fail under `CI=true` (scripts/install-pg.sh installs all
 //! three) and otherwise skip what is missing with the reason printed.
 
+mod common;
+
+use common::{all_pg, dynamic_symbols, interrupted_run_leaves_nothing, leftovers, libc_path, majors, pg, processes_using};
 use hotloops::pgserver::bench::{self, PgRuns, SEED_SET};
 use hotloops::pgserver::cluster::Cluster;
 use hotloops::pgserver::servers;
-use hotloops::pgserver::{Install, build_extension, extension_sql};
+use hotloops::pgserver::{Install, extension_sql};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// Every installed server with its built extension; under CI=true all three must be there.
-fn all_pg() -> Vec<(Install, PathBuf)> {
-    let mut out = Vec::new();
-    for k in servers::known() {
-        match k.install() {
-            Ok(i) => {
-                let so = build_extension(&i).unwrap_or_else(|e| panic!("building pgext/hl_btree against {}: {e:#}", i.version));
-                out.push((i, so));
-            }
-            Err(why) => {
-                if std::env::var("CI").as_deref() == Ok("true") {
-                    panic!("PostgreSQL {} is required under CI=true (scripts/install-pg.sh installs it): {why}", k.major);
-                }
-                eprintln!("skipping PostgreSQL {}: {why} (scripts/install-pg.sh {})", k.major, k.major);
-            }
-        }
-    }
-    out
-}
-
-/// One installed server (the first), or None (skip) outside CI.
-fn pg() -> Option<(Install, PathBuf)> {
-    all_pg().into_iter().next()
-}
 
 fn started(i: &Install, so: &Path) -> Cluster {
     let mut c = Cluster::init(i, so).expect("initdb");
     c.start(&[("shared_buffers", "32MB".into())]).expect("start");
     c.sql(&extension_sql(), &[]).expect("hl_btree objects");
     c
-}
-
-/// Processes whose command line mentions `path` (a server, pg_ctl, make or cp left running on it).
-fn processes_using(path: &Path) -> Vec<String> {
-    let needle = path.to_string_lossy().into_owned();
-    let mut found = Vec::new();
-    for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
-            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-            if cmd.contains(&needle) {
-                found.push(format!("{}: {cmd}", e.file_name().to_string_lossy()));
-            }
-        }
-    }
-    found
-}
-
-/// The names of the dynamic symbols an ELF file defines (`defined`) or imports (weak imports,
-/// which may stay unresolved, left out).
-fn dynamic_symbols(path: &Path, defined: bool) -> Vec<String> {
-    use object::{Object, ObjectSymbol};
-    let data = std::fs::read(path).unwrap();
-    let f = object::File::parse(&*data).unwrap();
-    f.dynamic_symbols()
-        .filter(|s| if defined { !s.is_undefined() } else { s.is_undefined() && !s.is_weak() })
-        .filter_map(|s| s.name().ok().map(|n| n.split('@').next().unwrap_or(n).to_string()))
-        .collect()
-}
-
-/// The libc this test runs with (from its own memory map).
-fn libc_path() -> PathBuf {
-    let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
-    PathBuf::from(maps.lines().find(|l| l.contains("libc.so.6")).and_then(|l| l.split_whitespace().last()).expect("libc.so.6 in /proc/self/maps"))
 }
 
 #[test]
@@ -312,80 +257,6 @@ fn partition_sweep_smoke_with_and_without_trim() {
     assert!(md.contains("| 100 | index-only |") && md.contains("| 100 | index |"), "{md}");
 }
 
-/// A short, world-traversable directory under /tmp (the server's user must reach a cluster
-/// inside it, and its socket path must fit).
-fn short_dir(prefix: &str) -> tempfile::TempDir {
-    use std::os::unix::fs::PermissionsExt;
-    let d = tempfile::Builder::new().prefix(prefix).tempdir_in("/tmp").unwrap();
-    std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    d
-}
-
-/// Entries of `dir` (recursively, two levels) whose names start with one of `prefixes`.
-fn debris(dir: &Path, prefixes: &[&str]) -> Vec<String> {
-    let mut found = Vec::new();
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if prefixes.iter().any(|p| name.starts_with(p)) {
-            found.push(e.path().display().to_string());
-        }
-    }
-    found
-}
-
-/// Run `hotloops ARGS` with its own temporary directory (where its clusters go), its own data
-/// directory when `fresh_data` (so it builds and loads), and the installed servers; send
-/// `signal` `delay_ms` after its stderr first shows `marker`; then check that it exited 130
-/// and left nothing: no cluster or scratch directory, no partial build or cache, no process
-/// using any of them, nothing in --out but its lock.
-fn interrupted_run_leaves_nothing(args: &[&str], marker: &str, delay_ms: u64, signal: i32, fresh_data: bool) {
-    use std::io::BufRead;
-    let tmp = short_dir("hlt-");
-    let data = short_dir("hld-");
-    let out = tempfile::tempdir().unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hotloops"));
-    cmd.args(args).arg("--out").arg(out.path()).env("TMPDIR", tmp.path()).env("HOTLOOPS_SERVERS_DIR", servers::servers_dir());
-    if fresh_data {
-        cmd.env("HOTLOOPS_DATA_DIR", data.path());
-    }
-    let mut child = cmd.stderr(std::process::Stdio::piped()).stdout(std::process::Stdio::null()).spawn().unwrap();
-    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut seen = String::new();
-    let mut line = String::new();
-    while err.read_line(&mut line).unwrap() > 0 {
-        seen.push_str(&line);
-        if line.contains(marker) {
-            break;
-        }
-        line.clear();
-    }
-    assert!(seen.contains(marker), "{args:?}: never printed {marker:?}:\n{seen}");
-    std::thread::sleep(std::time::Duration::from_millis(delay_ms));
-    // SAFETY: signalling the child we spawned.
-    unsafe { libc::kill(child.id() as i32, signal) };
-    // The rest of stderr, so a full pipe never blocks the child's cleanup messages.
-    let rest = std::thread::spawn(move || {
-        let mut r = String::new();
-        let _ = std::io::Read::read_to_string(&mut err, &mut r);
-        r
-    });
-    let st = child.wait().unwrap();
-    let rest = rest.join().unwrap();
-    assert_eq!(st.code(), Some(130), "{args:?} after {marker:?}: {st}\n{seen}{rest}");
-    let mut left = debris(tmp.path(), &[""]);
-    left.extend(debris(data.path(), &[".pgext-build-", ".pg-cache-", "hotloops-"]));
-    assert!(left.is_empty(), "{args:?} interrupted after {marker:?} left {left:?}\n{seen}{rest}");
-    for d in [tmp.path(), data.path(), out.path()] {
-        assert!(processes_using(d).is_empty(), "{args:?}: processes still use {}: {:?}", d.display(), processes_using(d));
-    }
-    assert!(leftovers(out.path()).is_empty(), "{args:?}: a half-written report: {:?}", leftovers(out.path()));
-}
-
-/// The installed major versions, as `--server` takes them.
-fn majors() -> Vec<String> {
-    all_pg().iter().map(|(i, _)| i.major.to_string()).collect()
-}
-
 #[test]
 fn interrupted_during_the_rounds_stops_and_removes_the_cluster_on_every_version() {
     for m in majors() {
@@ -418,12 +289,6 @@ fn interrupted_sweep_and_seed_004_leave_nothing() {
         let args = ["pg", "--seed", "004", "--server", a, "--server", m, "--grid", "4", "--seconds", "1", "--rounds", "2", "--arm", "plain"];
         interrupted_run_leaves_nothing(&args, "seed 004: syscalls", 1500, libc::SIGTERM, false);
     }
-}
-
-/// What a run left in its output directory, besides the --out lock file a report keeps there
-/// (host::outdir::LOCK).
-fn leftovers(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n != hotloops::host::outdir::LOCK).collect()
 }
 
 /// Socket directories (= cluster roots) a run printed on stderr.
@@ -610,4 +475,160 @@ fn install_script_refuses_a_bad_checksum_and_leaves_nothing() {
     assert!(err.contains("checksum mismatch") && err.contains(f[2]) && err.contains("scripts/install-pg.sh 17"), "{err}");
     let left: Vec<_> = std::fs::read_dir(&servers_dir).map(|d| d.flatten().map(|e| e.file_name()).collect()).unwrap_or_default();
     assert!(left.is_empty(), "a refused install left {left:?}");
+}
+
+/// The dir-by-value kernels against the server's own btgettuple on one index: the same rows
+/// in both directions, at page and key boundaries, index-only and plain, and the kernel ran.
+fn dir_by_value_agrees_on(i: &Install, so: &Path) {
+    let c = started(i, so);
+    // pgbench_accounts-like: int4 keys, ~367 a leaf; `dups` without deduplication (no posting
+    // lists), `deduped` with them (the kernels refuse those leaves).
+    c.sql(
+        "CREATE TABLE acc (aid int4 NOT NULL, abalance int4); INSERT INTO acc SELECT g, g % 1000 FROM generate_series(1, 30000) g;
+         CREATE UNIQUE INDEX acc_pkey ON acc USING hl_btree (aid);
+         CREATE TABLE dups (k int4, v int4); INSERT INTO dups SELECT g % 50, g FROM generate_series(1, 20000) g;
+         CREATE INDEX dups_k ON dups USING hl_btree (k) WITH (deduplicate_items = off);
+         CREATE TABLE deduped (k int4, v int4); INSERT INTO deduped SELECT g % 50, g FROM generate_series(1, 20000) g;
+         CREATE INDEX deduped_k ON deduped USING hl_btree (k);",
+        &[],
+    )
+    .unwrap();
+    c.sql("VACUUM ANALYZE acc, dups, deduped;", &[]).unwrap();
+    let mut s = c.session().unwrap();
+    s.query("SET enable_seqscan = off; SET enable_bitmapscan = off;").unwrap();
+    let queries = [
+        "SELECT sum(abalance + aid) || ' ' || count(*) FROM acc WHERE aid BETWEEN 1000 AND 16000",
+        "SELECT sum(abalance + aid) || ' ' || count(*) FROM acc WHERE aid BETWEEN 1 AND 2001",
+        "SELECT sum(abalance + aid) || ' ' || count(*) FROM acc WHERE aid >= 29000",
+        "SELECT sum(abalance + aid) || ' ' || count(*) FROM acc WHERE aid BETWEEN 28000 AND 40000",
+        "SELECT count(*) || '' FROM acc WHERE aid BETWEEN 1000 AND 16000",
+        "SELECT count(*) || '' FROM acc WHERE aid < 0",
+        "SELECT count(*) || '' FROM acc WHERE aid = 367",
+        "SELECT count(*) || '' FROM acc WHERE aid > 366 AND aid < 369",
+        "SELECT string_agg(aid::text, ',') FROM (SELECT aid FROM acc WHERE aid BETWEEN 360 AND 1200 ORDER BY aid DESC) t",
+        "SELECT string_agg(aid::text, ',') FROM (SELECT aid FROM acc WHERE aid BETWEEN 360 AND 1200 ORDER BY aid) t",
+        "SELECT count(*) || '' FROM acc WHERE aid = ANY ('{5, 7000, 29999}')",
+        "SELECT sum(v) || ' ' || count(*) FROM dups WHERE k BETWEEN 3 AND 9",
+        "SELECT sum(v) || ' ' || count(*) FROM dups WHERE k = 49",
+    ];
+    for q in queries {
+        let mut base: Option<String> = None;
+        for v in hotloops::pgserver::dirbyvalue::VARIANTS {
+            let got = s.query(&format!("SET hl_btree.variant = '{v}';\n{q};")).unwrap_or_else(|e| panic!("{}: {v}: {q}: {e:#}", i.version)).trim().to_string();
+            match &base {
+                None => base = Some(got),
+                Some(b) => assert_eq!(&got, b, "{}: {v} differs from the server on {q}", i.version),
+            }
+        }
+    }
+    // The kernel read the leaves after the first of a forward range, not of a backward one.
+    let pages = |s: &mut hotloops::pgserver::cluster::Session, q: &str| -> i64 {
+        s.query(&format!("SET hl_btree.variant = 'dir-by-value/c-by-value';\n{q};")).unwrap();
+        s.query("SELECT hl_btree_last_kernel_pages();").unwrap().trim().parse().unwrap()
+    };
+    let fwd = pages(&mut s, "SELECT count(*) FROM acc WHERE aid BETWEEN 1000 AND 16000");
+    assert!((35..=45).contains(&fwd), "{}: 15,001 int4 keys span ~41 leaves after the first: {fwd}", i.version);
+    assert_eq!(pages(&mut s, "SELECT aid FROM acc WHERE aid BETWEEN 360 AND 1200 ORDER BY aid DESC"), 0, "{}: backward scans are the server's", i.version);
+    assert_eq!(s.query("SELECT hl_btree_last_variant();").unwrap().trim(), "dir-by-value/c-by-value");
+    // Posting lists: a clear error, not wrong rows.
+    let e = s.query("SET hl_btree.variant = 'dir-by-value/c-opaque';\nSELECT count(*) FROM deduped WHERE k BETWEEN 3 AND 40;").unwrap_err();
+    assert!(format!("{e:#}").contains("posting lists"), "{}: {e:#}", i.version);
+}
+
+#[test]
+fn dir_by_value_kernels_return_the_servers_rows() {
+    for (i, so) in all_pg() {
+        if i.major >= 17 {
+            dir_by_value_agrees_on(&i, &so);
+        } else {
+            // 15: no so->currPos.dir, so no kernels; the variant says so.
+            let c = started(&i, &so);
+            let e = c.sql("CREATE TABLE t (a int4); CREATE INDEX ON t USING hl_btree (a); SET enable_seqscan = off; SET enable_bitmapscan = off; SET hl_btree.variant = 'dir-by-value/c-opaque'; SELECT * FROM t WHERE a = 1;", &[]).unwrap_err();
+            assert!(format!("{e:#}").contains("needs PostgreSQL 17"), "{e:#}");
+        }
+    }
+}
+
+#[test]
+fn dir_by_value_study_small_run_writes_its_report_and_bound() {
+    let ms: Vec<String> = majors().into_iter().filter(|m| m != "15").collect();
+    let Some(m) = ms.last() else { return };
+    let out = tempfile::tempdir().unwrap();
+    let st = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+        .args(["pg", "--study", "dir-by-value", "--server", m, "--scale", "1", "--seconds", "1", "--rounds", "2", "--out"])
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    let r: hotloops::pgserver::dirbyvalue::DirByValueReport = serde_json::from_str(&std::fs::read_to_string(out.path().join("pg-dir-by-value.json")).unwrap()).unwrap();
+    let q = &r.servers[0].queries;
+    assert_eq!(q.len(), 4, "two ranges x two scan types");
+    for x in q {
+        assert_eq!(x.node, if x.scan == "index" { "Index Scan" } else { "Index Only Scan" });
+        assert!(x.kernel_pages > 0 && x.variants.len() == 4 && x.variants.iter().all(|v| v.median_tps > 0.0), "{x:?}");
+        assert!(x.ratios.iter().any(|r| r.a.ends_with("c-opaque") && r.b.ends_with("c-by-value") && r.metric == "tps"), "{x:?}");
+        let server = x.instructions.iter().find(|i| i.variant == "dir-by-value/server").expect("callgrind ran");
+        assert!(server.per_query > 0.0 && server.readpage_share > 0.0 && server.readpage_share < 1.0 && server.checkkeys_share <= server.readpage_share, "{server:?}");
+        assert!((server.checkkeys_calls_per_tuple - 1.0).abs() < 0.01, "one _bt_checkkeys call a tuple: {server:?}");
+    }
+    // An index-only scan spends a larger share in the leaf loop than one that visits the heap.
+    let share = |scan: &str, range: u32| q.iter().find(|x| x.scan == scan && x.range == range).unwrap().instructions[0].readpage_share;
+    assert!(share("index-only", 15000) > share("index", 15000), "{q:?}");
+    // 15 is refused with the reason.
+    if majors().contains(&"15".to_string()) {
+        let st = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(["pg", "--study", "dir-by-value", "--server", "15"]).output().unwrap();
+        assert_eq!(st.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&st.stderr).contains("needs PostgreSQL 17"));
+    }
+}
+
+/// The model's instructions a TID against the server's on the scan it models, btree-many
+/// (`col0 < 10000000` into a TIDBitmap, PostgreSQL 18's nbtree: `_bt_set_startikey` on the
+/// leaves after the first): the whole amgetbitmap within ±10% for the per-TID loop (the
+/// server's own and hl_btree's copy) and the batched one, or the failure names the group and
+/// the function with the largest gap. Counts, not time: load on the host cannot move them.
+/// 15 and 17 are counted beside it and printed (15 has no `_bt_set_startikey`).
+#[test]
+fn model_instructions_follow_the_servers_within_10_percent() {
+    let ms = majors();
+    if !ms.iter().any(|m| m == "18") {
+        eprintln!("skipping: the model follows PostgreSQL 18's nbtree and 18 is not installed (scripts/install-pg.sh 18)");
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hotloops"));
+    cmd.args(["pg", "--instructions", "--rows", "20000", "--case", "btree-many"]);
+    for m in &ms {
+        cmd.args(["--server", m]);
+    }
+    let st = cmd.arg("--out").arg(out.path()).output().unwrap();
+    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    let r: hotloops::pgserver::instructions::InstructionsReport = serde_json::from_str(&std::fs::read_to_string(out.path().join("pg-instructions.json")).unwrap()).unwrap();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for s in &r.servers {
+        for c in s.comparisons.iter().filter(|c| c.model.is_some()) {
+            let gap = c.whole_gap().unwrap();
+            let (group, ggap) = c.largest_gap().unwrap();
+            let (f, fm, fs) = c.function_gaps().into_iter().next().unwrap();
+            let line = format!(
+                "{} {} {}: model {:.1} a TID, server {:.1} ({:+.1}%); largest gap {group} ({ggap:+.1}), function {f} (model {fm:.1}, server {fs:.1})",
+                s.server_version,
+                c.case,
+                c.variant,
+                c.model.as_ref().unwrap().total_per_tid,
+                c.server.total_per_tid,
+                gap * 100.0
+            );
+            eprintln!("{line}");
+            if s.server_version.contains(" 18.") {
+                checked += 1;
+                if gap.abs() > 0.10 {
+                    failures.push(line);
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 3, "server, per-tid and batched counted on 18: {r:?}");
+    assert!(failures.is_empty(), "the model's whole amgetbitmap is more than 10% off the server's:\n{}", failures.join("\n"));
 }

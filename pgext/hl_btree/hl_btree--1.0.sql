@@ -11,8 +11,12 @@ CREATE ACCESS METHOD hl_btree TYPE INDEX HANDLER hl_btree_handler;
 CREATE FUNCTION hl_btree_last_ns() RETURNS int8 AS 'MODULE_PATHNAME' LANGUAGE C;
 CREATE FUNCTION hl_btree_last_ntids() RETURNS int8 AS 'MODULE_PATHNAME' LANGUAGE C;
 CREATE FUNCTION hl_btree_last_variant() RETURNS text AS 'MODULE_PATHNAME' LANGUAGE C;
+-- Leaves the dir-by-value kernel read in this backend's last hl_btree index scan.
+CREATE FUNCTION hl_btree_last_kernel_pages() RETURNS int8 AS 'MODULE_PATHNAME' LANGUAGE C;
 -- This backend's minor page faults so far (getrusage), for the seed 004 sweep.
 CREATE FUNCTION hl_btree_minflt() RETURNS int8 AS 'MODULE_PATHNAME' LANGUAGE C;
+-- Where callgrind dumps (hl_btree_callgrind_boundary, --dump-before): counts queries apart.
+CREATE FUNCTION hl_btree_boundary(int8) RETURNS void AS 'MODULE_PATHNAME' LANGUAGE C STRICT;
 -- Mark a segment of pgext/hl_alloctrace's allocation trace (true when the tracer is loaded).
 CREATE FUNCTION hl_alloctrace_mark(text) RETURNS bool AS 'MODULE_PATHNAME' LANGUAGE C STRICT;
 
@@ -31,3 +35,17 @@ ALTER OPERATOR FAMILY hl_integer_ops USING hl_btree ADD
   OPERATOR 1 < (int8, int4), OPERATOR 2 <= (int8, int4), OPERATOR 3 = (int8, int4),
   OPERATOR 4 >= (int8, int4), OPERATOR 5 > (int8, int4),
   FUNCTION 1 (int8, int4) btint84cmp(int8, int4);
+
+-- int4, for pgbench_accounts(aid) in seed 001's range scans, with the int4/int8 cross-type
+-- operators and sort support as btree's integer_ops has them.
+CREATE OPERATOR CLASS hl_int4_ops DEFAULT FOR TYPE int4 USING hl_btree FAMILY hl_integer_ops AS
+  OPERATOR 1 < (int4, int4), OPERATOR 2 <= (int4, int4), OPERATOR 3 = (int4, int4),
+  OPERATOR 4 >= (int4, int4), OPERATOR 5 > (int4, int4),
+  FUNCTION 1 btint4cmp(int4, int4),
+  FUNCTION 2 btint4sortsupport(internal),
+  FUNCTION 4 btequalimage(oid),
+  FUNCTION 3 in_range(int4, int4, int4, boolean, boolean);
+ALTER OPERATOR FAMILY hl_integer_ops USING hl_btree ADD
+  OPERATOR 1 < (int4, int8), OPERATOR 2 <= (int4, int8), OPERATOR 3 = (int4, int8),
+  OPERATOR 4 >= (int4, int8), OPERATOR 5 > (int4, int8),
+  FUNCTION 1 (int4, int8) btint48cmp(int4, int8);

@@ -12,9 +12,19 @@
  *   tid-batch/batched         the crate's shape: one stack batch of MaxTIDsPerBTreePage across
  *                             pages and primitive scans, flushed when full and once at the end
  *
+ * And, from PostgreSQL 17 on, amgettuple (seed 001):
+ *   dir-by-value/server       the server's own btgettuple (baseline)
+ *   dir-by-value/c-opaque     forward leaves after the first read by the project's
+ *                             _bt_readpage/_bt_checkkeys kernel, dir through scan->opaque
+ *   dir-by-value/c-by-value   the same kernel with dir read from its page state (83a26ba59b)
+ * The kernels are csrc/nbtsearch_checkkeys.c, the very source of the crate's c-opaque and
+ * c-by-value rows, built here against the server's structs (hl_pg_server.h). One GUC names
+ * the variant of either study; each callback runs the server's own code for the other's ids.
+ *
  * The thread CPU time (CLOCK_THREAD_CPUTIME_ID) of the last amgetbitmap call, its TID count
- * and the variant that ran are kept for hl_btree_last_*(); hl_btree_minflt() reports the
- * backend's minor page faults (getrusage) for the seed 004 sweep.
+ * and the variant that ran are kept for hl_btree_last_*() (a gettuple scan counts its tuples
+ * and the leaves the kernel read; its CPU time is not taken per call); hl_btree_minflt()
+ * reports the backend's minor page faults (getrusage) for the seed 004 sweep.
  */
 #include "postgres.h"
 
@@ -26,6 +36,7 @@
 #include "access/nbtree.h"
 #include "catalog/pg_am_d.h"
 #include "fmgr.h"
+#include "miscadmin.h"
 #include "nodes/execnodes.h"
 #include "nodes/tidbitmap.h"
 #include "utils/builtins.h"
@@ -41,7 +52,10 @@ typedef enum HlVariant
 	HL_PER_TID,
 	HL_BATCHED_STORE,
 	HL_BATCHED_LOCAL,
-	HL_BATCHED
+	HL_BATCHED,
+	HL_DV_SERVER,
+	HL_DV_C_OPAQUE,
+	HL_DV_C_BY_VALUE
 } HlVariant;
 
 static const char *const hl_variant_ids[] = {
@@ -50,6 +64,9 @@ static const char *const hl_variant_ids[] = {
 	"tid-batch/batched-store",
 	"tid-batch/batched-local",
 	"tid-batch/batched",
+	"dir-by-value/server",
+	"dir-by-value/c-opaque",
+	"dir-by-value/c-by-value",
 };
 
 /* Full ids first; the short names are accepted but hidden from the listing. */
@@ -59,6 +76,9 @@ static const struct config_enum_entry hl_variant_options[] = {
 	{"tid-batch/batched-store", HL_BATCHED_STORE, false},
 	{"tid-batch/batched-local", HL_BATCHED_LOCAL, false},
 	{"tid-batch/batched", HL_BATCHED, false},
+	{"dir-by-value/server", HL_DV_SERVER, false},
+	{"dir-by-value/c-opaque", HL_DV_C_OPAQUE, false},
+	{"dir-by-value/c-by-value", HL_DV_C_BY_VALUE, false},
 	{"server", HL_SERVER, true},
 	{"per-tid", HL_PER_TID, true},
 	{"batched-store", HL_BATCHED_STORE, true},
@@ -71,6 +91,7 @@ static int	hl_variant = HL_SERVER;
 static int64 hl_last_ns = -1;
 static int64 hl_last_ntids = -1;
 static int	hl_last_variant = -1;
+static int64 hl_last_kernel_pages = -1;
 
 void		_PG_init(void);
 
@@ -300,6 +321,8 @@ hl_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 			n = hotloops_tid_batch_batched(scan, tbm);
 			break;
 		default:
+			/* tid-batch/server, and the other study's ids */
+			v = HL_SERVER;
 			n = btgetbitmap(scan, tbm);
 			break;
 	}
@@ -308,6 +331,192 @@ hl_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	hl_last_ntids = n;
 	hl_last_variant = v;
 	return n;
+}
+
+#if PG_VERSION_NUM >= 170000
+typedef bool (*hl_readpage_fn) (IndexScanDesc scan, const char *page, OffsetNumber offnum, bool firstpage, int min_keys);
+
+/*
+ * What the kernel covers: forward scans of a single key column with plain keys. Anything else
+ * (backward scans, = ANY and skip arrays, row compares, IS [NOT] NULL keys) is the server's
+ * own btgettuple, for the whole scan.
+ */
+static bool
+hl_kernel_covers(IndexScanDesc scan, ScanDirection dir)
+{
+	BTScanOpaque so = (BTScanOpaque) scan->opaque;
+
+	if (!ScanDirectionIsForward(dir) || IndexRelationGetNumberOfKeyAttributes(scan->indexRelation) != 1 ||
+		so->numArrayKeys != 0)
+		return false;
+	for (int i = 0; i < so->numberOfKeys; i++)
+	{
+		if (so->keyData[i].sk_flags & (SK_ISNULL | SK_ROW_HEADER | SK_SEARCHARRAY | SK_SEARCHNULL | SK_SEARCHNOTNULL))
+			return false;
+	}
+	return true;
+}
+
+/* Whether the leaf pin is dropped once the page is read, as the server decides it. */
+static bool
+hl_drops_pin(IndexScanDesc scan)
+{
+#if PG_VERSION_NUM >= 180000
+	return ((BTScanOpaque) scan->opaque)->dropPin;
+#else
+	return IsMVCCSnapshot(scan->xs_snapshot) && RelationNeedsWAL(scan->indexRelation) && !scan->xs_want_itup;
+#endif
+}
+
+/*
+ * Step right from the current leaf and read leaves with `readpage` until one yields items or
+ * the scan ends, leaving so->currPos as the server's _bt_steppage and _bt_readpage would:
+ * the page's links and LSN, its items (an index-only scan's tuples copied into currTuples as
+ * _bt_saveitem does), the pin kept only when the server would keep it.
+ */
+static bool
+hl_step_right(IndexScanDesc scan, hl_readpage_fn readpage)
+{
+	BTScanOpaque so = (BTScanOpaque) scan->opaque;
+	Relation	rel = scan->indexRelation;
+	BlockNumber blkno = so->currPos.nextPage;
+	bool		more = so->currPos.moreRight;
+
+	if (so->numKilled > 0)
+		_bt_killitems(scan);
+	BTScanPosUnpinIfPinned(so->currPos);
+	for (;;)
+	{
+		Buffer		buf;
+		Page		page;
+		BTPageOpaque opaque;
+		OffsetNumber off,
+					maxoff;
+		bool		found;
+
+		if (!more || blkno == P_NONE)
+		{
+			BTScanPosInvalidate(so->currPos);
+			return false;
+		}
+		CHECK_FOR_INTERRUPTS();
+		buf = _bt_getbuf(rel, blkno, BT_READ);
+		page = BufferGetPage(buf);
+		opaque = BTPageGetOpaque(page);
+		if (P_IGNORE(opaque))
+		{
+			blkno = opaque->btpo_next;
+			_bt_relbuf(rel, buf);
+			continue;
+		}
+		maxoff = PageGetMaxOffsetNumber(page);
+		for (off = P_FIRSTDATAKEY(opaque); off <= maxoff; off++)
+		{
+			if (BTreeTupleIsPosting((IndexTuple) PageGetItem(page, PageGetItemId(page, off))))
+			{
+				_bt_relbuf(rel, buf);
+				ereport(ERROR,
+						(errmsg("hl_btree's dir-by-value kernels save one TID a tuple, and block %u of \"%s\" holds posting lists",
+								blkno, RelationGetRelationName(rel)),
+						 errhint("Use a unique index or one built WITH (deduplicate_items = off).")));
+			}
+		}
+		so->currPos.currPage = blkno;
+#if PG_VERSION_NUM >= 180000
+		so->currPos.prevPage = opaque->btpo_prev;
+#endif
+		so->currPos.nextPage = opaque->btpo_next;
+		so->currPos.lsn = BufferGetLSNAtomic(buf);
+		so->currPos.nextTupleOffset = 0;
+		so->currPos.moreLeft = true;
+		found = readpage(scan, (const char *) page, P_FIRSTDATAKEY(opaque), false, 0);
+		hl_last_kernel_pages++;
+		if (found && so->currTuples)
+		{
+			for (int i = so->currPos.firstItem; i <= so->currPos.lastItem; i++)
+			{
+				BTScanPosItem *it = &so->currPos.items[i];
+				IndexTuple	itup = (IndexTuple) PageGetItem(page, PageGetItemId(page, it->indexOffset));
+				Size		sz = IndexTupleSize(itup);
+
+				it->tupleOffset = so->currPos.nextTupleOffset;
+				memcpy(so->currTuples + so->currPos.nextTupleOffset, itup, sz);
+				so->currPos.nextTupleOffset += MAXALIGN(sz);
+			}
+		}
+		if (found && !hl_drops_pin(scan))
+		{
+			_bt_unlockbuf(rel, buf);
+			so->currPos.buf = buf;
+		}
+		else
+		{
+			_bt_relbuf(rel, buf);
+			so->currPos.buf = InvalidBuffer;
+		}
+		if (found)
+			return true;
+		more = so->currPos.moreRight;
+		blkno = so->currPos.nextPage;
+	}
+}
+
+/*
+ * amgettuple of the dir-by-value variants: the server positions the scan and reads its first
+ * leaf (btgettuple's first call); then items are returned from so->currPos and the next leaves
+ * read by the kernel. Killed tuples are not marked (the kernels do not track them).
+ */
+static bool
+hl_gettuple_kernel(IndexScanDesc scan, ScanDirection dir, hl_readpage_fn readpage)
+{
+	BTScanOpaque so = (BTScanOpaque) scan->opaque;
+	BTScanPosItem *it;
+
+	if (!BTScanPosIsValid(so->currPos) || !hl_kernel_covers(scan, dir))
+	{
+		if (!BTScanPosIsValid(so->currPos))
+			hl_last_kernel_pages = hl_last_ntids = 0;
+		if (!btgettuple(scan, dir))
+			return false;
+		hl_last_ntids++;
+		return true;
+	}
+	if (++so->currPos.itemIndex > so->currPos.lastItem && !hl_step_right(scan, readpage))
+		return false;
+	it = &so->currPos.items[so->currPos.itemIndex];
+	scan->xs_heaptid = it->heapTid;
+	if (so->currTuples)
+		scan->xs_itup = (IndexTuple) (so->currTuples + it->tupleOffset);
+	hl_last_ntids++;
+	return true;
+}
+#endif
+
+static bool
+hl_gettuple(IndexScanDesc scan, ScanDirection dir)
+{
+	int			v = hl_variant;
+
+	hl_last_ns = -1;
+#if PG_VERSION_NUM >= 170000
+	if (v == HL_DV_C_OPAQUE || v == HL_DV_C_BY_VALUE)
+	{
+		hl_last_variant = v;
+		return hl_gettuple_kernel(scan, dir, v == HL_DV_C_OPAQUE ? hotloops_dir_by_value_c_opaque__server
+								  : hotloops_dir_by_value_c_by_value__server);
+	}
+#else
+	if (v == HL_DV_C_OPAQUE || v == HL_DV_C_BY_VALUE)
+		ereport(ERROR,
+				(errmsg("hl_btree.variant %s needs PostgreSQL 17 or later (the kernels read so->currPos.dir)", hl_variant_ids[v])));
+#endif
+	if (!BTScanPosIsValid(((BTScanOpaque) scan->opaque)->currPos))
+		hl_last_kernel_pages = hl_last_ntids = 0;
+	hl_last_variant = HL_DV_SERVER;
+	if (!btgettuple(scan, dir))
+		return false;
+	hl_last_ntids++;
+	return true;
 }
 
 /*
@@ -343,6 +552,7 @@ hl_btree_handler(PG_FUNCTION_ARGS)
 
 	r->ambuild = hl_build;
 	r->amgetbitmap = hl_getbitmap;
+	r->amgettuple = hl_gettuple;
 	/* Parallel index scans share btree's state; bitmap scans never use them. */
 	PG_RETURN_POINTER(r);
 }
@@ -374,6 +584,15 @@ hl_btree_last_variant(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text(hl_variant_ids[hl_last_variant]));
 }
 
+PG_FUNCTION_INFO_V1(hl_btree_last_kernel_pages);
+Datum
+hl_btree_last_kernel_pages(PG_FUNCTION_ARGS)
+{
+	if (hl_last_kernel_pages < 0)
+		PG_RETURN_NULL();
+	PG_RETURN_INT64(hl_last_kernel_pages);
+}
+
 PG_FUNCTION_INFO_V1(hl_btree_minflt);
 Datum
 hl_btree_minflt(PG_FUNCTION_ARGS)
@@ -398,4 +617,25 @@ hl_alloctrace_mark(PG_FUNCTION_ARGS)
 	if (mark)
 		mark(text_to_cstring(PG_GETARG_TEXT_PP(0)));
 	PG_RETURN_BOOL(mark != NULL);
+}
+
+/*
+ * Callgrind dumps its counts on entering this function (--dump-before), so one valgrind'ed
+ * single-user backend counts several queries apart: SELECT hl_btree_boundary(n) between them.
+ */
+extern PGDLLEXPORT pg_noinline void hl_btree_callgrind_boundary(int64 n);
+
+pg_noinline void
+hl_btree_callgrind_boundary(int64 n)
+{
+	/* an empty asm with n as input: the call is never optimised away */
+	__asm__ __volatile__("" : : "r"(n));
+}
+
+PG_FUNCTION_INFO_V1(hl_btree_boundary);
+Datum
+hl_btree_boundary(PG_FUNCTION_ARGS)
+{
+	hl_btree_callgrind_boundary(PG_GETARG_INT64(0));
+	PG_RETURN_VOID();
 }

@@ -110,11 +110,10 @@ pub fn functions(bin: &Path) -> Result<BTreeMap<String, (u64, u64)>> {
 /// The innermost loop header of the function at [addr, addr+size) in `bin`, from objdump's
 /// disassembly: the target of the backward branch that spans the fewest bytes.
 pub fn loop_header(bin: &Path, addr: u64, size: u64) -> Result<Option<u64>> {
-    let out = Command::new("objdump")
-        .args(["-d", "--no-show-raw-insn", &format!("--start-address={addr:#x}"), &format!("--stop-address={:#x}", addr + size)])
-        .arg(bin)
-        .output()
-        .context("running objdump (apt-get install binutils)")?;
+    let out = super::cleanup::output(
+        Command::new("objdump").args(["-d", "--no-show-raw-insn", &format!("--start-address={addr:#x}"), &format!("--stop-address={:#x}", addr + size)]).arg(bin),
+    )
+    .context("running objdump (apt-get install binutils)")?;
     if !out.status.success() {
         bail!("objdump -d {} failed: {}", bin.display(), String::from_utf8_lossy(&out.stderr).trim());
     }
@@ -208,8 +207,11 @@ pub fn ensure(reference: &Path, ids: &[&str], features: &[String]) -> Result<Vec
             if !features.is_empty() {
                 cmd.args(["--features", &features.join(",")]);
             }
-            eprintln!("hotloops: {first:#}; building the layout binaries (`cargo build --release --bins`; seconds once the library is built)");
-            let st = cmd.status().with_context(|| format!("running {}", Path::new(&cargo).display()))?;
+            crate::say!("hotloops: {first:#}; building the layout binaries (`cargo build --release --bins`; seconds once the library is built)");
+            // Registered, in a group of its own: on Ctrl-C cargo and its rustc go together.
+            let st = super::cleanup::spawn(&mut cmd)
+                .and_then(|(mut c, _registered)| c.wait())
+                .with_context(|| format!("running {}", Path::new(&cargo).display()))?;
             if !st.success() {
                 bail!("{first:#}; `cargo build --release --bins` failed ({st})");
             }

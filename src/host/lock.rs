@@ -40,8 +40,10 @@ pub fn acquire(path: &Path, what: &str) -> Result<RunLock> {
     let mut file = match OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path) {
         Ok(f) => f,
         // Another user's lock file in /tmp: a read-only descriptor locks as well.
-        Err(_) => match File::open(path) {
+        Err(first) => match File::open(path) {
             Ok(f) => f,
+            // No file to open read-only: the first error (EACCES, EPERM, EROFS) says why.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!("cannot create the lock file {} for {what}: {first}", path.display()),
             Err(e) => bail!("cannot open the lock file {} for {what}: {e}", path.display()),
         },
     };

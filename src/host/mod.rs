@@ -13,7 +13,7 @@ pub mod outdir;
 pub mod provenance;
 pub mod worker;
 
-use anyhow::{Context, Result};
+use anyhow::{Result, anyhow};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -22,48 +22,259 @@ pub fn crate_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Write `bytes` to `path` atomically: a temporary file in the same directory, then rename.
+/// Bad input found below the command line (an `--out` that names a file, a file hotloops
+/// did not write in the way of one it would): the command exits 2, as for an unknown name.
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// What a command needs and this host lacks (valgrind, llvm-mca, a PMU for `--require
+/// counters`, a C configuration not built): exit 2 on every command, the message saying what
+/// to install, since running again cannot help until something is installed or chosen.
+#[derive(Debug)]
+pub struct Unavailable(pub String);
+
+impl std::fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Unavailable {}
+
+/// One line on stderr that never panics: a closed stderr (`2>&- `, a reader gone) loses the
+/// line, not the run. What [`say!`](crate::say) expands to.
+pub fn stderr_line(args: std::fmt::Arguments) {
+    let mut e = std::io::stderr().lock();
+    let _ = e.write_fmt(args).and_then(|_| e.write_all(b"\n"));
+}
+
+/// `eprintln!` that cannot panic ([`stderr_line`]): every message of the crate goes through it.
+#[macro_export]
+macro_rules! say {
+    ($($t:tt)*) => { $crate::host::stderr_line(format_args!($($t)*)) };
+}
+
+/// Write `bytes` to `path` atomically ([`commit`] of one file).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut tmp = readable_temp(dir)?;
-    let _guard = cleanup::temp(tmp.path());
-    tmp.write_all(bytes)?;
-    tmp.persist(path).with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
+    commit(&[(path.to_path_buf(), bytes.to_vec())], &[])
+}
+
+/// Write several files so that either all appear or none ([`commit`]).
+pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
+    commit(files, &[])
+}
+
+fn parent_of(path: &Path) -> &Path {
+    path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."))
 }
 
 /// A temporary file in `dir` that will be readable by others once renamed (tempfile creates
 /// 0600; reports are for sharing).
-fn readable_temp(dir: &Path) -> Result<tempfile::NamedTempFile> {
+fn readable_temp(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     use std::os::unix::fs::PermissionsExt;
-    let tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
+    let tmp = tempfile::NamedTempFile::new_in(dir)?;
     std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644))?;
     Ok(tmp)
 }
 
-/// Write several files so that either all appear or none: every file is first written to a
-/// temporary in its directory, and only when all have been written are they renamed.
-pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
+/// Replace `files` and remove `remove`, all or none: every new file is first written to a
+/// registered temporary beside its target; then, with the signal handler held off
+/// ([`cleanup::critical`]), each existing target is kept under a second name (a hard link,
+/// else a copy), the new files are renamed into place and `remove` is renamed aside; if any
+/// step fails, what was done is undone, so the old set stays exactly as it was, and the one
+/// error names the file. The kept copies are removed at the end.
+pub fn commit(files: &[(PathBuf, Vec<u8>)], remove: &[PathBuf]) -> Result<()> {
     let mut staged = Vec::with_capacity(files.len());
     for (path, bytes) in files {
-        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let mut tmp = readable_temp(dir)?;
-        let guard = cleanup::temp(tmp.path());
-        tmp.write_all(bytes).with_context(|| format!("writing {}", path.display()))?;
-        staged.push((tmp, path, guard));
+        let dir = parent_of(path);
+        std::fs::create_dir_all(dir).map_err(|e| anyhow!("cannot create {}: {e}", dir.display()))?;
+        let (mut tmp, guard) =
+            cleanup::create_temp(|| readable_temp(dir), |t| t.path().to_path_buf()).map_err(|e| anyhow!("cannot write in {}: {e}", dir.display()))?;
+        tmp.write_all(bytes).and_then(|_| tmp.flush()).map_err(|e| anyhow!("writing {}: {e}", path.display()))?;
+        staged.push((Some(tmp), path.as_path(), guard));
     }
-    for (tmp, path, _guard) in staged {
-        tmp.persist(path).with_context(|| format!("writing {}", path.display()))?;
+    let _critical = cleanup::critical();
+    let mut undo = Undo::default();
+    let result = (|| -> Result<(), (PathBuf, std::io::Error)> {
+        for (_, path, _) in &staged {
+            let kept = keep(path).map_err(|e| (path.to_path_buf(), e))?;
+            undo.replaced.push((path.to_path_buf(), kept, false));
+        }
+        for (i, (tmp, path, _)) in staged.iter_mut().enumerate() {
+            let (t, path): (_, &Path) = (tmp.take().expect("staged once"), path);
+            t.persist(path).map_err(|e| (path.to_path_buf(), e.error))?;
+            undo.replaced[i].2 = true;
+        }
+        for path in remove {
+            if std::fs::symlink_metadata(path).is_ok() {
+                let aside = aside_name(path);
+                std::fs::rename(path, &aside).map_err(|e| (path.clone(), e))?;
+                undo.removed.push((path.clone(), aside));
+            }
+        }
+        Ok(())
+    })();
+    match result {
+        Ok(()) => {
+            undo.forget();
+            Ok(())
+        }
+        Err((path, e)) => {
+            let unrestored = undo.rollback();
+            let tail = if unrestored.is_empty() {
+                "nothing was changed (the previous files are as they were)".to_string()
+            } else {
+                format!("and these could not be put back: {}", unrestored.join(", "))
+            };
+            Err(anyhow!("cannot replace {}: {e}; {tail}", path.display()))
+        }
     }
-    Ok(())
 }
 
-/// Fail early, before measuring, if `dir` cannot take files.
+/// What [`commit`] did, to undo: each target with its kept old file (if it had one) and
+/// whether the new one is in place; each removed file with the name it was moved to.
+#[derive(Default)]
+struct Undo {
+    replaced: Vec<(PathBuf, Option<PathBuf>, bool)>,
+    removed: Vec<(PathBuf, PathBuf)>,
+}
+
+impl Undo {
+    /// Put everything back; returns what could not be.
+    fn rollback(&mut self) -> Vec<String> {
+        let mut failed = Vec::new();
+        for (path, aside) in self.removed.drain(..).rev() {
+            if let Err(e) = std::fs::rename(&aside, &path) {
+                failed.push(format!("{} ({e}; it is at {})", path.display(), aside.display()));
+            }
+        }
+        for (path, kept, placed) in self.replaced.drain(..).rev() {
+            let r = match (kept, placed) {
+                (Some(k), true) => std::fs::rename(&k, &path).map_err(|e| (e, Some(k))),
+                (Some(k), false) => std::fs::remove_file(&k).map_err(|e| (e, Some(k))),
+                (None, true) => std::fs::remove_file(&path).map_err(|e| (e, None)),
+                (None, false) => Ok(()),
+            };
+            if let Err((e, k)) = r {
+                failed.push(format!("{} ({e}{})", path.display(), k.map(|k| format!("; the old one is at {}", k.display())).unwrap_or_default()));
+            }
+        }
+        failed
+    }
+
+    /// Success: the kept old files and the removed ones go.
+    fn forget(&mut self) {
+        for (_, kept, _) in self.replaced.drain(..) {
+            if let Some(k) = kept {
+                let _ = std::fs::remove_file(k);
+            }
+        }
+        for (_, aside) in self.removed.drain(..) {
+            let _ = std::fs::remove_file(aside);
+        }
+    }
+}
+
+/// A name beside `path` that nothing uses: `.<name>.hotloops-old-<pid>-<n>`.
+fn aside_name(path: &Path) -> PathBuf {
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    loop {
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let p = parent_of(path).join(format!(".{name}.hotloops-old-{}-{n}", std::process::id()));
+        if std::fs::symlink_metadata(&p).is_err() {
+            return p;
+        }
+    }
+}
+
+/// Keep `path`'s current file under a second name (a hard link; a copy where the file
+/// system has none), so that it can be put back. None if there is no file there.
+fn keep(path: &Path) -> std::io::Result<Option<PathBuf>> {
+    let Ok(meta) = std::fs::symlink_metadata(path) else { return Ok(None) };
+    if meta.is_dir() {
+        return Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, "a directory is in the way"));
+    }
+    let aside = aside_name(path);
+    if std::fs::hard_link(path, &aside).is_err() {
+        std::fs::copy(path, &aside)?;
+    }
+    Ok(Some(aside))
+}
+
+/// Fail early, before measuring, if `dir` cannot take files: a path that is (or runs
+/// through) a regular file is bad input ([`Usage`], exit 2); one that cannot be created or
+/// written is an error. Creates the directory.
 pub fn check_writable(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("--out {}: cannot create the directory", dir.display()))?;
-    tempfile::NamedTempFile::new_in(dir).with_context(|| format!("--out {}: the directory is not writable", dir.display()))?;
+    for a in dir.ancestors().filter(|a| !a.as_os_str().is_empty()) {
+        if let Ok(m) = std::fs::metadata(a)
+            && !m.is_dir()
+        {
+            let what = if a == dir { "is a file, not a directory".to_string() } else { format!("runs through {}, a file", a.display()) };
+            return Err(Usage(format!("--out {}: {what}", dir.display())).into());
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| anyhow!("--out {}: cannot create the directory: {e}", dir.display()))?;
+    let _probe = cleanup::create_temp(|| tempfile::NamedTempFile::new_in(dir), |t| t.path().to_path_buf())
+        .map_err(|e| anyhow!("--out {}: the directory is not writable: {e}", dir.display()))?;
     Ok(())
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    }
+
+    /// All or none: a set whose last file cannot be renamed into place (a name too long for
+    /// any file system, so this fails as root too) leaves the first two as they were, and no
+    /// temporary or kept copy behind; the error names the file once.
+    #[test]
+    fn a_set_that_fails_halfway_is_put_back_as_it_was() {
+        let d = tempfile::tempdir().unwrap();
+        let (a, b) = (d.path().join("a.txt"), d.path().join("b.txt"));
+        std::fs::write(&a, "old a").unwrap();
+        std::fs::write(&b, "old b").unwrap();
+        let long = d.path().join("x".repeat(300));
+        let e = commit(&[(a.clone(), b"new a".to_vec()), (b.clone(), b"new b".to_vec()), (long.clone(), b"new".to_vec())], &[]).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("cannot replace {}", long.display())) && e.contains("nothing was changed"), "{e}");
+        assert_eq!(e.matches("File name too long").count(), 1, "the cause once: {e}");
+        assert_eq!((std::fs::read_to_string(&a).unwrap(), std::fs::read_to_string(&b).unwrap()), ("old a".into(), "old b".into()));
+        assert_eq!(names(d.path()), ["a.txt", "b.txt"]);
+        // A directory where a file would go: refused before anything moves.
+        std::fs::create_dir(d.path().join("c.txt")).unwrap();
+        let e = commit(&[(a.clone(), b"new a".to_vec()), (d.path().join("c.txt"), b"c".to_vec())], &[]).unwrap_err().to_string();
+        assert!(e.contains("c.txt") && e.contains("directory"), "{e}");
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "old a");
+        assert_eq!(names(d.path()), ["a.txt", "b.txt", "c.txt"]);
+        // And one that succeeds replaces, creates and removes together.
+        commit(&[(a.clone(), b"new a".to_vec()), (d.path().join("n.txt"), b"n".to_vec())], std::slice::from_ref(&b)).unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
+        assert_eq!(names(d.path()), ["a.txt", "c.txt", "n.txt"]);
+    }
+
+    #[test]
+    fn out_that_is_a_file_is_bad_input() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("f");
+        std::fs::write(&f, "").unwrap();
+        for out in [f.clone(), f.join("sub")] {
+            let e = check_writable(&out).unwrap_err();
+            assert!(e.is::<Usage>(), "{e:#}");
+        }
+        check_writable(&d.path().join("new/dir")).unwrap();
+        assert!(d.path().join("new/dir").is_dir());
+    }
+}

@@ -1,9 +1,11 @@
-//! An output directory that holds only the last run's files: every run writes a manifest
-//! (`OUT/.hotloops-manifest.json`) of the files it wrote, and the next run removes what the
-//! previous manifest lists and it does not write again (a stale `local-index.svg`). Files
-//! hotloops did not write are left alone; [`foreign`] names them so the report can say so.
+//! An output directory that holds only the last run's files: every command that writes into
+//! a directory claims it first ([`OutDir::claim`]: checked, locked, and refused if a file it
+//! would write is there but not hotloops'), then writes a manifest
+//! (`OUT/.hotloops-manifest.json`) of the files it wrote with them, all or none; the next run
+//! removes what the previous manifest lists and it does not write again (a stale
+//! `local-index.svg`). Files hotloops did not write are left alone; [`foreign`] names them.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::path::{Component, Path, PathBuf};
 
@@ -49,23 +51,91 @@ pub fn foreign(dir: &Path, planned: &[PathBuf]) -> Vec<String> {
     v
 }
 
-/// Write `files` (all in `dir` or below it) and the manifest all-or-none, then remove what the
-/// previous manifest listed and this run did not write. Returns the files removed.
+/// Write `files` (all in `dir` or below it) and the manifest all-or-none, and remove what
+/// the previous manifest listed and this run did not write, in the same all-or-none step
+/// ([`super::commit`]). Returns the files removed.
 pub fn replace(dir: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<Vec<PathBuf>> {
     let old = previous(dir);
     let manifest = Manifest { written_by: "hotloops".into(), files: files.iter().map(|(p, _)| relative(dir, p)).collect() };
     let mut all = files.to_vec();
     all.push((dir.join(MANIFEST), serde_json::to_vec_pretty(&manifest)?));
-    super::write_all_atomic(&all)?;
-    let mut removed = Vec::new();
-    for stale in old.files.iter().filter(|f| !manifest.files.contains(f)) {
-        let Some(p) = inside(dir, stale) else { continue };
-        if p.is_file() {
-            std::fs::remove_file(&p).with_context(|| format!("removing the previous run's {}", p.display()))?;
-            removed.push(p);
+    let stale: Vec<PathBuf> =
+        old.files.iter().filter(|f| !manifest.files.contains(f)).filter_map(|f| inside(dir, f)).filter(|p| p.is_file()).collect();
+    super::commit(&all, &stale)?;
+    Ok(stale)
+}
+
+/// Planned files that are already in `dir` but that no manifest of a previous run lists: a
+/// user's own `report.md`, which a run must not replace. Sorted names.
+pub fn in_the_way(dir: &Path, planned: &[String]) -> Vec<String> {
+    let old = previous(dir);
+    let mut v: Vec<String> =
+        planned.iter().filter(|n| !old.files.contains(n) && std::fs::symlink_metadata(dir.join(n)).is_ok()).cloned().collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// An output directory claimed by one run ([`OutDir::claim`]): checked, locked, and written
+/// all-or-none with its manifest ([`OutDir::replace`]). Dropped without a commit, it removes
+/// the directory again if the claim created it (a failed run leaves no empty `--out`).
+#[derive(Debug)]
+pub struct OutDir {
+    /// The directory.
+    pub dir: PathBuf,
+    created: bool,
+    committed: bool,
+    lock: Option<super::lock::RunLock>,
+}
+
+impl OutDir {
+    /// Claim `dir` for a run that will write `planned` (names relative to `dir`), before any
+    /// work: a path that is a file is bad input, one that cannot be written an error; another
+    /// run holding it is refused ([`super::lock`]); a planned name already there that no
+    /// manifest lists is refused, naming it, unless it is one of `own` (the report `render`
+    /// reads, written back unchanged).
+    pub fn claim(dir: &Path, planned: &[String], own: &[String]) -> Result<OutDir> {
+        let created = std::fs::symlink_metadata(dir).is_err();
+        super::check_writable(dir)?;
+        let mut out = OutDir { dir: dir.to_path_buf(), created, committed: false, lock: None };
+        out.lock = Some(super::lock::acquire(&dir.join(LOCK), &format!("--out {}", dir.display()))?);
+        let clash: Vec<String> = in_the_way(dir, planned).into_iter().filter(|n| !own.contains(n)).collect();
+        if !clash.is_empty() {
+            let (n, them) = (clash.len(), if clash.len() == 1 { "it" } else { "them" });
+            return Err(super::Usage(format!(
+                "--out {} holds {} that hotloops did not write (no {MANIFEST} there lists {}): \
+                 this run would replace {them}; move {them} away or choose another --out (nothing was written)",
+                dir.display(),
+                if n == 1 { clash[0].clone() } else { format!("{n} files, {}", clash.join(", ")) },
+                them
+            ))
+            .into());
+        }
+        Ok(out)
+    }
+
+    /// Entries that are neither the previous run's nor planned: left alone ([`foreign`]).
+    pub fn foreign(&self, planned: &[PathBuf]) -> Vec<String> {
+        foreign(&self.dir, planned)
+    }
+
+    /// Write `files` with the manifest, all or none ([`replace`]).
+    pub fn replace(&mut self, files: &[(PathBuf, Vec<u8>)]) -> Result<Vec<PathBuf>> {
+        let removed = replace(&self.dir, files)?;
+        self.committed = true;
+        Ok(removed)
+    }
+}
+
+impl Drop for OutDir {
+    fn drop(&mut self) {
+        if self.created && !self.committed {
+            let _ = std::fs::remove_file(self.dir.join(LOCK));
+            drop(self.lock.take());
+            // Only if empty: whatever else is there is not ours to remove.
+            let _ = std::fs::remove_dir(&self.dir);
         }
     }
-    Ok(removed)
 }
 
 #[cfg(test)]
@@ -89,5 +159,37 @@ mod tests {
         std::fs::write(dir.join(MANIFEST), r#"{"written_by": "hotloops", "files": ["../x", "/etc/passwd"]}"#).unwrap();
         std::fs::write(d.path().parent().unwrap().join("x-hotloops-never"), "").ok();
         assert!(replace(dir, &[(dir.join("report.json"), b"3".to_vec())]).unwrap().is_empty());
+    }
+
+    /// A claim refuses a file of the user's where the run would write one, before any work,
+    /// and a failed run leaves no directory it created.
+    #[test]
+    fn a_claim_refuses_a_users_file_and_a_failed_run_leaves_no_new_directory() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("out");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("report.md"), "my notes").unwrap();
+        let planned = ["report.json".to_string(), "report.md".to_string()];
+        let e = OutDir::claim(&dir, &planned, &[]).unwrap_err();
+        assert!(e.is::<super::super::Usage>() && e.to_string().contains("holds report.md that hotloops did not write"), "{e:#}");
+        assert_eq!(std::fs::read_to_string(dir.join("report.md")).unwrap(), "my notes");
+        // Named as its own (render's input), it is not in the way.
+        drop(OutDir::claim(&dir, &planned, &["report.md".to_string()]).unwrap());
+        // Once a manifest lists it, it is ours to replace.
+        let mut out = OutDir::claim(&dir, &["other.svg".to_string()], &[]).unwrap();
+        assert_eq!(out.foreign(&[dir.join("other.svg")]), vec!["report.md".to_string()]);
+        out.replace(&[(dir.join("report.md"), b"ours".to_vec())]).unwrap();
+        drop(out);
+        drop(OutDir::claim(&dir, &planned, &[]).unwrap());
+        // A directory the claim created goes again when nothing was written.
+        let fresh = d.path().join("fresh");
+        let claimed = OutDir::claim(&fresh, &planned, &[]).unwrap();
+        assert!(fresh.join(LOCK).is_file());
+        drop(claimed);
+        assert!(!fresh.exists());
+        // A second claim while the first holds it is refused.
+        let first = OutDir::claim(&dir, &planned, &[]).unwrap();
+        assert!(OutDir::claim(&dir, &planned, &[]).unwrap_err().to_string().contains("in use by another hotloops run"));
+        drop(first);
     }
 }

@@ -56,13 +56,44 @@ fn uname() -> (String, String) {
 }
 
 fn git(args: &[&str]) -> Option<String> {
-    let o = Command::new("git").arg("-C").arg(env!("CARGO_MANIFEST_DIR")).args(args).output().ok()?;
+    let o = super::cleanup::output(Command::new("git").arg("-C").arg(env!("CARGO_MANIFEST_DIR")).args(args)).ok()?;
     o.status.success().then(|| String::from_utf8_lossy(&o.stdout).trim().to_string())
+}
+
+/// The commit HEAD names, read from the crate's `.git` itself (no git binary needed): a
+/// worktree's `.git` file points at its git directory, whose `commondir` holds the refs.
+fn head_from_dot_git(root: &std::path::Path) -> Option<String> {
+    use std::path::PathBuf;
+    let dot = root.join(".git");
+    let gitdir: PathBuf = if dot.is_dir() {
+        dot
+    } else {
+        let text = std::fs::read_to_string(&dot).ok()?;
+        let p = PathBuf::from(text.trim().strip_prefix("gitdir:")?.trim());
+        if p.is_absolute() { p } else { root.join(p) }
+    };
+    let common = match std::fs::read_to_string(gitdir.join("commondir")) {
+        Ok(c) => gitdir.join(c.trim()),
+        Err(_) => gitdir.clone(),
+    };
+    let is_sha = |s: &str| s.len() == 40 && s.bytes().all(|b| b.is_ascii_hexdigit());
+    let head = std::fs::read_to_string(gitdir.join("HEAD")).ok()?;
+    let head = head.trim();
+    let Some(name) = head.strip_prefix("ref:").map(str::trim) else { return is_sha(head).then(|| head.to_string()) };
+    for dir in [&gitdir, &common] {
+        if let Ok(r) = std::fs::read_to_string(dir.join(name))
+            && is_sha(r.trim())
+        {
+            return Some(r.trim().to_string());
+        }
+    }
+    let packed = std::fs::read_to_string(common.join("packed-refs")).ok()?;
+    packed.lines().filter_map(|l| l.split_once(' ')).find(|(sha, r)| *r == name && is_sha(sha)).map(|(sha, _)| sha.to_string())
 }
 
 /// The first line of `tool --version` containing `word`, if the tool runs.
 fn tool_version(tool: &str, word: &str) -> Option<String> {
-    let o = Command::new(tool).arg("--version").output().ok()?;
+    let o = super::cleanup::output(Command::new(tool).arg("--version")).ok()?;
     let text = String::from_utf8_lossy(&o.stdout).into_owned();
     o.status.success().then(|| text.lines().find(|l| l.contains(word)).unwrap_or("").trim().to_string()).filter(|l| !l.is_empty())
 }
@@ -88,7 +119,10 @@ pub fn utc_now() -> String {
 pub fn collect(pinned_core: Option<usize>, features: Vec<String>) -> Provenance {
     let c = cpu();
     let (kernel, host) = uname();
-    let commit = git(&["rev-parse", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    // Without git on PATH the commit is still known: .git is read directly.
+    let commit = git(&["rev-parse", "HEAD"])
+        .or_else(|| head_from_dot_git(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))))
+        .unwrap_or_else(|| "unknown".into());
     let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).map(|s| !s.is_empty()).unwrap_or(false);
     Provenance {
         microarch: Microarch::detect(&c).to_string(),
@@ -113,6 +147,30 @@ pub fn collect(pinned_core: Option<usize>, features: Vec<String>) -> Provenance 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The commit read from .git is git's own, in a worktree and through packed refs alike.
+    #[test]
+    fn head_is_read_from_dot_git_without_git() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        if let Some(want) = git(&["rev-parse", "HEAD"]) {
+            assert_eq!(head_from_dot_git(root).as_deref(), Some(want.as_str()));
+        }
+        let d = tempfile::tempdir().unwrap();
+        let (main, wt) = (d.path().join("main"), d.path().join("wt"));
+        std::fs::create_dir_all(main.join(".git/worktrees/wt")).unwrap();
+        std::fs::create_dir_all(&wt).unwrap();
+        let sha = "0123456789abcdef0123456789abcdef01234567";
+        std::fs::write(main.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        std::fs::write(main.join(".git/packed-refs"), format!("# pack-refs with: peeled\n{sha} refs/heads/main\n")).unwrap();
+        assert_eq!(head_from_dot_git(&main).as_deref(), Some(sha));
+        std::fs::write(wt.join(".git"), format!("gitdir: {}\n", main.join(".git/worktrees/wt").display())).unwrap();
+        std::fs::write(main.join(".git/worktrees/wt/commondir"), "../..\n").unwrap();
+        std::fs::write(main.join(".git/worktrees/wt/HEAD"), "ref: refs/heads/main\n").unwrap();
+        assert_eq!(head_from_dot_git(&wt).as_deref(), Some(sha));
+        std::fs::write(main.join(".git/worktrees/wt/HEAD"), format!("{sha}\n")).unwrap();
+        assert_eq!(head_from_dot_git(&wt).as_deref(), Some(sha), "a detached HEAD");
+        assert_eq!(head_from_dot_git(d.path()), None, "no .git");
+    }
 
     #[test]
     fn date_is_rfc3339() {

@@ -240,17 +240,12 @@ impl Worker {
         let err = tempfile::tempfile().context("a file for a worker's stderr")?;
         let mut cmd = Command::new(exe);
         super::affinity::every_core_for(&mut cmd);
-        let mut child = cmd
-            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
-            .arg(SUBCOMMAND)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(err.try_clone()?)
-            .spawn()
-            .with_context(|| format!("starting a worker process ({what})"))?;
+        let (mut child, registered) = super::cleanup::spawn(
+            cmd.envs(env.iter().map(|(k, v)| (*k, v.as_str()))).arg(SUBCOMMAND).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(err.try_clone()?),
+        )
+        .with_context(|| format!("starting a worker process ({what})"))?;
         let to = child.stdin.take().context("worker stdin")?;
         let from = BufReader::new(child.stdout.take().context("worker stdout")?);
-        let registered = super::cleanup::child(child.id());
         let mut w = Worker { child, to: Some(to), from, err, what, _registered: registered };
         let line = serde_json::to_string(req)?;
         w.write_line(&line)?;

@@ -36,9 +36,9 @@ impl InstrCount {
 
 /// Is valgrind on PATH? Err says what to install.
 pub fn check_valgrind() -> Result<String> {
-    match Command::new("valgrind").arg("--version").output() {
+    match crate::host::cleanup::output(Command::new("valgrind").arg("--version")) {
         Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout).trim().to_string()),
-        _ => bail!("valgrind is not installed: instruction counts need it (`apt-get install valgrind`)"),
+        _ => Err(crate::host::Unavailable("valgrind is not installed: instruction counts need it (`apt-get install valgrind`)".into()).into()),
     }
 }
 
@@ -67,14 +67,26 @@ pub extern "C" fn hotloops_callgrind_boundary(case_index: u64) {
 pub fn count_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::Size) -> Result<Vec<InstrCount>> {
     let (_, v) = crate::study::variant(id)?;
     let symbols = v.symbols();
+    Ok(profile_cases(exe, id, cases, size)?
+        .into_iter()
+        .zip(cases)
+        .map(|((items, parsed), case)| InstrCount { id: id.to_string(), case: case.to_string(), items, inclusive: parsed.total, own: own_cost(&parsed, &symbols) })
+        .collect())
+}
+
+/// Like [`count_cases`], with each case's whole dump (every function's own and inclusive
+/// cost, and calls) and its items: what `hotloops pg --instructions` sets beside the server's.
+pub fn profile_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::Size) -> Result<Vec<(u64, Parsed)>> {
+    let (_, v) = crate::study::variant(id)?;
     if cases.is_empty() {
         return Ok(vec![]);
     }
-    let dir = tempfile::tempdir()?;
-    let _dir_guard = crate::host::cleanup::temp(dir.path());
+    let (dir, _dir_guard) = crate::host::cleanup::temp_dir("hotloops-callgrind-")?;
     let out = dir.path().join("callgrind.out");
     let mut cmd = Command::new("valgrind");
+    // No gdbserver: its vgdb-pipe files would be left in TMPDIR by a killed valgrind.
     cmd.arg("--tool=callgrind")
+        .arg("--vgdb=no")
         .arg(format!("--callgrind-out-file={}", out.display()))
         .arg(format!("--toggle-collect={}", v.kernel))
         .arg("--dump-before=hotloops_callgrind_boundary")
@@ -84,11 +96,7 @@ pub fn count_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::Siz
     for c in cases {
         cmd.args(["--case", c]);
     }
-    let child = cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().context("running valgrind")?;
-    let o = {
-        let _child_guard = crate::host::cleanup::child(child.id());
-        child.wait_with_output().context("running valgrind")?
-    };
+    let o = crate::host::cleanup::output(&mut cmd).context("running valgrind")?;
     if !o.status.success() {
         bail!("callgrind run of {id} failed:\n{}", String::from_utf8_lossy(&o.stderr));
     }
@@ -101,6 +109,10 @@ pub fn count_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::Siz
     let mut parts: Vec<(u64, Parsed)> = vec![];
     for e in std::fs::read_dir(dir.path())? {
         let path = e?.path();
+        // Only the dumps: valgrind may keep other files in its TMPDIR.
+        if !path.file_name().is_some_and(|n| n.to_string_lossy().starts_with("callgrind.out")) {
+            continue;
+        }
         let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
         let parsed = parse(&text).with_context(|| format!("{}", path.display()))?;
         let part = parsed.part.with_context(|| format!("{}: no `part:` line", path.display()))?;
@@ -110,17 +122,14 @@ pub fn count_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::Siz
     if parts.len() != cases.len() + 2 || parts.iter().enumerate().any(|(i, (p, _))| *p != i as u64 + 1) {
         bail!("callgrind run of {id}: {} dump parts for {} cases, expected {}", parts.len(), cases.len(), cases.len() + 2);
     }
-    cases
-        .iter()
-        .zip(items)
-        .zip(&parts[1..=cases.len()])
-        .map(|((case, items), (_, parsed))| {
-            if parsed.total == 0 {
-                bail!("callgrind collected nothing for {id} on {case}: is `{}` called by `hotloops run`?", v.kernel);
-            }
-            Ok(InstrCount { id: id.to_string(), case: case.to_string(), items, inclusive: parsed.total, own: own_cost(parsed, &symbols) })
-        })
-        .collect()
+    let mut out = Vec::new();
+    for ((case, items), (_, parsed)) in cases.iter().zip(items).zip(parts.drain(1..=cases.len())) {
+        if parsed.total == 0 {
+            bail!("callgrind collected nothing for {id} on {case}: is `{}` called by `hotloops run`?", v.kernel);
+        }
+        out.push((items, parsed));
+    }
+    Ok(out)
 }
 
 /// Exclusive cost of `symbols` and of the parts a C compiler split off or specialised from
@@ -166,6 +175,8 @@ pub fn count_many(exe: &Path, jobs: &[Job], size: crate::study::Size) -> Result<
             None => variants.push((id, vec![case])),
         }
     }
+    // The longest first (most cases), so that no core is left with one at the end.
+    variants.sort_by_key(|(_, cases)| std::cmp::Reverse(cases.len()));
     // Counting is exact whatever else runs: every core the process started with, even when
     // the caller is a report's pinned thread.
     let results = crate::host::affinity::untimed_map(&variants, |(id, cases)| count_cases(exe, id, cases, size));
@@ -188,6 +199,29 @@ pub struct Parsed {
     pub total: u64,
     /// Exclusive `Ir` per function name.
     pub self_cost: HashMap<String, u64>,
+    /// `Ir` of the calls each function made (their inclusive cost): with its own, its inclusive
+    /// cost ([`Parsed::inclusive`]).
+    pub call_cost: HashMap<String, u64>,
+    /// Calls into each function.
+    pub calls: HashMap<String, u64>,
+    /// The functions that call each function.
+    pub callers: HashMap<String, std::collections::BTreeSet<String>>,
+}
+
+impl Parsed {
+    /// A function's inclusive `Ir`: its own and its callees' (a recursive function's calls to
+    /// itself are counted again, as callgrind_annotate --inclusive does).
+    pub fn inclusive(&self, name: &str) -> u64 {
+        self.self_cost.get(name).copied().unwrap_or(0) + self.call_cost.get(name).copied().unwrap_or(0)
+    }
+
+    /// Every function named `name` or a gcc part of it (`name.isra.0`, `name.cold`, ...), for
+    /// each of [`Parsed::self_cost`], [`Parsed::inclusive`] and [`Parsed::calls`] summed.
+    pub fn function(&self, name: &str) -> (u64, u64, u64) {
+        let is = |n: &str| n == name || n.strip_prefix(name).is_some_and(|r| r.starts_with('.'));
+        let names: std::collections::BTreeSet<&String> = self.self_cost.keys().chain(self.call_cost.keys()).chain(self.calls.keys()).filter(|n| is(n)).collect();
+        names.iter().fold((0, 0, 0), |(s, i, c), n| (s + self.self_cost.get(*n).copied().unwrap_or(0), i + self.inclusive(n), c + self.calls.get(*n).copied().unwrap_or(0)))
+    }
 }
 
 /// Parse a callgrind out file (`--compress-strings` on or off): the totals line and the
@@ -196,6 +230,7 @@ pub fn parse(text: &str) -> Result<Parsed> {
     let mut p = Parsed::default();
     let mut names: HashMap<String, String> = HashMap::new();
     let mut current: Option<String> = None;
+    let mut callee: Option<String> = None;
     let mut after_calls = false;
     let mut saw_events = false;
     let resolve = |spec: &str, names: &mut HashMap<String, String>| -> String {
@@ -228,12 +263,25 @@ pub fn parse(text: &str) -> Result<Parsed> {
             current = Some(resolve(f, &mut names));
             after_calls = false;
         } else if let Some(f) = line.strip_prefix("cfn=") {
-            resolve(f, &mut names);
-        } else if line.starts_with("calls=") {
+            callee = Some(resolve(f, &mut names));
+        } else if let Some(c) = line.strip_prefix("calls=") {
             after_calls = true;
+            let n: u64 = c.split_whitespace().next().unwrap_or("0").parse().unwrap_or(0);
+            if let Some(t) = &callee {
+                *p.calls.entry(t.clone()).or_default() += n;
+                if let Some(f) = &current {
+                    p.callers.entry(t.clone()).or_default().insert(f.clone());
+                }
+            }
         } else if line.starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '-' || c == '*') {
             if after_calls {
                 after_calls = false;
+                let mut it = line.split_whitespace();
+                let _pos = it.next();
+                let cost: u64 = it.next().unwrap_or("0").parse().unwrap_or(0);
+                if let Some(f) = &current {
+                    *p.call_cost.entry(f.clone()).or_default() += cost;
+                }
                 continue;
             }
             let mut it = line.split_whitespace();
@@ -261,6 +309,8 @@ mod tests {
         assert_eq!(p.total, 113);
         assert_eq!(p.self_cost["kernel"], 13);
         assert_eq!(p.self_cost["callee"], 100);
+        assert_eq!((p.inclusive("kernel"), p.inclusive("callee"), p.calls["callee"]), (113, 100, 3));
+        assert_eq!(p.function("kernel"), (13, 113, 0));
     }
 
     #[test]

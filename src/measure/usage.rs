@@ -37,12 +37,21 @@ impl ThreadUsage {
         (self.wall_s > 0.0).then(|| (self.cpu_s / self.wall_s).min(1.0))
     }
 
-    /// The share of the wall time the thread was not kept waiting for a CPU (1 - run-queue
-    /// wait / wall; CPU time / wall without schedstat): what [`busy_flag`] judges.
+    /// The share of the wall time the thread waited runnable for a CPU, at most what it did
+    /// not run: schedstat books a wait when the wait ends, so one that began before the span
+    /// is counted whole, and "ran 51%, waited 52%" would add to more than the span.
+    pub fn waited(&self) -> Option<f64> {
+        let w = self.run_queue_wait_s?;
+        let ran = self.ran()?;
+        Some((w / self.wall_s).clamp(0.0, 1.0 - ran))
+    }
+
+    /// The share of the wall time the thread was not kept waiting for a CPU (1 - [`waited`](Self::waited);
+    /// CPU time / wall without schedstat): what [`busy_flag`] judges.
     pub fn had_core(&self) -> Option<f64> {
-        match self.run_queue_wait_s {
-            Some(w) if self.wall_s > 0.0 => Some((1.0 - w / self.wall_s).clamp(0.0, 1.0)),
-            _ => self.ran(),
+        match self.waited() {
+            Some(w) => Some(1.0 - w),
+            None => self.ran(),
         }
     }
 }
@@ -124,7 +133,7 @@ pub fn busy_flag(per_process: &[ThreadUsage]) -> Option<String> {
         return None;
     }
     let ran = worst.ran()?;
-    let waited = worst.run_queue_wait_s.map(|w| format!(", waited {:.0}% for a CPU", w / worst.wall_s * 100.0)).unwrap_or_default();
+    let waited = worst.waited().map(|w| format!(", waited {:.0}% for a CPU", w * 100.0)).unwrap_or_default();
     let switches: u64 = per_process.iter().map(|u| u.involuntary_switches).sum();
     let of = if per_process.len() > 1 {
         format!(" in the worst of {} processes", per_process.len())
@@ -159,6 +168,9 @@ mod tests {
         assert_eq!(busy_flag(&[io]), None);
         let f = busy_flag(&[ThreadUsage { run_queue_wait_s: Some(0.6), ..u(1.0, 0.35, 90) }]).unwrap();
         assert!(f.starts_with("busy-host: thread ran 35% of wall time, waited 60% for a CPU, 90 involuntary"), "{f}");
+        // A wait booked past the span's edge: the two shares still add to at most the span.
+        let f = busy_flag(&[ThreadUsage { run_queue_wait_s: Some(0.52), ..u(1.0, 0.51, 40) }]).unwrap();
+        assert!(f.starts_with("busy-host: thread ran 51% of wall time, waited 49% for a CPU"), "{f}");
     }
 
     #[test]

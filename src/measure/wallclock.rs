@@ -161,16 +161,21 @@ fn time_block(case: &mut dyn Case, v: &'static Variant, reps: u32, expect: u64) 
 /// Run the trials of pair (a, b) on `case` in this process. `tick` is called once per trial.
 pub fn run_trials(case: &mut dyn Case, a: &'static Variant, b: &'static Variant, cfg: &PairConfig, tick: &mut dyn FnMut(f64)) -> Result<PairTrials> {
     let expect = case.run(a)?;
-    let got = case.run(b)?;
-    if got != expect {
-        bail!("{} returned {got:#x}, baseline {} returned {expect:#x}: results differ", b.id, a.id);
-    }
+    run_trials_expecting(case, a, b, expect, cfg, tick)
+}
+
+/// [`run_trials`] with the baseline's digest on this case already known (a worker measuring
+/// several pairs of one case runs the baseline for it once).
+fn run_trials_expecting(case: &mut dyn Case, a: &'static Variant, b: &'static Variant, expect: u64, cfg: &PairConfig, tick: &mut dyn FnMut(f64)) -> Result<PairTrials> {
     // Warm-up rounds are timed, and the last one calibrates the block length on the slower of
-    // the two arms. A case whose every run already fills a block (a cold 150 ms scan) is warm
-    // after one round: more would only add seconds, and its block is one run whatever they say.
+    // the two arms; every run is checked against the baseline's digest, so the first round is
+    // also the check that the variant computes the same result. A case whose every run
+    // already fills a block (a cold 150 ms scan) is warm after one round: more would only add
+    // seconds, and its block is one run whatever they say.
     let mut one = Duration::ZERO;
     for _ in 0..cfg.warmup.max(1) {
-        let (ta, tb) = (time_block(case, a, 1, expect)?, time_block(case, b, 1, expect)?);
+        let ta = time_block(case, a, 1, expect)?;
+        let tb = time_block(case, b, 1, expect).with_context(|| format!("{} against the baseline {}", b.id, a.id))?;
         one = ta.max(tb);
         if ta.min(tb) >= cfg.block {
             break;
@@ -220,9 +225,27 @@ pub fn size_named(name: &str) -> Result<Size, UnknownName> {
     })
 }
 
+/// The longest budget a pair may ask for, ms (an hour).
+pub const MAX_BUDGET_MS: u64 = 3_600_000;
+/// The longest timed block, us (10 s).
+pub const MAX_BLOCK_US: u64 = 10_000_000;
+
+/// A budget and block length from a request: in range, or bad input ([`crate::host::Usage`]);
+/// a block of 10^11 us would never end.
+fn check_lengths(budget: Duration, block: Duration) -> Result<()> {
+    let (b, k) = (budget.as_millis(), block.as_micros());
+    if !(1..=MAX_BUDGET_MS as u128).contains(&b) || !(1..=MAX_BLOCK_US as u128).contains(&k) {
+        bail!(crate::host::Usage(format!(
+            "budget {b} ms, block {k} us: the budget must be 1 to {MAX_BUDGET_MS} ms and the block 1 to {MAX_BLOCK_US} us"
+        )));
+    }
+    Ok(())
+}
+
 /// The trials of pair (`a`, `b`) on case `case` at `size`, by id, in this process (pinned
 /// first): what a `trials` worker and `hotloops paired` run.
 pub fn trials_by_id(a: &str, b: &str, case: &str, size: Size, budget: Duration, block: Duration) -> Result<PairTrials> {
+    check_lengths(budget, block)?;
     let (s, va) = study::variant(a)?;
     let vb = s.info().variant(b)?;
     let mut c = study::build_case(s, case, size)?;
@@ -237,7 +260,8 @@ pub fn trials_by_id(a: &str, b: &str, case: &str, size: Size, budget: Duration, 
 /// process (pinned first), after allocating `heap_pad` bytes to move the heap: what a
 /// `case-trials` worker runs, one per code layout and process.
 pub fn case_trials_by_id(case: &str, size: Size, pairs: &[(String, String)], budget: Duration, block: Duration, min_trials: usize, heap_pad: usize) -> Result<Vec<PairTrials>> {
-    let Some((first, _)) = pairs.first() else { bail!("case-trials: no pairs") };
+    check_lengths(budget, block)?;
+    let Some((first, _)) = pairs.first() else { bail!(crate::host::Usage("case-trials: no pairs".into())) };
     let (s, _) = study::variant(first)?;
     let rows: Vec<(&'static Variant, &'static Variant)> =
         pairs.iter().map(|(a, b)| Ok((s.info().variant(a)?, s.info().variant(b)?))).collect::<Result<_, UnknownName>>()?;
@@ -250,7 +274,21 @@ pub fn case_trials_by_id(case: &str, size: Size, pairs: &[(String, String)], bud
     cfg.budget = budget;
     cfg.block = block;
     cfg.min_trials = min_trials.max(2);
-    rows.iter().map(|(a, b)| run_trials(c.as_mut(), a, b, &cfg, &mut |_| {}).with_context(|| format!("{} vs {} on {case}", b.id, a.id))).collect()
+    // Each pair's baseline is the study's: its digest once for all of them.
+    let mut expected: Vec<(&'static str, u64)> = Vec::new();
+    rows.iter()
+        .map(|(a, b)| {
+            let expect = match expected.iter().find(|(id, _)| *id == a.id) {
+                Some(&(_, d)) => d,
+                None => {
+                    let d = c.run(a)?;
+                    expected.push((a.id, d));
+                    d
+                }
+            };
+            run_trials_expecting(c.as_mut(), a, b, expect, &cfg, &mut |_| {}).with_context(|| format!("{} vs {} on {case}", b.id, a.id))
+        })
+        .collect()
 }
 
 /// Pool the trials of one or more processes into a [`Paired`].
@@ -419,8 +457,9 @@ mod tests {
         }
     }
 
-    /// Runs before the first trial: the two result checks and the warm-up rounds (the last one
-    /// calibrates). A case whose runs fill a block gets one round, a fast one every round.
+    /// Runs before the first trial: the baseline's digest and the warm-up rounds (the first
+    /// checks the variant's result, the last calibrates). A case whose runs fill a block gets
+    /// one round, a fast one every round.
     #[test]
     fn a_slow_case_warms_up_once_and_a_fast_one_every_round() {
         let v = &crate::study::local_index::info().variants[0];
@@ -429,9 +468,34 @@ mod tests {
             let mut c = Counted { each, runs: 0 };
             let t = run_trials(&mut c, v, v, &cfg, &mut |_| {}).unwrap();
             let timed = t.ratios.len() * 4 * t.reps_per_block as usize;
-            assert_eq!(c.runs - timed, 2 + 2 * rounds, "{each:?}: {} runs, {} trials of {} reps", c.runs, t.ratios.len(), t.reps_per_block);
+            assert_eq!(c.runs - timed, 1 + 2 * rounds, "{each:?}: {} runs, {} trials of {} reps", c.runs, t.ratios.len(), t.reps_per_block);
             assert!(t.ratios.len() >= 4);
         }
+    }
+
+    /// A case whose variants return their id's length as the digest.
+    struct ByVariant;
+
+    impl Case for ByVariant {
+        fn describe(&self) -> String {
+            "by variant".into()
+        }
+        fn items(&self) -> u64 {
+            1
+        }
+        fn run(&mut self, v: &'static Variant) -> Result<u64> {
+            Ok(v.id.len() as u64)
+        }
+    }
+
+    /// The warm-up's first round checks the variant against the baseline's digest.
+    #[test]
+    fn a_variant_with_another_result_is_refused() {
+        let vs = crate::study::local_index::info().variants;
+        let (a, b) = (&vs[0], vs.iter().find(|v| v.id.len() != vs[0].id.len()).unwrap());
+        let e = run_trials(&mut ByVariant, a, b, &PairConfig::quick(), &mut |_| {}).unwrap_err();
+        assert!(format!("{e:#}").contains("the results differ") && format!("{e:#}").contains(b.id), "{e:#}");
+        assert!(run_trials(&mut ByVariant, a, a, &PairConfig { budget: Duration::from_millis(5), ..PairConfig::quick() }, &mut |_| {}).is_ok());
     }
 
     #[test]

@@ -421,7 +421,8 @@ pub fn measure_blocks(blocks: &[HarnessBlock], iterations: u64, keep: Option<&st
     if !cfg!(target_arch = "x86_64") {
         bail!("the loop-only harness runs x86-64 blocks only");
     }
-    let dir = tempfile::Builder::new().prefix("hotloops-model-").tempdir().context("creating a temporary directory")?;
+    // Registered with the signal cleanup as it is created: removed on Ctrl-C too.
+    let (dir, _dir_guard) = crate::host::cleanup::temp_dir("hotloops-model-").context("creating a temporary directory")?;
     let prepared: Vec<HarnessBlock> = blocks.iter().map(|(b, t)| (harness_operands(b), t.clone())).collect();
     // The driver counts trips of the harness's loop: UNROLL trips of the block each.
     let iterations = (iterations / UNROLL as u64).max(1);
@@ -434,16 +435,15 @@ pub fn measure_blocks(blocks: &[HarnessBlock], iterations: u64, keep: Option<&st
     std::fs::write(dir.path().join("driver.c"), DRIVER_C.replace("PROBE_ADDS", &format!("{PROBE_ADDS}.0")))?;
     // For review: the exact code timed, when asked for.
     if let Some(keep) = keep {
-        std::fs::copy(dir.path().join("blocks.s"), keep).with_context(|| format!("copying the harness asm to {}", keep.display()))?;
+        let asm = std::fs::read(dir.path().join("blocks.s"))?;
+        crate::host::write_atomic(keep, &asm).with_context(|| format!("copying the harness asm to {}", keep.display()))?;
     }
     let exe = dir.path().join("harness");
-    let out = Command::new("gcc")
-        .current_dir(dir.path())
-        .args(["-O2", "-o"])
-        .arg(&exe)
-        .args(["driver.c", "blocks.s"])
-        .output()
-        .context("running gcc for the loop-only harness (install gcc)")?;
+    // gcc's own temporaries go into the registered directory: a killed gcc cannot leave them.
+    let out = crate::host::cleanup::output(
+        Command::new("gcc").current_dir(dir.path()).env("TMPDIR", dir.path()).args(["-O2", "-o"]).arg(&exe).args(["driver.c", "blocks.s"]),
+    )
+    .context("running gcc for the loop-only harness (install gcc)")?;
     if !out.status.success() {
         bail!("gcc could not build the loop-only harness:\n{}", String::from_utf8_lossy(&out.stderr));
     }
@@ -495,12 +495,9 @@ pub const PROBE_ADDS: usize = 100;
 
 /// Run block `k` in a child process with a deadline.
 fn run_one(exe: &std::path::Path, k: usize, iterations: u64) -> Result<(f64, f64, f64), String> {
-    let mut child = Command::new(exe)
-        .args([k.to_string(), iterations.to_string()])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .map_err(|e| format!("could not start the harness: {e}"))?;
+    let (mut child, _registered) =
+        crate::host::cleanup::spawn(Command::new(exe).args([k.to_string(), iterations.to_string()]).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::null()))
+            .map_err(|e| format!("could not start the harness: {e}"))?;
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         match child.try_wait() {

@@ -23,6 +23,10 @@ pub const F_BTINT8CMP: Oid = 842;
 pub const F_INT4EQ: Oid = 65;
 /// `F_INT8EQ`.
 pub const F_INT8EQ: Oid = 467;
+/// `F_INT84LT`: `int8 < int4`, what seed 000's `col0 < 10000000` (an int4 literal) calls.
+pub const F_INT84LT: Oid = 476;
+/// `F_INT4LT`.
+pub const F_INT4LT: Oid = 66;
 
 /// `NullableDatum`: 16 bytes.
 #[repr(C)]
@@ -175,6 +179,26 @@ pub unsafe extern "C" fn int4eq(fcinfo: *mut FunctionCallInfoBaseData) -> Datum 
     // SAFETY: the caller's frame.
     let (a, b) = unsafe { ((*fcinfo).args[0].value as i32, (*fcinfo).args[1].value as i32) };
     (a == b) as Datum
+}
+
+/// `int84lt(int8, int4)` (int8.c): the cross-type `<` of btree's integer_ops.
+///
+/// # Safety
+/// As [`btint8cmp`].
+pub unsafe extern "C" fn int84lt(fcinfo: *mut FunctionCallInfoBaseData) -> Datum {
+    // SAFETY: the caller's frame.
+    let (a, b) = unsafe { ((*fcinfo).args[0].value as i64, (*fcinfo).args[1].value as i32 as i64) };
+    (a < b) as Datum
+}
+
+/// `int4lt(int4, int4)` (int.c).
+///
+/// # Safety
+/// As [`btint8cmp`].
+pub unsafe extern "C" fn int4lt(fcinfo: *mut FunctionCallInfoBaseData) -> Datum {
+    // SAFETY: the caller's frame.
+    let (a, b) = unsafe { ((*fcinfo).args[0].value as i32, (*fcinfo).args[1].value as i32) };
+    (a < b) as Datum
 }
 
 /// `DatumGetBool`: any nonzero byte.

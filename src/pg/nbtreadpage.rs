@@ -38,6 +38,8 @@ pub const SK_BT_SKIP: i32 = 0x0004_0000;
 pub const SK_BT_SKIP_SENTINELS: i32 = 0x0008_0000 | 0x0010_0000 | 0x0020_0000 | 0x0040_0000;
 /// `BTEqualStrategyNumber`.
 pub const BT_EQUAL_STRATEGY_NUMBER: u16 = 3;
+/// `BTLessStrategyNumber`.
+pub const BT_LESS_STRATEGY_NUMBER: u16 = 1;
 /// `LOOK_AHEAD_REQUIRED_RECHECKS`.
 const LOOK_AHEAD_REQUIRED_RECHECKS: i16 = 3;
 /// `NSKIPADVANCES_THRESHOLD`.
@@ -111,6 +113,27 @@ impl BTScanKeys {
         })
     }
 
+    /// What `_bt_preprocess_keys` outputs for `col0 < bound`: one inequality key, required in
+    /// the forward direction (the scan ends at the first tuple that fails it), no arrays.
+    /// `ltproc` is the `<` operator's function (`int84lt` for seed 000's int4 literal).
+    pub fn less_than(bound: Datum, ltproc: FmgrInfo, orderproc: FmgrInfo) -> Box<BTScanKeys> {
+        Box::new(BTScanKeys {
+            number_of_keys: 1,
+            key_data: [ScanKeyData {
+                sk_flags: SK_BT_REQFWD,
+                sk_attno: 1,
+                sk_strategy: BT_LESS_STRATEGY_NUMBER,
+                sk_subtype: 0,
+                sk_collation: 0,
+                sk_func: ltproc,
+                sk_argument: bound,
+            }],
+            order_procs: [orderproc],
+            array_keys: [BTArrayKeyInfo { scan_key: 0, num_elems: 0, cur_elem: 0, elem_values: std::ptr::null_mut() }],
+            elems: Box::new([]),
+        })
+    }
+
     /// The array after preprocessing.
     pub fn elems(&self) -> &[Datum] {
         &self.elems
@@ -131,8 +154,6 @@ pub struct NbtScan {
 /// `BTReadPageState`.
 #[derive(Debug)]
 struct BTReadPageState {
-    /// Read by `_bt_set_startikey` and the look-ahead, neither modelled.
-    #[allow(dead_code)]
     minoff: OffsetNumber,
     maxoff: OffsetNumber,
     finaltup: *const u8,
@@ -251,7 +272,10 @@ pub unsafe fn bt_readpage(bm: *mut BufMgr, scan: &NbtScan, offnum: OffsetNumber,
             so.opposite_dir_check = false;
         }
         if !pstate.firstpage && minoff < maxoff {
-            not_modelled("_bt_set_startikey (a primitive scan's second page)");
+            if array_keys {
+                not_modelled("_bt_set_startikey with array keys (a primitive scan's second page)");
+            }
+            bt_set_startikey(scan, &mut pstate, page);
         }
 
         let mut item_index = 0usize;
@@ -298,6 +322,50 @@ pub unsafe fn bt_readpage(bm: *mut BufMgr, scan: &NbtScan, offnum: OffsetNumber,
         so.curr_pos.last_item = item_index as i32 - 1;
         so.curr_pos.item_index = 0;
         so.curr_pos.first_item <= so.curr_pos.last_item
+    }
+}
+
+/// `_bt_set_startikey` (18) for scans without arrays: the first key that the page's lowest and
+/// highest data tuples do not both satisfy; `_bt_checkkeys` starts there, so on a page wholly
+/// inside the range `_bt_check_compare` tests no key. `_bt_keep_natts_fast` first (the first
+/// attribute whose value changes across the page); then each key through its `sk_func` on
+/// both tuples. Once per page, out of line (exported, called from nbtsearch.c).
+#[inline(never)]
+unsafe fn bt_set_startikey(scan: &NbtScan, pstate: &mut BTReadPageState, page: *const Page) {
+    unsafe {
+        let keys = &*scan.keys;
+        let rel = &*scan.rel;
+        if keys.number_of_keys == 0 {
+            return;
+        }
+        let firsttup = Page::item_ptr(page, pstate.minoff);
+        let lasttup = Page::item_ptr(page, pstate.maxoff);
+        let (first, _) = index_getattr(firsttup, &rel.att);
+        let (last, _) = index_getattr(lasttup, &rel.att);
+        // _bt_keep_natts_fast: one key column; equal datums keep it, else it changes.
+        let firstchangingattnum: i16 = if first == last { 2 } else { 1 };
+        let mut startikey = 0;
+        while startikey < keys.number_of_keys {
+            let key = &*keys.key_data.as_ptr().add(startikey as usize);
+            if key.sk_flags & (SK_ROW_HEADER | SK_ISNULL | SK_BT_SKIP) != 0 {
+                break;
+            }
+            if key.sk_attno > firstchangingattnum && key.sk_strategy == BT_EQUAL_STRATEGY_NUMBER {
+                // An = key on an attribute the page does not change: satisfied or not by all.
+                if !datum_get_bool(function_call2_coll(&key.sk_func, key.sk_collation, first, key.sk_argument)) {
+                    break;
+                }
+                startikey += 1;
+                continue;
+            }
+            if !datum_get_bool(function_call2_coll(&key.sk_func, key.sk_collation, first, key.sk_argument))
+                || !datum_get_bool(function_call2_coll(&key.sk_func, key.sk_collation, last, key.sk_argument))
+            {
+                break;
+            }
+            startikey += 1;
+        }
+        pstate.startikey = startikey;
     }
 }
 

@@ -7,12 +7,12 @@
 use crate::pg::ItemPointer;
 use crate::pg::itemptr::INVALID_BLOCK_NUMBER;
 use crate::pg::bufmgr::{BufMgr, Buffer, DEFAULT_NBUFFERS, INVALID_BUFFER, RelFileLocator, buffer_get_page, release_buffer};
-use crate::pg::fmgr::{F_BTINT4CMP, F_BTINT8CMP, F_INT4EQ, F_INT8EQ, FmgrInfo, btint4cmp, btint8cmp, int4eq, int8eq};
+use crate::pg::fmgr::{F_BTINT4CMP, F_BTINT8CMP, F_INT4EQ, F_INT4LT, F_INT8EQ, F_INT84LT, FmgrInfo, btint4cmp, btint8cmp, int4eq, int4lt, int8eq, int84lt, int32_get_datum};
 use crate::pg::mcxt::{AllocSet, MallocBackend};
 use crate::pg::nbtreadpage::{BTScanKeys, NbtScan, bt_more_right, bt_preprocess_keys, bt_readpage, bt_start_array_keys};
 use crate::pg::pgstat::{PgStatTableStatus, pgstat_count_index_scan};
-use crate::pg::nbtree::{BTScanOpaque, BTScanPos, BTree, IndexScanDesc, KeyType, P_NONE, ScanDirection, bt_first_all, bt_readpage_all};
-use crate::pg::nbtsearch::{BTMetaCache, BTScanInsertData, CompactAttribute, IndexRel, ScanKeyData, bt_binsrch, bt_freestack, bt_getbuf, bt_relbuf, bt_search, bt_unlockbuf, not_modelled};
+use crate::pg::nbtree::{BTScanOpaque, BTScanPos, BTree, IndexScanDesc, KeyType, P_NONE, ScanDirection};
+use crate::pg::nbtsearch::{BTMetaCache, BTScanInsertData, CompactAttribute, IndexRel, ScanKeyData, bt_binsrch, bt_freestack, bt_getbuf, bt_relbuf, bt_search, bt_unlockbuf, first_data_key, not_modelled};
 use crate::pg::page::Page;
 use std::rc::Rc;
 
@@ -55,10 +55,10 @@ pub struct BtreeScan {
     pub desc: IndexScanDesc,
     pub so: Box<BTScanOpaque>,
     pub rel: Rc<BTree>,
-    /// `col0 = ANY(keys)` as written (unsorted, maybe with duplicates); empty: `col0 < rows`
-    /// (every leaf).
+    /// `col0 = ANY(keys)` as written (unsorted, maybe with duplicates); empty: seed 000's
+    /// `col0 < 10000000` (every leaf).
     pub keys: Vec<i64>,
-    /// The preprocessed `= ANY` key: sorted, deduplicated array (None for `col0 < rows`).
+    /// The preprocessed keys: the sorted, deduplicated `= ANY` array, or the `<` key.
     pub skeys: Option<Box<BTScanKeys>>,
     /// `scan` as nbtreadpage.c's functions see it (points into this box).
     pub nbt: NbtScan,
@@ -115,9 +115,9 @@ impl BtreeScan {
 
     fn with_bufmgr(rel: Rc<BTree>, keys: Vec<i64>, bufmgr: Box<BufMgr>) -> Box<BtreeScan> {
         let (so, _) = BTScanOpaque::new_boxed(&[]);
-        let (attlen, orderproc, eqproc) = match rel.key {
-            KeyType::Int8 => (8, FmgrInfo::builtin(btint8cmp, F_BTINT8CMP), FmgrInfo::builtin(int8eq, F_INT8EQ)),
-            KeyType::Int4 => (4, FmgrInfo::builtin(btint4cmp, F_BTINT4CMP), FmgrInfo::builtin(int4eq, F_INT4EQ)),
+        let (attlen, orderproc, eqproc, ltproc) = match rel.key {
+            KeyType::Int8 => (8, FmgrInfo::builtin(btint8cmp, F_BTINT8CMP), FmgrInfo::builtin(int8eq, F_INT8EQ), FmgrInfo::builtin(int84lt, F_INT84LT)),
+            KeyType::Int4 => (4, FmgrInfo::builtin(btint4cmp, F_BTINT4CMP), FmgrInfo::builtin(int4eq, F_INT4EQ), FmgrInfo::builtin(int4lt, F_INT4LT)),
         };
         let mut pgstat = Box::<PgStatTableStatus>::default();
         let irel = IndexRel {
@@ -129,9 +129,13 @@ impl BtreeScan {
             metad: (rel.root != 0).then_some(BTMetaCache { fastroot: rel.root, fastlevel: rel.root_level }),
         };
         // _bt_preprocess_array_keys sorts and deduplicates the array at the first _bt_first
-        // of each btrescan; done once here, outside the measured runs.
-        let skeys = (!keys.is_empty())
-            .then(|| BTScanKeys::new(&keys.iter().map(|&k| k as usize).collect::<Vec<_>>(), eqproc, orderproc));
+        // of each btrescan; done once here, outside the measured runs. Without an array, the
+        // seed's `col0 < 10000000`: an int4 literal, so int8 < int4 (int84lt) on table3.
+        let skeys = Some(if keys.is_empty() {
+            BTScanKeys::less_than(int32_get_datum(SEED000_BOUND), ltproc, orderproc)
+        } else {
+            BTScanKeys::new(&keys.iter().map(|&k| k as usize).collect::<Vec<_>>(), eqproc, orderproc)
+        });
         let mut bs = Box::new(BtreeScan {
             desc: IndexScanDesc { number_of_keys: 1, key_data: std::ptr::null(), ..*IndexScanDesc::new(&rel, &[]) },
             so,
@@ -150,7 +154,7 @@ impl BtreeScan {
         bs.desc.opaque = &mut *bs.so;
         let keys_ptr = bs.skeys.as_deref_mut().map_or(std::ptr::null_mut(), |k| k as *mut BTScanKeys);
         bs.nbt = NbtScan { so: &mut *bs.so, keys: keys_ptr, rel: &bs.irel };
-        if let Some(k) = bs.skeys.as_deref_mut() {
+        if let Some(k) = bs.skeys.as_deref_mut().filter(|k| k.array_keys[0].num_elems > 0) {
             // One array key; so->arrayKeys and so->orderProcs live with the keys.
             bs.so.num_array_keys = 1;
             bs.so.array_keys = k.array_keys.as_mut_ptr().cast();
@@ -192,6 +196,42 @@ impl BtreeScan {
     /// The scan's memory context.
     pub fn memory_context(&self) -> &AllocSet {
         &self.cxt
+    }
+}
+
+/// Seed 000's `col0 < 10000000`: every row of table3 up to its 10M rows passes.
+pub const SEED000_BOUND: i32 = 10_000_000;
+
+/// `_bt_first` for `col0 < 10000000`: an upper bound only, so `_bt_endpoint` positions at the
+/// leftmost leaf and `_bt_readfirstpage` reads it with [`bt_readpage`] (`_bt_checkkeys` on
+/// every tuple; the first page of a primitive scan has no `_bt_set_startikey`). A bitmap scan
+/// keeps the pin and drops the lock; a page without a match goes to `_bt_steppage`. Left out:
+/// the descent of the leftmost path's internal pages (`_bt_get_endpoint`), once a scan.
+pub(crate) fn bt_first_lt(bs: &mut BtreeScan) -> bool {
+    let scan = bs.nbt;
+    // SAFETY: desc.opaque is bs.so; nbt points into bs; the caller made the scan's memory
+    // context current; bm holds every page (BtreeScan::new) or reads them (with_storage).
+    unsafe {
+        let so = &mut *bs.desc.opaque;
+        invalidate(&mut so.curr_pos);
+        let bm: *mut BufMgr = &mut *bs.bufmgr;
+        bt_preprocess_keys(&scan);
+        pgstat_count_index_scan(bs.irel.pgstat_info);
+        if let Some(instr) = bs.instrument.as_deref_mut() {
+            instr.nsearches += 1;
+        }
+        if bs.rel.leaves.is_empty() {
+            return false;
+        }
+        let buf = bt_getbuf(bm, &bs.irel, BTree::leaf_block(0));
+        so.curr_pos.buf = buf;
+        so.num_killed = 0;
+        so.mark_item_index = -1;
+        so.curr_pos.more_left = false;
+        so.curr_pos.more_right = true;
+        let found = bt_readpage(bm, &scan, first_data_key(buffer_get_page(bm, buf)), true);
+        bt_unlockbuf(bm, buf);
+        found || bt_steppage_buf(bs)
     }
 }
 
@@ -306,12 +346,12 @@ pub(crate) fn bt_first_eq(bs: &mut BtreeScan) -> bool {
 }
 
 /// `_bt_steppage` -> `_bt_readnextpage` for tid-batch's forward bitmap scans, through shared
-/// buffers: unpin the page just read (`BTScanPosUnpinIfPinned`), then for each right sibling
-/// `_bt_getbuf` (ReadBuffer + share lock), `_bt_readpage` (here [`bt_readpage_all`]), and on
-/// success drop the lock and keep the pin; an empty page is released (`_bt_relbuf`) and
-/// skipped. False at the end. The same for every variant; out of line, like
-/// `crate::pg::nbtree::bt_steppage` (which the other studies keep, without a buffer manager).
-/// btree-many's first leaf comes from `bt_first_all` without a pin, so there is none to drop.
+/// buffers: unpin the page just read (`BTScanPosUnpinIfPinned`), then while `moreRight`, for
+/// each right sibling `_bt_getbuf` (ReadBuffer + share lock), [`bt_readpage`]
+/// (`_bt_set_startikey`, then `_bt_checkkeys` on every tuple), and on success drop the lock
+/// and keep the pin; a page without a match is released (`_bt_relbuf`) and skipped. False at
+/// the end. The same for every variant; out of line, like `crate::pg::nbtree::bt_steppage`
+/// (which the other studies keep, without a buffer manager or keys).
 ///
 /// # Safety
 /// `bs` must point to a live [`BtreeScan`].
@@ -321,7 +361,6 @@ pub(crate) unsafe fn bt_steppage_buf(bs: *mut BtreeScan) -> bool {
         let bs = &mut *bs;
         let so = &mut *bs.desc.opaque;
         let bm: *mut BufMgr = &mut *bs.bufmgr;
-        let rel: &BTree = &bs.rel;
         let old: Buffer = so.curr_pos.buf;
         if old != INVALID_BUFFER {
             release_buffer(bm, old);
@@ -329,16 +368,17 @@ pub(crate) unsafe fn bt_steppage_buf(bs: *mut BtreeScan) -> bool {
         }
         loop {
             let next = so.curr_pos.next_page;
-            if next == 0 || next == INVALID_BLOCK_NUMBER {
+            if !so.curr_pos.more_right || next == P_NONE || next == INVALID_BLOCK_NUMBER {
                 return false;
             }
             let buf = bt_getbuf(bm, &bs.irel, next);
-            if bt_readpage_all(so, rel, next) {
-                so.curr_pos.buf = buf;
+            so.curr_pos.buf = buf;
+            if bt_readpage(bm, &bs.nbt, first_data_key(buffer_get_page(bm, buf)), false) {
                 bt_unlockbuf(bm, buf);
                 return true;
             }
             bt_relbuf(bm, buf);
+            so.curr_pos.buf = INVALID_BUFFER;
         }
     }
 }
@@ -352,7 +392,7 @@ pub(crate) unsafe fn bt_first(bs: *mut BtreeScan) -> bool {
     unsafe {
         let bs = &mut *bs;
         let so = &mut *bs.desc.opaque;
-        let found = if bs.keys.is_empty() { bt_first_all(so, &bs.rel) } else { bt_first_eq(bs) };
+        let found = if bs.keys.is_empty() { bt_first_lt(bs) } else { bt_first_eq(bs) };
         if found {
             bs.xs_heaptid = so.curr_pos.items[so.curr_pos.item_index as usize].heap_tid;
         }

@@ -317,7 +317,9 @@ impl Pagetable {
 
     /// `pagetable_insert`: the entry for `key`, and whether it was already there. A new
     /// entry has only its key and status set; the caller initialises the rest.
-    #[inline(always)]
+    // Out of line as gcc keeps `pagetable_insert_hash_internal` in the server: a call, its
+    // saved registers and a reload of the table's fields on every lookup of a new block.
+    #[inline(never)]
     pub fn insert(&mut self, key: BlockNumber) -> (*mut PagetableEntry, bool) {
         let hash = murmurhash32(key);
         'restart: loop {
@@ -650,7 +652,9 @@ impl TidBitmap {
 
     /// `tbm_get_pageentry`: find or create the exact entry for `pageno`. The pointer is valid
     /// until the next insert, delete or lossify.
-    #[inline(always)]
+    // Out of line as gcc keeps the static `tbm_get_pageentry` in the server (callgrind names
+    // it there, called once per block change).
+    #[inline(never)]
     fn get_pageentry(&mut self, pageno: BlockNumber) -> *mut PagetableEntry {
         let page: *mut PagetableEntry;
         let found: bool;

@@ -209,24 +209,63 @@ pub fn state_settings(state: &str) -> Result<Vec<(&'static str, String)>> {
     Ok(vec![("shared_buffers", sb.into()), ("work_mem", "'4MB'".into()), ("maintenance_work_mem", "'1GB'".into())])
 }
 
-/// Seed 000's table in a stopped throwaway cluster: a copy of the cache at
-/// `<data>/pg-<version>-<rows>/` when its manifest matches (server version, rows, the hash of
-/// the table and extension SQL) and the started copy has `rows` rows and an hl_btree index;
-/// otherwise loaded fresh and cached (written to a temporary name, renamed when complete).
+/// A table loaded once per server version and row count and cached as a stopped cluster's
+/// data directory: seed 000's table3 ([`TABLE3`]), seed 002's tbloom (`readstream::TBLOOM`).
+pub struct Dataset {
+    /// The table, in messages (`loading table3 with N rows`).
+    pub table: &'static str,
+    /// The cache's directory: `<data>/<cache_prefix>-<version>-<rows>/`.
+    pub cache_prefix: &'static str,
+    /// The objects the load needs (the extensions' SQL), run first.
+    pub setup_sql: fn() -> String,
+    /// The load script (psql, `:rows` set).
+    pub load_sql: &'static str,
+    /// The check of a loaded or copied cluster (started): its row count and index.
+    pub validate: fn(&Cluster, u64) -> Result<()>,
+    /// What `validate` checks, in the data line (`the hl_btree index`).
+    pub checked: &'static str,
+    /// The setup, in its error (`the hl_btree objects`).
+    pub objects: &'static str,
+    /// The load script's file, in its error (`sql/seed000-table3.sql`).
+    pub script: &'static str,
+}
+
+/// Seed 000's table3 with its hl_btree index.
+pub const TABLE3: Dataset = Dataset {
+    table: "table3",
+    cache_prefix: "pg",
+    setup_sql: extension_sql,
+    load_sql: SEED000_TABLE3,
+    validate,
+    checked: "the hl_btree index",
+    objects: "the hl_btree objects",
+    script: "sql/seed000-table3.sql",
+};
+
+/// Seed 000's table in a stopped throwaway cluster ([`loaded_cluster_with`] of [`TABLE3`]).
 pub fn loaded_cluster(inst: &Install, so: &Path, rows: u64) -> Result<(Cluster, String)> {
-    let cache = data_dir().join(format!("pg-{}-{rows}", inst.short_version));
+    loaded_cluster_with(&TABLE3, inst, so, rows)
+}
+
+/// `d`'s table in a stopped throwaway cluster: a copy of the cache at
+/// `<data>/<prefix>-<version>-<rows>/` when its manifest matches (server version, rows, the hash
+/// of the load and setup SQL) and the started copy passes `d.validate`; otherwise loaded fresh
+/// and cached (written to a temporary name, renamed when complete).
+pub fn loaded_cluster_with(d: &Dataset, inst: &Install, so: &Path, rows: u64) -> Result<(Cluster, String)> {
+    let cache = data_dir().join(format!("{}-{}-{rows}", d.cache_prefix, inst.short_version));
+    let setup = (d.setup_sql)();
     let manifest = serde_json::json!({
         "server_version": inst.version, "rows": rows,
-        "schema": format!("{:016x}", fnv(&[SEED000_TABLE3, &extension_sql()])),
+        "schema": format!("{:016x}", fnv(&[d.load_sql, &setup])),
     });
     let mpath = cache.join("hotloops-cache.json");
     if std::fs::read_to_string(&mpath).ok().and_then(|s| serde_json::from_str::<Value>(&s).ok()).as_ref() == Some(&manifest) {
         let mut c = Cluster::from_copy(inst, so, &cache.join("data"))?;
         c.start(&state_settings("warm")?)?;
-        match validate(&c, rows) {
+        match (d.validate)(&c, rows) {
             Ok(()) => {
                 c.stop();
-                return Ok((c, format!("copied from the cache {} (manifest matched; {rows} rows and the hl_btree index checked)", cache.display())));
+                return Ok((c, format!("copied from the cache {} (manifest matched; {rows} rows and {} checked)", cache.display(), d.checked)));
             }
             Err(e) => eprintln!("cache {} is stale ({e:#}): reloading", cache.display()),
         }
@@ -234,10 +273,10 @@ pub fn loaded_cluster(inst: &Install, so: &Path, rows: u64) -> Result<(Cluster, 
     let t = std::time::Instant::now();
     let mut c = Cluster::init(inst, so)?;
     c.start(&state_settings("warm")?)?;
-    c.sql(&extension_sql(), &[]).context("creating the hl_btree objects")?;
-    eprintln!("loading table3 with {rows} rows");
-    c.sql(SEED000_TABLE3, &[("rows", rows.to_string())]).context("loading sql/seed000-table3.sql")?;
-    validate(&c, rows)?;
+    c.sql(&setup, &[]).with_context(|| format!("creating {}", d.objects))?;
+    eprintln!("loading {} with {rows} rows", d.table);
+    c.sql(d.load_sql, &[("rows", rows.to_string())]).with_context(|| format!("loading {}", d.script))?;
+    (d.validate)(&c, rows)?;
     let load_s = t.elapsed().as_secs_f64();
     let data = c.stop_for_copy().to_path_buf();
     // Copied into a registered scratch directory and renamed into place when complete: an
@@ -320,6 +359,15 @@ pub fn measure_once(s: &mut Session, variant: &str, query: &str) -> Result<Sampl
 /// Run `query` once under `variant` of `t` in `s`: one [`Sample`]; checks that the extension
 /// ran `variant` and that its TID count is the node's.
 pub fn measure_once_in(s: &mut Session, t: &Target, variant: &str, query: &str) -> Result<Sample> {
+    measure_once_after(s, t, variant, query, None)
+}
+
+/// [`measure_once_in`] after running `before` (its output discarded) in the same session: a
+/// state a run must start from (seed 002: the index evicted from shared buffers).
+pub fn measure_once_after(s: &mut Session, t: &Target, variant: &str, query: &str, before: Option<&str>) -> Result<Sample> {
+    if let Some(b) = before {
+        s.query(b)?;
+    }
     let p = t.prefix;
     let out = s.query(&format!(
         "SET {} = '{variant}';\nEXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) {query};\nSELECT {p}_last_ns() || ' ' || {p}_last_ntids() || ' ' || {p}_last_variant();",
@@ -401,6 +449,12 @@ pub fn measure_case(c: &Cluster, case: &str, state: &str, rows: u64, rounds: usi
 /// baseline's A/A copy in an order rotated by one each round, `reps` queries a slot.
 #[allow(clippy::too_many_arguments)]
 pub fn measure_query(c: &Cluster, t: &Target, set: &str, case: &str, state: &str, query: &str, reps: usize, rounds: usize) -> Result<CaseResult> {
+    measure_query_after(c, t, set, case, state, query, reps, rounds, None)
+}
+
+/// [`measure_query`] with `before` run ahead of every query (untimed; [`measure_once_after`]).
+#[allow(clippy::too_many_arguments)]
+pub fn measure_query_after(c: &Cluster, t: &Target, set: &str, case: &str, state: &str, query: &str, reps: usize, rounds: usize, before: Option<&str>) -> Result<CaseResult> {
     let query = query.to_string();
     let mut s = c.session()?;
     s.query(set)?;
@@ -411,7 +465,7 @@ pub fn measure_query(c: &Cluster, t: &Target, set: &str, case: &str, state: &str
     let real = |slot: &str| slot.trim_end_matches("#2").to_string();
     // One discarded round: caches, the backend's catalog caches, the buffers of this state.
     for slot in &slots {
-        measure_once_in(&mut s, t, &real(slot), &query)?;
+        measure_once_after(&mut s, t, &real(slot), &query, before)?;
     }
     let mut samples: Vec<Vec<Sample>> = vec![Vec::with_capacity(rounds); slots.len()];
     for r in 0..rounds {
@@ -419,7 +473,7 @@ pub fn measure_query(c: &Cluster, t: &Target, set: &str, case: &str, state: &str
             let i = (k + r) % slots.len();
             let mut acc = Sample::default();
             for _ in 0..reps {
-                let x = measure_once_in(&mut s, t, &real(&slots[i]), &query)?;
+                let x = measure_once_after(&mut s, t, &real(&slots[i]), &query, before)?;
                 acc.bis_ms += x.bis_ms;
                 acc.cpu_ns += x.cpu_ns;
                 acc.io_read_ms += x.io_read_ms / reps as f64;
@@ -485,25 +539,27 @@ pub fn run(inst: &Install, so: &Path, cfg: &Config) -> Result<PgReport> {
         }
         c.stop();
     }
+    Ok(PgReport { provenance: provenance(inst, so, cfg.rows, cfg.rounds, data), results })
+}
+
+/// Where a measurement on `inst` with the extensions of `so` came from (now, this command).
+pub fn provenance(inst: &Install, so: &Path, rows: u64, rounds: usize, data: String) -> Provenance {
     let kernel = std::process::Command::new("uname").arg("-sr").output().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default();
-    Ok(PgReport {
-        provenance: Provenance {
-            server_version: inst.version.clone(),
-            pg_config: inst.pg_config.display().to_string(),
-            server_source: inst.source.clone(),
-            server_configure: inst.configure.clone(),
-            server_cflags: inst.cflags.clone(),
-            extension_cflags: super::extension_compile_line(so),
-            host_cpu: cpu_name(),
-            kernel,
-            rows: cfg.rows,
-            rounds: cfg.rounds,
-            data,
-            unix_time: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
-            command: std::env::args().collect::<Vec<_>>().join(" "),
-        },
-        results,
-    })
+    Provenance {
+        server_version: inst.version.clone(),
+        pg_config: inst.pg_config.display().to_string(),
+        server_source: inst.source.clone(),
+        server_configure: inst.configure.clone(),
+        server_cflags: inst.cflags.clone(),
+        extension_cflags: super::extension_compile_line(so),
+        host_cpu: cpu_name(),
+        kernel,
+        rows,
+        rounds,
+        data,
+        unix_time: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+    }
 }
 
 /// The major.minor of a report's server (`15.20`).
@@ -513,28 +569,61 @@ pub fn short_version(r: &PgReport) -> String {
 
 /// The pairs of every case side by side, one column per server: ratio, interval, verdict.
 pub fn side_by_side(runs: &PgRuns) -> String {
-    let mut s = String::from("| case | cache | A -> B | metric |");
-    let mut sep = String::from("|---|---|---|---|");
-    for r in &runs.servers {
-        s += &format!(" PostgreSQL {} |", short_version(r));
+    let cols: Vec<SideColumn> = runs
+        .servers
+        .iter()
+        .map(|r| SideColumn { header: format!("PostgreSQL {}", short_version(r)), rows: r.results.iter().map(|c| (vec![c.case.clone(), c.cache_state.clone()], c)).collect() })
+        .collect();
+    // CPU time only: the node time's pairs are in each server's own tables.
+    side_by_side_columns(&["case", "cache"], &cols, &["cpu"])
+}
+
+/// One column of [`side_by_side_columns`]: its header and its measured cases, each under the
+/// row key it is matched by across columns.
+pub struct SideColumn<'a> {
+    /// `PostgreSQL 18.6`.
+    pub header: String,
+    /// (row key cells, the case).
+    pub rows: Vec<(Vec<String>, &'a CaseResult)>,
+}
+
+/// Every pair of the `metrics` under each row key (the keys in the order they first appear),
+/// one column each: ratio, interval, verdict (the A/A pair: its floor); `-` where a column has
+/// no such case or pair.
+pub fn side_by_side_columns(key_headers: &[&str], cols: &[SideColumn], metrics: &[&str]) -> String {
+    let mut s = String::from("|");
+    let mut sep = String::from("|");
+    for h in key_headers.iter().chain(&["A -> B", "metric"]) {
+        s += &format!(" {h} |");
+        sep += "---|";
+    }
+    for c in cols {
+        s += &format!(" {} |", c.header);
         sep += "---|";
     }
     s += &format!("\n{sep}\n");
-    let first = match runs.servers.first() {
-        Some(f) => f,
-        None => return s,
-    };
-    for c in &first.results {
-        // CPU time only: the node time's pairs are in each server's own tables.
-        for q in c.pairs.iter().filter(|q| q.metric == "cpu") {
-            let short = |id: &str| id.rsplit('/').next().unwrap_or(id).to_string();
-            s += &format!("| {} | {} | {} -> {} | {} |", c.case, c.cache_state, short(&q.a), short(&q.b), q.metric);
-            for r in &runs.servers {
-                let cell = r
-                    .results
+    let mut keys: Vec<(&Vec<String>, &CaseResult)> = Vec::new();
+    for c in cols {
+        for (k, r) in &c.rows {
+            if !keys.iter().any(|(kk, _)| *kk == k) {
+                keys.push((k, r));
+            }
+        }
+    }
+    let short = |id: &str| id.rsplit('/').next().unwrap_or(id).to_string();
+    for (key, c) in keys {
+        for q in c.pairs.iter().filter(|q| metrics.contains(&q.metric.as_str())) {
+            s += "|";
+            for k in key {
+                s += &format!(" {k} |");
+            }
+            s += &format!(" {} -> {} | {} |", short(&q.a), short(&q.b), q.metric);
+            for col in cols {
+                let cell = col
+                    .rows
                     .iter()
-                    .find(|x| x.case == c.case && x.cache_state == c.cache_state)
-                    .and_then(|x| x.pairs.iter().find(|p| p.a == q.a && p.b == q.b && p.metric == q.metric).map(|p| (p, x)))
+                    .find(|(k, _)| k == key)
+                    .and_then(|(_, x)| x.pairs.iter().find(|p| p.a == q.a && p.b == q.b && p.metric == q.metric).map(|p| (p, x)))
                     .map(|(p, x)| {
                         let floor = if p.metric == "bis" { x.aa_floor.0 } else { x.aa_floor.1 };
                         let v = if p.verdict == "A/A floor" { format!("floor ±{:.1}%", floor * 100.0) } else { p.verdict.clone() };
@@ -566,11 +655,7 @@ pub fn markdown_runs(runs: &PgRuns) -> String {
 
 /// The Markdown report of one server (the same data as the JSON).
 pub fn markdown(r: &PgReport) -> String {
-    let p = &r.provenance;
-    let mut s = format!(
-        "# hotloops pg: tid-batch in the real server\n\n- server: {} ({})\n- pg_config: {}\n- server configure: `{}`\n- server CFLAGS: `{}`\n- extension compiled with: `{}`\n- host: {}; {}\n- rows: {}, rounds: {}\n- data: {}\n- command: `{}`\n\n",
-        p.server_version, p.server_source, p.pg_config, p.server_configure, p.server_cflags, p.extension_cflags, p.host_cpu, p.kernel, p.rows, p.rounds, p.data, p.command
-    );
+    let mut s = format!("# hotloops pg: tid-batch in the real server\n\n{}", provenance_markdown(&r.provenance));
     s += "Ratios are B/A per round (< 1: B is faster), median with a percentile-bootstrap 95% interval over rounds; \
           `bis` is the Bitmap Index Scan node time, `cpu` hl_btree's thread CPU time of amgetbitmap. \
           A pair is resolved only if its interval excludes 1 and its effect exceeds the A/A floor of the same metric.\n\n";
@@ -582,11 +667,25 @@ pub fn markdown(r: &PgReport) -> String {
         for v in &c.variants {
             s += &format!("| {} | {:.4} | {:.4} | {:.2} | {:.4} | {} | {:.0} | {:.0} |\n", v.id, v.median_bis_ms, v.min_bis_ms, v.bis_ns_per_tid, v.median_cpu_ms, v.ntids, v.shared_hit, v.shared_read);
         }
-        s += &format!("\nA/A floor: bis ±{:.2}%, cpu ±{:.2}%\n\n| A | B | metric | B/A | 95% interval | verdict |\n|---|---|---|---:|---|---|\n", c.aa_floor.0 * 100.0, c.aa_floor.1 * 100.0);
-        for q in &c.pairs {
-            s += &format!("| {} | {} | {} | {:.3} | [{:.3}, {:.3}] | {} |\n", q.a, q.b, q.metric, q.median_ratio, q.ci_low, q.ci_high, q.verdict);
-        }
+        s += &pairs_markdown(c);
         s += "\n";
+    }
+    s
+}
+
+/// The provenance lines of a server's Markdown report, ending in a blank line.
+pub fn provenance_markdown(p: &Provenance) -> String {
+    format!(
+        "- server: {} ({})\n- pg_config: {}\n- server configure: `{}`\n- server CFLAGS: `{}`\n- extension compiled with: `{}`\n- host: {}; {}\n- rows: {}, rounds: {}\n- data: {}\n- command: `{}`\n\n",
+        p.server_version, p.server_source, p.pg_config, p.server_configure, p.server_cflags, p.extension_cflags, p.host_cpu, p.kernel, p.rows, p.rounds, p.data, p.command
+    )
+}
+
+/// A case's A/A floor line and its pairs' table (starting with a blank line).
+pub fn pairs_markdown(c: &CaseResult) -> String {
+    let mut s = format!("\nA/A floor: bis ±{:.2}%, cpu ±{:.2}%\n\n| A | B | metric | B/A | 95% interval | verdict |\n|---|---|---|---:|---|---|\n", c.aa_floor.0 * 100.0, c.aa_floor.1 * 100.0);
+    for q in &c.pairs {
+        s += &format!("| {} | {} | {} | {:.3} | [{:.3}, {:.3}] | {} |\n", q.a, q.b, q.metric, q.median_ratio, q.ci_low, q.ci_high, q.verdict);
     }
     s
 }

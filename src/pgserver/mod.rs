@@ -9,7 +9,10 @@
 
 pub mod bench;
 pub mod cluster;
+pub mod dirbyvalue;
+pub mod instructions;
 pub mod proc;
+pub mod readstream;
 pub mod seed004;
 pub mod servers;
 pub mod single;
@@ -64,9 +67,14 @@ pub struct PgArgs {
     /// Output directory (pg.json, pg.md; pg-sweep.*; pg-seed004.*).
     #[arg(long, default_value = "target/hotloops-pg")]
     pub out: PathBuf,
-    /// Only this cache state: `warm` (index in shared buffers) or `os-cache` (every leaf read).
-    #[arg(long, value_parser = ["warm", "os-cache"])]
+    /// Only this cache state: `warm` (index in shared buffers) or `os-cache` (every leaf read);
+    /// with --study read-stream also `cold` (debug_io_direct=data: every page from storage).
+    #[arg(long, value_parser = ["warm", "os-cache", "cold"])]
     pub cache: Vec<String>,
+    /// --study read-stream on PostgreSQL 18+: the io_method values to run (default sync and
+    /// worker, and io_uring where the server was configured --with-liburing).
+    #[arg(long, value_parser = ["sync", "worker", "io_uring"])]
+    pub io_method: Vec<String>,
     /// Only this case: `btree-many` or `btree-few`.
     #[arg(long, value_parser = ["btree-many", "btree-few"])]
     pub case: Vec<String>,
@@ -87,7 +95,8 @@ pub struct PgArgs {
     /// --seed 004: with (`on`) or without (`off`) the index on bid (default both).
     #[arg(long, value_parser = ["on", "off"])]
     pub bid_index: Vec<String>,
-    /// --seed 004: pgbench protocols (`simple`, `prepared`; default both).
+    /// pgbench protocols: --seed 004 (`simple`, `prepared`; default both); --study dir-by-value
+    /// (one; default `prepared`).
     #[arg(long, value_parser = ["simple", "prepared"])]
     pub protocol: Vec<String>,
     /// --seed 004: client counts, comma-separated (default 1,4).
@@ -99,6 +108,16 @@ pub struct PgArgs {
     /// --seed 004: skip the who-allocates trace.
     #[arg(long)]
     pub no_who_allocates: bool,
+    /// --study dir-by-value: pgbench scale (default 10 quick, 100 full).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub scale: Option<u32>,
+    /// --study dir-by-value: skip callgrind (the instructions and the bound).
+    #[arg(long, conflicts_with = "instructions")]
+    pub no_instructions: bool,
+    /// Instead of timing: the server's instructions a TID function by function (callgrind
+    /// over a single-user backend, collection inside amgetbitmap) beside the model's.
+    #[arg(long, conflicts_with_all = ["seed", "sweep_partitions"])]
+    pub instructions: bool,
 }
 
 impl PgArgs {
@@ -220,12 +239,28 @@ pub const HL_BTREE: Ext = Ext {
         ("Makefile", include_str!("../../pgext/hl_btree/Makefile")),
         ("hl_btree.control", include_str!("../../pgext/hl_btree/hl_btree.control")),
         ("hl_btree--1.0.sql", include_str!("../../pgext/hl_btree/hl_btree--1.0.sql")),
+        ("hl_pg_server.h", include_str!("../../pgext/hl_btree/hl_pg_server.h")),
+        // The crate's dir-by-value C kernels, the same source (17 and later build it).
+        ("nbtsearch_checkkeys.c", include_str!("../../csrc/nbtsearch_checkkeys.c")),
+        ("hl_pg.h", include_str!("../../csrc/hl_pg.h")),
     ],
     sql: include_str!("../../pgext/hl_btree/hl_btree--1.0.sql"),
 };
 
+/// hl_bloom: the server's contrib/bloom with per-scan variants of amgetbitmap (seed 002).
+pub const HL_BLOOM: Ext = Ext {
+    name: "hl_bloom",
+    files: &[
+        ("hl_bloom.c", include_str!("../../pgext/hl_bloom/hl_bloom.c")),
+        ("Makefile", include_str!("../../pgext/hl_bloom/Makefile")),
+        ("hl_bloom.control", include_str!("../../pgext/hl_bloom/hl_bloom.control")),
+        ("hl_bloom--1.0.sql", include_str!("../../pgext/hl_bloom/hl_bloom--1.0.sql")),
+    ],
+    sql: include_str!("../../pgext/hl_bloom/hl_bloom--1.0.sql"),
+};
+
 /// The extensions built for every server, in build order.
-pub const EXTENSIONS: &[&Ext] = &[&HL_BTREE];
+pub const EXTENSIONS: &[&Ext] = &[&HL_BTREE, &HL_BLOOM];
 
 /// The allocation tracer (LD_PRELOAD; no server headers), built beside the extensions.
 const ALLOCTRACE_C: &str = include_str!("../../pgext/hl_alloctrace/hl_alloctrace.c");
@@ -356,16 +391,35 @@ pub fn run(args: &PgArgs) -> Result<()> {
 /// Usage errors before any work: options that the chosen mode would ignore, and bad counts.
 pub fn check_args(args: &PgArgs) -> Result<()> {
     let usage = |m: &str| -> Result<()> { Err(UsageError(m.to_string()).into()) };
+    if args.study == "read-stream" {
+        return readstream::check_args(args);
+    }
+    if args.cache.iter().any(|c| c == "cold") || !args.io_method.is_empty() {
+        return usage("--cache cold and --io-method go with --study read-stream");
+    }
     let seed = args.seed.is_some();
     let pgbench = seed || args.sweep_partitions;
     if args.rows == Some(0) {
         return usage("--rows must be at least 1");
     }
+    if args.instructions && (args.rounds.is_some() || !args.cache.is_empty()) {
+        return usage("--instructions counts, it does not time: --rounds and --cache do not go with it");
+    }
     if matches!(args.rounds, Some(0) | Some(1)) {
         return usage("--rounds must be at least 2");
     }
-    if (!args.grid.is_empty() || args.seconds.is_some()) && !pgbench {
-        return usage("--grid and --seconds go with --sweep-partitions or --seed 004");
+    let dv = args.study == "dir-by-value";
+    if !args.grid.is_empty() && !pgbench {
+        return usage("--grid goes with --sweep-partitions or --seed 004");
+    }
+    if args.seconds.is_some() && !pgbench && !dv {
+        return usage("--seconds goes with --sweep-partitions, --seed 004 or --study dir-by-value");
+    }
+    if (args.scale.is_some() || args.no_instructions) && !dv {
+        return usage("--scale and --no-instructions go with --study dir-by-value");
+    }
+    if dv && (args.rows.is_some() || args.protocol.len() > 1) {
+        return usage("--study dir-by-value takes --scale (not --rows) and one --protocol");
     }
     if args.grid.contains(&0) || args.seconds == Some(0) {
         return usage("--grid values and --seconds must be at least 1");
@@ -376,8 +430,11 @@ pub fn check_args(args: &PgArgs) -> Result<()> {
     if args.sweep_partitions && args.rounds.is_some() {
         return usage("--rounds does not go with --sweep-partitions (it runs each point three times)");
     }
-    if !seed && (!args.bid_index.is_empty() || !args.protocol.is_empty() || !args.clients.is_empty() || !args.arm.is_empty() || args.no_who_allocates) {
-        return usage("--bid-index, --protocol, --clients, --arm and --no-who-allocates go with --seed 004");
+    if !seed && (!args.bid_index.is_empty() || !args.clients.is_empty() || !args.arm.is_empty() || args.no_who_allocates) {
+        return usage("--bid-index, --clients, --arm and --no-who-allocates go with --seed 004");
+    }
+    if !seed && !dv && !args.protocol.is_empty() {
+        return usage("--protocol goes with --seed 004 or --study dir-by-value");
     }
     if args.sweep_partitions && (args.server.len() + args.pg_config.iter().count()) > 1 {
         return usage("--sweep-partitions runs on one server: give one --server (or --pg-config)");
@@ -427,7 +484,7 @@ pub fn servers_with_extension(servers: &[String], pg_config: Option<&Path>, defa
     Ok(out)
 }
 
-fn print_file(path: &Path) -> Result<()> {
+pub(crate) fn print_file(path: &Path) -> Result<()> {
     use std::io::Write as _;
     let text = std::fs::read_to_string(path)?;
     // A closed stdout (`| head`) is not a failure of the measurement, which is written.
@@ -438,7 +495,16 @@ fn print_file(path: &Path) -> Result<()> {
 fn run_inner(args: &PgArgs) -> Result<()> {
     check_args(args)?;
     crate::host::check_writable(&args.out)?;
-    let default: &[u32] = if args.seed.is_some() { &[17, 18] } else { &[] };
+    if args.study == "read-stream" {
+        return readstream::run_cli(args);
+    }
+    let default: &[u32] = if args.seed.is_some() {
+        &[17, 18]
+    } else if args.study == "dir-by-value" {
+        &[18]
+    } else {
+        &[]
+    };
     let servers = servers_with_extension(&args.server, args.pg_config.as_deref(), default)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     if args.seed.is_some() {
@@ -460,6 +526,39 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         let (inst, so) = &servers[0];
         let r = sweep::run(inst, so, &grid, args.seconds.unwrap_or(if quick { 2 } else { 5 }))?;
         let (j, m) = sweep::write(&r, &args.out)?;
+        print_file(&m)?;
+        eprintln!("wrote {} and {}", j.display(), m.display());
+        return Ok(());
+    }
+    if args.study == "dir-by-value" {
+        let mut cfg = dirbyvalue::Config::defaults(!args.full);
+        if let Some(s) = args.seconds {
+            cfg.seconds = s;
+        }
+        if let Some(r) = args.rounds {
+            cfg.rounds = r;
+        }
+        if let Some(s) = args.scale {
+            cfg.scale = s;
+        }
+        if let Some(p) = args.protocol.first() {
+            cfg.protocol = p.clone();
+        }
+        cfg.instructions = !args.no_instructions;
+        let r = dirbyvalue::run(&servers, &cfg)?;
+        let (j, m) = dirbyvalue::write(&r, &args.out)?;
+        print_file(&m)?;
+        eprintln!("wrote {} and {}", j.display(), m.display());
+        return Ok(());
+    }
+    if args.instructions {
+        if args.study != "tid-batch" {
+            return Err(UsageError(format!("--instructions counts tid-batch's server cases; --study {} counts its own (pg --study {} runs callgrind too)", args.study, args.study)).into());
+        }
+        let cases: Vec<String> = if args.case.is_empty() { vec!["btree-many".into(), "btree-few".into()] } else { args.case.clone() };
+        let rows = args.rows.unwrap_or(if args.full { 10_000_000 } else if args.quick { 1_000_000 } else { 100_000 });
+        let r = instructions::run(&servers, rows, &cases)?;
+        let (j, m) = instructions::write(&r, &args.out)?;
         print_file(&m)?;
         eprintln!("wrote {} and {}", j.display(), m.display());
         return Ok(());

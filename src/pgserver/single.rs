@@ -121,3 +121,51 @@ impl Symbols {
         }
     }
 }
+
+/// The function callgrind dumps before (hl_btree.c), and the SQL that calls it.
+pub const BOUNDARY_FN: &str = "hl_btree_callgrind_boundary";
+
+/// The SQL statement that separates two counted stretches.
+pub fn boundary(n: usize) -> String {
+    format!("SELECT hl_btree_boundary({n});")
+}
+
+/// Callgrind over a single-user backend of the stopped cluster `c`: `statements` (with
+/// [`boundary`] statements between the stretches to count apart), collection on while inside
+/// `toggle` (a function name: an access method's entry point, or `exec_simple_query` for whole
+/// statements), a dump before each boundary. Returns the dumps in order: the first is before
+/// the first boundary, the last after the last.
+pub fn callgrind(c: &Cluster, statements: &[String], toggle: &str, r: &Run) -> Result<Vec<crate::measure::callgrind::Parsed>> {
+    crate::measure::callgrind::check_valgrind().map_err(|e| super::UsageError(format!("{e:#}")))?;
+    // Written by the backend, which runs as the cluster's owner: inside its directory.
+    let dir = c.root().join(format!("callgrind-{}", std::process::id()));
+    std::fs::create_dir(&dir)?;
+    c.run_as().chown_tree(&dir)?;
+    let mut r = r.clone();
+    r.wrapper = vec![
+        "valgrind".into(),
+        "--tool=callgrind".into(),
+        // No gdb server: its FIFOs in TMPDIR would outlive an interrupted run.
+        "--vgdb=no".into(),
+        format!("--callgrind-out-file={}/cg.out", dir.display()),
+        format!("--toggle-collect={toggle}"),
+        format!("--dump-before={BOUNDARY_FN}"),
+        "--collect-atstart=no".into(),
+        "--compress-strings=no".into(),
+        "--compress-pos=no".into(),
+    ];
+    let result = run(c, statements, &r);
+    let mut parts = Vec::new();
+    if result.is_ok() {
+        for e in std::fs::read_dir(&dir)? {
+            let path = e?.path();
+            let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+            let parsed = crate::measure::callgrind::parse(&text).with_context(|| format!("{}", path.display()))?;
+            parts.push(parsed);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    result?;
+    parts.sort_by_key(|p| p.part.unwrap_or(0));
+    Ok(parts)
+}

@@ -340,13 +340,16 @@ pub fn baseline(old: &Labelled, new: &Labelled) -> Result<String> {
     Ok(md)
 }
 
-/// Write the comparison into `out`: `compare.md` and `compare-<study>.svg`.
+/// Write the comparison into `out` (claimed: locked, with a manifest, all or none):
+/// `compare.md` and `compare-<study>.svg`.
 pub fn write(out: &Path, md: &str, svgs: &[(String, String)]) -> Result<Vec<PathBuf>> {
     let mut files = vec![(out.join("compare.md"), md.as_bytes().to_vec())];
     for (s, svg) in svgs {
         files.push((out.join(format!("compare-{s}.svg")), svg.as_bytes().to_vec()));
     }
-    crate::host::write_all_atomic(&files)?;
+    let names: Vec<String> = files.iter().filter_map(|(p, _)| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect();
+    let mut dir = crate::host::outdir::OutDir::claim(out, &names, &[])?;
+    dir.replace(&files)?;
     Ok(files.into_iter().map(|(p, _)| p).collect())
 }
 

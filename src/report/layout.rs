@@ -19,13 +19,13 @@ pub type Layouts = Vec<(&'static layout::Layout, PathBuf)>;
 /// Where each of `variants`' kernels sits in each layout's binary.
 pub fn sites(layouts: &Layouts, variants: &[Variant]) -> Result<Vec<Vec<Site>>> {
     let syms: Vec<&str> = variants.iter().map(|v| v.kernel).collect();
-    layouts
-        .iter()
-        .map(|(_, bin)| {
-            let pl = layout::placements(bin, &syms)?;
-            Ok(syms.iter().map(|s| pl.get(*s).map_or(Site::default(), |p| Site { kernel: Some(p.offset()), loop_header: p.loop_offset() })).collect())
-        })
-        .collect()
+    // Reading binaries (objdump), not timing: every core.
+    crate::host::affinity::untimed_map(layouts, |(_, bin)| {
+        let pl = layout::placements(bin, &syms)?;
+        Ok(syms.iter().map(|s| pl.get(*s).map_or(Site::default(), |p| Site { kernel: Some(p.offset()), loop_header: p.loop_offset() })).collect())
+    })
+    .into_iter()
+    .collect()
 }
 
 /// Every pair of one case under every layout: per process round, one fresh worker per layout
@@ -141,9 +141,12 @@ pub struct Options {
 
 /// The pair `target` names: (study, baseline, variant).
 fn pair_of(target: &str) -> Result<(&'static dyn study::Study, &'static Variant, &'static Variant)> {
+    // A study means its patched variant against its baseline, whatever features this build
+    // has on (its pipeline variant is the baseline in a default build).
     if let Ok(s) = study::study(target) {
         let i = s.info();
-        return Ok((s, i.baseline_variant(), i.pipeline_variant()));
+        let patched = i.variant(i.patched).map_err(anyhow::Error::from)?;
+        return Ok((s, i.baseline_variant(), patched));
     }
     let (s, v) = study::variant(target).map_err(|e| {
         let mut e = e;
@@ -168,11 +171,10 @@ pub fn run(opts: &Options) -> Result<(LayoutReport, String, Vec<PathBuf>)> {
     };
     let ids: Vec<String> = if opts.layouts.is_empty() { layout::FULL.iter().map(|s| s.to_string()).collect() } else { opts.layouts.clone() };
     check_ids(&ids)?;
-    crate::host::check_writable(&opts.out)?;
-    // As a report: one run at a time per output directory and per pinned core, and Ctrl-C
-    // stops the workers.
-    let _out_lock = crate::host::lock::acquire(&opts.out.join(crate::host::outdir::LOCK), &format!("--out {}", opts.out.display()))?;
-    crate::host::cleanup::install();
+    // As a report: one run at a time per output directory (claimed before any work) and per
+    // pinned core, and Ctrl-C stops the workers.
+    let names = ["layout.md", "layout.json", "layout.svg"];
+    let mut dir = crate::host::outdir::OutDir::claim(&opts.out, &names.map(String::from), &[])?;
     let pinned = crate::measure::pin_current_thread();
     let _core_lock = match pinned {
         Some(core) => Some(crate::host::lock::acquire(&crate::host::lock::core_lock_path(core), &format!("core {core} (where hotloops pins its measuring thread)"))?),
@@ -184,7 +186,7 @@ pub fn run(opts: &Options) -> Result<(LayoutReport, String, Vec<PathBuf>)> {
     let mut cfg = if opts.size == Size::Full { PairConfig::full() } else { PairConfig::quick() };
     // layout_pairs splits the budget over the layouts; here it is per layout.
     cfg.budget = opts.budget * layouts.len() as u32;
-    let mut got = layout_pairs(&layouts, &st, info.variants, &[(a, a), (a, b)], case, opts.size, &cfg, opts.processes, &mut |m| eprintln!("hotloops layout: {m}"))?;
+    let mut got = layout_pairs(&layouts, &st, info.variants, &[(a, a), (a, b)], case, opts.size, &cfg, opts.processes, &mut |m| crate::say!("hotloops layout: {m}"))?;
     let pair = got.pop().expect("two pairs").paired;
     let aa = got.pop().expect("two pairs").paired;
     let floor = wallclock::noise_floor(&aa);
@@ -202,11 +204,11 @@ pub fn run(opts: &Options) -> Result<(LayoutReport, String, Vec<PathBuf>)> {
     let md = markdown(&rep);
     let svg = svg(&rep)?;
     let files = vec![
-        (opts.out.join("layout.md"), md.clone().into_bytes()),
-        (opts.out.join("layout.json"), serde_json::to_vec_pretty(&rep)?),
-        (opts.out.join("layout.svg"), svg.into_bytes()),
+        (opts.out.join(names[0]), md.clone().into_bytes()),
+        (opts.out.join(names[1]), serde_json::to_vec_pretty(&rep)?),
+        (opts.out.join(names[2]), svg.into_bytes()),
     ];
-    crate::host::write_all_atomic(&files)?;
+    dir.replace(&files)?;
     Ok((rep, md, files.into_iter().map(|(p, _)| p).collect()))
 }
 

@@ -550,7 +550,7 @@ pub(crate) fn counter_rows(study: &str, case: &str, variant: &str, baseline: &st
 }
 
 /// Notes for unavailable counters, one line per reason.
-pub(crate) fn unavailable_notes(u: &[Unavailable]) -> Vec<String> {
+pub fn unavailable_notes(u: &[Unavailable]) -> Vec<String> {
     let mut by_reason: Vec<(String, Vec<String>)> = vec![];
     for x in u {
         match by_reason.iter_mut().find(|(r, _)| r == &x.reason) {

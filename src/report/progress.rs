@@ -42,7 +42,7 @@ impl Progress {
         self.done += 1;
         self.bar.inc(1);
         if self.lines {
-            eprintln!("{}", self.line(what, result, self.started.elapsed()));
+            crate::say!("{}", self.line(what, result, self.started.elapsed()));
         }
     }
 

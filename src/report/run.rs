@@ -76,10 +76,12 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     let studies = select(&opts.studies)?;
     let mut notes = Vec::new();
     let configs = study::select_configs(&opts.configs, !opts.quick, &mut notes)?;
-    crate::host::check_writable(&opts.out)?;
-    // One report at a time per --out and per core (held to the end of the run).
-    let _out_lock = crate::host::lock::acquire(&opts.out.join(crate::host::outdir::LOCK), &format!("--out {}", opts.out.display()))?;
-    crate::host::cleanup::install();
+    // A data directory that cannot be one (HOTLOOPS_DATA_DIR naming a file) is bad input:
+    // said now, not when read-stream's case is built after the studies before it.
+    let data = crate::pg::bloom::default_data_dir();
+    if data.exists() && !data.is_dir() {
+        return Err(crate::host::Usage(format!("HOTLOOPS_DATA_DIR={}: a file, not a directory", data.display())).into());
+    }
     let started = Instant::now();
 
     // Instructions: valgrind present?
@@ -102,11 +104,16 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     let march = Microarch::detect(&cpu);
     if let Err(why) = counters::hardware_available() {
         if opts.require_counters {
-            bail!("--require counters: hardware counters cannot be opened on this host: {why}");
+            return Err(crate::host::Unavailable(format!("--require counters: hardware counters cannot be opened on this host: {why}")).into());
         }
         notes.push(format!("hardware counters: {why}; software counters (task clock, page faults, context switches) still reported"));
     }
     let groups = counters::groups_for(march);
+
+    // One report at a time per --out (and per core, below), held to the end of the run; a
+    // file of the user's where the report would write one is refused before any work.
+    let planned = file_names(studies.iter().map(|s| s.info().name));
+    let mut out_dir = crate::host::outdir::OutDir::claim(&opts.out, &planned, &[])?;
 
     let pinned = crate::measure::pin_current_thread();
     if pinned.is_none() {
@@ -152,6 +159,10 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
 
     let mut rows = Vec::new();
     let mut study_reports = Vec::new();
+    // Callgrind jobs of every study, counted at once after the last study's wall clock: one
+    // work queue keeps every core busy to the end (a queue a study left one core idle at the
+    // tail of each).
+    let mut callgrind_jobs: Vec<(&'static study::StudyInfo, String, &'static str)> = Vec::new();
     for s in &studies {
         let info = s.info();
         let base = info.baseline_variant();
@@ -273,29 +284,13 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             clock.lap(&mut phases, "sweep");
             case_reports.push(CaseReport { name: cname.to_string(), describe: case.describe(), items: case.items(), noise_floor: floor, aa, pairs });
         }
-        // Instructions: exact, at test size (per-item counts do not depend on the scale), all
-        // (variant, case) jobs of the study at once, after its wall clock. Counts are matched
-        // to rows by the (variant, case) ids they carry.
-        let mut clock = PhaseClock::new(info.name);
+        // Instructions (below, for every study at once): the study's (variant, case) jobs.
         if instructions {
-            progress.borrow().message(format!("{}: callgrind", info.name));
-            let jobs: Vec<callgrind::Job> =
-                case_reports.iter().flat_map(|c| rows_here(&c.name).into_iter().map(move |v| (v.id, c.name.as_str()))).collect();
-            let counts = callgrind::count_many(&exe, &jobs, Size::Test)?;
-            for c in &counts {
-                let Some(b) = counts.iter().find(|b| b.case == c.case && b.id == base.id) else { continue };
-                for (metric, val, bval) in
-                    [("instructions", c.inclusive_per_item(), b.inclusive_per_item()), ("own-instructions", c.own_per_item(), b.own_per_item())]
-                {
-                    let mut r = Row::plain(info.name, &c.case, &c.id, info.baseline, metric, val, &format!("instr/{}", info.unit));
-                    r.ratio = Some(val / bval);
-                    rows.push(r);
-                }
-            }
+            callgrind_jobs.extend(case_reports.iter().flat_map(|c| rows_here(&c.name).into_iter().map(move |v| (info, c.name.clone(), v.id))));
         }
         // The static core model: llvm-mca per CPU beside the host's loop-only cycles (a few
         // seconds a study; without llvm-mca the block says what to install).
-        clock.lap(&mut phases, "callgrind");
+        let mut clock = PhaseClock::new(info.name);
         let static_model = if opts.no_model {
             String::new()
         } else {
@@ -318,6 +313,24 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             baseline: info.baseline.into(),
             cases: case_reports,
         });
+    }
+    // Instructions: exact, at test size (per-item counts do not depend on the scale), every
+    // study's jobs in one queue after all the wall clock. Counts are matched to rows by the
+    // (variant, case) ids they carry.
+    if !callgrind_jobs.is_empty() {
+        let mut clock = PhaseClock::new("all studies");
+        progress.borrow().message("callgrind".into());
+        let jobs: Vec<callgrind::Job> = callgrind_jobs.iter().map(|(_, case, id)| (*id, case.as_str())).collect();
+        let counts = callgrind::count_many(&exe, &jobs, Size::Test)?;
+        for ((info, _, _), c) in callgrind_jobs.iter().zip(&counts) {
+            let Some(b) = counts.iter().find(|b| b.case == c.case && b.id == info.baseline) else { continue };
+            for (metric, val, bval) in [("instructions", c.inclusive_per_item(), b.inclusive_per_item()), ("own-instructions", c.own_per_item(), b.own_per_item())] {
+                let mut r = Row::plain(info.name, &c.case, &c.id, info.baseline, metric, val, &format!("instr/{}", info.unit));
+                r.ratio = Some(val / bval);
+                rows.push(r);
+            }
+        }
+        clock.lap(&mut phases, "callgrind");
     }
     progress.borrow().finish();
     let pg = opts.pg.as_ref().map(|o| {
@@ -363,13 +376,22 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         pg,
     };
     // Files in --out that hotloops did not write stay; say so.
-    let planned: Vec<PathBuf> = render_files(&report, &opts.out)?.into_iter().map(|(p, _)| p).collect();
-    let foreign = crate::host::outdir::foreign(&opts.out, &planned);
+    let planned: Vec<PathBuf> = planned.iter().map(|n| opts.out.join(n)).collect();
+    let foreign = out_dir.foreign(&planned);
     if !foreign.is_empty() {
         report.notes.push(format!("{} holds files hotloops did not write, left alone: {}", opts.out.display(), foreign.join(", ")));
     }
-    let written = write_files(&report, &opts.out)?;
+    let written = write_files_with(&report, &mut out_dir, None)?;
     Ok((report, written))
+}
+
+/// The names of a report's files in its directory: `report.json`, `report.md`, one SVG per
+/// study, `report.html` (what [`render_files`] writes, known before measuring).
+pub fn file_names<'a>(studies: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut v = vec!["report.json".to_string(), "report.md".to_string()];
+    v.extend(studies.into_iter().map(|s| format!("{s}.svg")));
+    v.push("report.html".into());
+    v
 }
 
 /// The rows a run takes on `case`: those that run on it (the tid-batch C kernels: B-tree cases
@@ -428,24 +450,30 @@ fn counter_runs(case: &mut dyn study::Case, base: &'static Variant, target_ns: u
 /// The files of `report` in `out`: `report.json`, `report.md`, one SVG per study and
 /// `report.html` (all of it in one page).
 pub fn render_files(report: &Report, out: &Path) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    let names = file_names(report.studies.iter().map(|s| s.name.as_str()));
     let mut files = vec![
-        (out.join("report.json"), serde_json::to_vec_pretty(report)?),
-        (out.join("report.md"), super::markdown(report).into_bytes()),
+        (out.join(&names[0]), serde_json::to_vec_pretty(report)?),
+        (out.join(&names[1]), super::markdown(report).into_bytes()),
     ];
     let mut svgs = Vec::new();
-    for s in &report.studies {
+    for (s, name) in report.studies.iter().zip(&names[2..]) {
         let svg = super::plot::study_svg(report, s)?;
-        files.push((out.join(format!("{}.svg", s.name)), svg.clone().into_bytes()));
+        files.push((out.join(name), svg.clone().into_bytes()));
         svgs.push((s.name.clone(), svg));
     }
-    files.push((out.join("report.html"), super::html::page(report, &svgs).into_bytes()));
+    files.push((out.join(&names[names.len() - 1]), super::html::page(report, &svgs).into_bytes()));
     Ok(files)
 }
 
-/// Write [`render_files`] into `out`, all or none, with the manifest ([`crate::host::outdir`]):
-/// what the previous report wrote and this one does not is removed.
-pub fn write_files(report: &Report, out: &Path) -> Result<Vec<PathBuf>> {
-    let files = render_files(report, out)?;
-    crate::host::outdir::replace(out, &files)?;
+/// Write [`render_files`] into a claimed directory, all or none, with the manifest
+/// ([`crate::host::outdir`]): what the previous report wrote and this one does not is
+/// removed. `json`: the bytes to write as `report.json` instead of serialising `report`
+/// (`render` writes back the very file it read).
+pub fn write_files_with(report: &Report, out: &mut crate::host::outdir::OutDir, json: Option<Vec<u8>>) -> Result<Vec<PathBuf>> {
+    let mut files = render_files(report, &out.dir)?;
+    if let Some(j) = json {
+        files[0].1 = j;
+    }
+    out.replace(&files)?;
     Ok(files.into_iter().map(|(p, _)| p).collect())
 }

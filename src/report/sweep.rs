@@ -372,14 +372,16 @@ pub fn svg(s: &Sweep) -> Result<String> {
 /// Run the sweep and write `sweep.json`, `sweep.md` and `sweep.svg` into `out`, all or none
 /// (what `hotloops sweep alloc-churn` does). Returns the sweep and the files written.
 pub fn write(out: &Path, cfg: &SweepConfig, progress: &mut dyn FnMut(&SweepPoint)) -> Result<(Sweep, Vec<PathBuf>)> {
-    crate::host::check_writable(out)?;
+    // Claimed before the sweep runs: one sweep at a time into a directory.
+    let names = ["sweep.json", "sweep.md", "sweep.svg"];
+    let mut dir = crate::host::outdir::OutDir::claim(out, &names.map(String::from), &[])?;
     let s = run(cfg, progress)?;
     let files = vec![
-        (out.join("sweep.json"), serde_json::to_vec_pretty(&s)?),
-        (out.join("sweep.md"), markdown(&s).into_bytes()),
-        (out.join("sweep.svg"), svg(&s)?.into_bytes()),
+        (out.join(names[0]), serde_json::to_vec_pretty(&s)?),
+        (out.join(names[1]), markdown(&s).into_bytes()),
+        (out.join(names[2]), svg(&s)?.into_bytes()),
     ];
-    crate::host::write_all_atomic(&files)?;
+    dir.replace(&files)?;
     Ok((s, files.into_iter().map(|(p, _)| p).collect()))
 }
 

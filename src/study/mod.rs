@@ -412,12 +412,33 @@ pub struct UnknownName {
 
 impl fmt::Display for UnknownName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown {} `{}`; valid {}s are:", self.kind, self.given, self.kind)?;
+        write!(f, "unknown {} `{}`; valid {} are:", self.kind, shown(&self.given), plural(self.kind))?;
         for v in &self.valid {
             write!(f, "\n  {v}")?;
         }
         Ok(())
     }
+}
+
+/// A name as an error echoes it: whole up to 80 characters, else its start and its length
+/// (a pasted file is not printed back).
+fn shown(given: &str) -> String {
+    let n = given.chars().count();
+    if n <= 80 { given.to_string() } else { format!("{}… ({n} characters)", given.chars().take(60).collect::<String>()) }
+}
+
+/// The plural of a kind of name: its head nouns ("study with a sweep" -> "studies with a
+/// sweep", "study or variant" -> "studies or variants").
+fn plural(kind: &str) -> String {
+    let cut = [" with ", " other than "].iter().filter_map(|w| kind.find(w)).min().unwrap_or(kind.len());
+    let (head, tail) = kind.split_at(cut);
+    let one = |p: &str| match p.strip_suffix('y') {
+        Some(stem) if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) => format!("{stem}ies"),
+        _ if p.ends_with('s') || p.ends_with('x') => format!("{p}es"),
+        _ => format!("{p}s"),
+    };
+    let heads: Vec<String> = head.split(" or ").map(one).collect();
+    format!("{}{tail}", heads.join(" or "))
 }
 
 impl std::error::Error for UnknownName {}
@@ -469,7 +490,7 @@ pub fn select_configs(names: &[String], all_built: bool, notes: &mut Vec<String>
     for n in names {
         let c = config_named(n)?;
         if !c.built {
-            anyhow::bail!("C configuration `{}` is not in this build: {}", c.name, c.note);
+            return Err(crate::host::Unavailable(format!("C configuration `{}` is not in this build: {}", c.name, c.note)).into());
         }
         if !out.contains(&c.name) {
             out.push(c.name);
@@ -497,7 +518,7 @@ pub fn with_config(v: &'static Variant, config: Option<&str>) -> anyhow::Result<
         return Err(UnknownName { kind: "C variant id", given: format!("{} (a Rust kernel; --config applies to C kernels)", v.id), valid: c_ids }.into());
     }
     if !c.built {
-        anyhow::bail!("C configuration `{}` is not in this build: {}", c.name, c.note);
+        return Err(crate::host::Unavailable(format!("C configuration `{}` is not in this build: {}", c.name, c.note)).into());
     }
     STUDIES
         .iter()

@@ -620,7 +620,7 @@ impl ReadStreamCase {
         if m == Method::StreamIoUring {
             if let Err(why) = self.backend.io_uring() {
                 if self.uring_refused.is_none() {
-                    eprintln!(
+                    crate::say!(
                         "read-stream: {why}; read-stream/stream-io-uring runs the stream-sync scan in its place \
                          in this process: its figures are not io_uring's"
                     );
