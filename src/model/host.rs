@@ -450,9 +450,8 @@ pub fn measure_blocks(blocks: &[HarnessBlock], iterations: u64, keep: Option<&st
     // ROUNDS processes a block, the blocks taken in turn so each block's processes are spread
     // over the whole measurement; the fastest kept. On a shared VM a loop is only ever slowed
     // from outside (another vCPU on the core's sibling thread, the hypervisor), for stretches
-    // longer than one process (a dir-by-value block read 21 cycles in some processes and 36-44
-    // in others, a minute apart, on the 2-vCPU Zen 4 VM; the median of three processes used
-    // before kept whichever state most of them met); the median is kept too, to show the
+    // longer than one process (analysis/static-model-check.md: the median of three processes
+    // used before kept whichever state most of them met); the median is kept too, to show the
     // spread, and each process's throughput probe says whether its core was disturbed. A block
     // that fails once has no figure (its first failure is the reason).
     let mut runs: Vec<Vec<Result<(f64, f64, f64), String>>> = vec![vec![]; in_memory.len()];

@@ -730,6 +730,16 @@ fn reason(v: &VariantModel, h: &HostFigure, fw: Option<&host::HostForwarding>) -
             h.probe_ipc, h.probe_best_ipc
         ));
     }
+    // The whole run disturbed: the harness's failed-forward block, a pattern with a cited
+    // figure for this core, ran slower than that figure by more than the flag's margin.
+    if let (Some(f), Some(cited)) = (fw, recurrence::failed_forward(&h.model)) {
+        if f.split_write_read > (1.0 + OFF) * cited.cycles {
+            why.push(format!(
+                "host: this run's reference block ran slow (fw_split_write_read {:.2} cycles a trip against {:.2} cited for {}): a disturbed host",
+                f.split_write_read, cited.cycles, h.model
+            ));
+        }
+    }
     if h.median > (1.0 + OFF) * h.measured {
         why.push(format!("host: the harness's processes ranged from {:.2} to a median {:.2} (a busy shared host)", h.measured, h.median));
     }

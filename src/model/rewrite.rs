@@ -279,12 +279,11 @@ fn is_reg_move(i: &Insn) -> Option<(&'static str, &'static str)> {
 /// source is then written by two executed instructions before the move comes round again.
 /// llvm-mca 19 keeps the eliminated move's destination on the source's physical register and
 /// makes the second of those writes wait for the first, a write-after-write dependency a
-/// renaming core does not have: `mov rcx, rax; imul eax, eax, 3; lea rax, [rcx + 1]` runs at
-/// 4.00 cycles a trip in llvm-mca 19's znver3/znver4 models (the lea waits for the imul) and at
-/// 1.0 on this project's Zen 4 VM (loop-only, dependent-add clock). It set tid-batch/runs' znver4
-/// figure (7.00 against 2.50 measured: `lea rax, [rbp + 10]` waiting on `sub eax, r14d` through
-/// `mov rbp, rax`) and alloc-churn/static-routine's (16.02 against 9.65: `mov r8, rax` then
-/// `mov eax, 3` and `lea rax, [2*r12]`).
+/// renaming core does not have: in `mov rcx, rax; imul eax, eax, 3; lea rax, [rcx + 1]` the lea
+/// waits for the imul in llvm-mca 19's znver3/znver4 models. As a lea the move costs one ALU
+/// cycle instead, the error left (a core that eliminates it pays none). It set tid-batch/runs'
+/// znver4 figure (`lea rax, [rbp + 10]` waiting on `sub eax, r14d` through `mov rbp, rax`) and
+/// alloc-churn/static-routine's; figures in analysis/static-model-check.md.
 pub fn llvm_mca_false_waw_moves(insns: &[Insn]) -> Vec<usize> {
     if crate::asm::structure::Isa::of_insns(insns) == crate::asm::structure::Isa::Aarch64 {
         return vec![];

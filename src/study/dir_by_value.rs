@@ -240,8 +240,8 @@ pub unsafe fn hl_bt_check_compare(
 /// as gcc does PostgreSQL's (`sub rsp, 16` ... `add rsp, 16`), and not with the 8-byte `push
 /// rax` / `pop rcx` it uses for a frame of one slot. That `pop rcx` reloaded 8 bytes written by
 /// two stores (the push and the 4-byte `ikey`), a reload store forwarding cannot serve, on every
-/// tuple: about 20 cycles a tuple on Zen 4 (`hotloops model`), an artefact of the Rust model
-/// that no PostgreSQL build has (analysis/README.md).
+/// tuple, an artefact of the Rust model that no PostgreSQL build has (figures in
+/// analysis/static-model-check.md).
 #[repr(C, align(16))]
 struct IKey(i32);
 
