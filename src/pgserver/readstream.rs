@@ -342,11 +342,10 @@ pub fn run_all(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<ReadStrea
 }
 
 /// `hotloops pg --study read-stream`: default servers 17 and 18.
-pub fn run_cli(args: &PgArgs) -> Result<()> {
+pub fn run_cli(args: &PgArgs, out: &mut crate::host::outdir::OutDir) -> Result<()> {
     let installs = servers::select(&args.server, args.pg_config.as_deref(), &[17, 18])?;
     check_servers(&installs, &args.io_method)?;
     let servers = super::servers_with_extension(&args.server, args.pg_config.as_deref(), &[17, 18])?;
-    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let cfg = Config {
         rows: args.rows(),
         rounds: args.rounds.unwrap_or(if args.full { 8 } else { 12 }),
@@ -354,7 +353,7 @@ pub fn run_cli(args: &PgArgs) -> Result<()> {
         io_methods: args.io_method.clone(),
     };
     let runs = run_all(&servers, &cfg)?;
-    let (j, m) = write(&runs, &args.out)?;
+    let (j, m) = write(&runs, out)?;
     super::print_file(&m)?;
     eprintln!("wrote {} and {}", j.display(), m.display());
     Ok(())
@@ -451,11 +450,8 @@ pub fn markdown(runs: &ReadStreamRuns) -> String {
 }
 
 /// Write pg-read-stream.json and pg-read-stream.md into `out` (each atomically).
-pub fn write(r: &ReadStreamRuns, out: &Path) -> Result<(PathBuf, PathBuf)> {
-    let (j, m) = (out.join("pg-read-stream.json"), out.join("pg-read-stream.md"));
-    bench::write_atomic(&j, &serde_json::to_string_pretty(r)?)?;
-    bench::write_atomic(&m, &markdown(r))?;
-    Ok((j, m))
+pub fn write(r: &ReadStreamRuns, out: &mut crate::host::outdir::OutDir) -> Result<(PathBuf, PathBuf)> {
+    super::bench::write_pair(out, "pg-read-stream", serde_json::to_string_pretty(r)?, markdown(r))
 }
 
 #[cfg(test)]
