@@ -461,3 +461,71 @@ fn render_redraws_a_saved_report_and_names_a_bad_file() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("schema version 1") && !dir.path().join("v1").exists(), "{}", text(&o));
 }
+
+/// `pg` usage errors that need no server are refused before any server is looked up or any
+/// extension built (exit 2, nothing in the data directory): seed 004 with one server, and a
+/// partition count given twice.
+#[test]
+fn pg_usage_errors_come_before_any_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    for (args, says) in [
+        (vec!["pg", "--seed", "004", "--server", "15"], "seed 004 compares servers: give two or more"),
+        (vec!["pg", "--seed", "004", "--pg-config", "/usr/bin/pg_config"], "seed 004 compares servers: give two or more"),
+        (vec!["pg", "--sweep-partitions", "--grid", "1,100,1", "--seconds", "1"], "--grid 1 is given twice"),
+        (vec!["pg", "--seed", "004", "--grid", "4,4"], "--grid 4 is given twice"),
+    ] {
+        let out = dir.path().join("out");
+        let o = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+            .args(&args)
+            .arg("--out")
+            .arg(&out)
+            .env("HOTLOOPS_DATA_DIR", &data)
+            .env("HOTLOOPS_LOCK_DIR", dir.path())
+            .output()
+            .unwrap();
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {t}");
+        assert!(t.contains(says), "{args:?}: {t}");
+        assert!(!t.contains("server: ") && !t.contains("extension: "), "{args:?} refused only after choosing a server: {t}");
+        assert_eq!(std::fs::read_dir(&data).unwrap().count(), 0, "{args:?}: nothing built");
+        assert!(!out.exists(), "{args:?}: no --out");
+    }
+}
+
+/// `pg` claims --out as every writing command does, before any server work: a file of the
+/// user's named as one of its pair is refused (exit 2, named, left as it was), in every mode.
+#[test]
+fn pg_refuses_a_users_file_in_out_before_any_server_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    for (args, mine) in [
+        (vec!["pg"], "pg.md"),
+        (vec!["pg", "--sweep-partitions"], "pg-sweep.json"),
+        (vec!["pg", "--seed", "004"], "pg-seed004.md"),
+        (vec!["pg", "--study", "read-stream"], "pg-read-stream.md"),
+        (vec!["pg", "--study", "dir-by-value"], "pg-dir-by-value.json"),
+        (vec!["pg", "--instructions"], "pg-instructions.md"),
+    ] {
+        let out = dir.path().join("out");
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir(&out).unwrap();
+        std::fs::write(out.join(mine), "my own notes").unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+            .args(&args)
+            .arg("--out")
+            .arg(&out)
+            .env("HOTLOOPS_DATA_DIR", &data)
+            .env("HOTLOOPS_LOCK_DIR", dir.path())
+            .output()
+            .unwrap();
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {t}");
+        assert!(t.contains(&format!("holds {mine} that hotloops did not write")), "{args:?}: {t}");
+        assert!(!t.contains("server: "), "{args:?} refused only after choosing a server: {t}");
+        assert_eq!(std::fs::read_to_string(out.join(mine)).unwrap(), "my own notes", "{args:?}");
+        assert_eq!(std::fs::read_dir(&data).unwrap().count(), 0, "{args:?}: nothing built");
+    }
+}

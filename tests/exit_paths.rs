@@ -451,3 +451,50 @@ fn every_subcommand_survives_a_closed_stdout_or_stderr() {
     w.assert_no_process_left("closed streams");
     w.assert_no_debris("closed streams");
 }
+
+/// A tool a command runs (llvm-mca for `model`, cargo for `asm --fresh`) is a child like any
+/// other: an interrupt while it runs kills it and exits 130. A stand-in that answers
+/// `--version` and otherwise never ends (`sleep`) makes the point certain; unregistered, it
+/// outlived the command (and the command, which had registered nothing else, died of the
+/// signal without its handler).
+#[test]
+fn an_interrupt_kills_the_tools_a_command_runs() {
+    interrupt_stand_in("llvm-mca-19", "echo 'LLVM version 19.1.7'", &["model", "local-index", "--no-measure"]);
+    interrupt_stand_in("cargo", "echo 'Version: 0.2.64'", &["asm", "--fresh", "local-index/local"]);
+}
+
+/// Run `args` with `tool` on PATH replaced by a script that runs `version` for a `--version`
+/// anywhere in its arguments and sleeps otherwise; SIGTERM it once the sleep runs.
+fn interrupt_stand_in(tool: &str, version: &str, args: &[&str]) {
+    use std::os::unix::fs::PermissionsExt as _;
+    let w = World::new();
+    let bin = w.path("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let fake = bin.join(tool);
+    std::fs::write(&fake, format!("#!/bin/sh\nfor a; do [ \"$a\" = --version ] && {{ {version}; exit 0; }}; done\nexec sleep 300\n")).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let err = w.path("stderr");
+    let mut c = w.command(args);
+    c.env("PATH", path).stdout(Stdio::null()).stderr(std::fs::File::create(&err).unwrap());
+    let mut r = Running { child: c.spawn().unwrap(), err };
+    let t = Instant::now();
+    while !w.tagged().iter().any(|(_, argv)| argv[0].ends_with("sleep")) {
+        assert!(r.child.try_wait().unwrap().is_none(), "{args:?} ended before running {tool}: {}", std::fs::read_to_string(&r.err).unwrap_or_default());
+        assert!(t.elapsed() < DEADLINE, "{args:?}: {tool} never started");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // SAFETY: kill on the pid of a child this test started and has not reaped.
+    unsafe { libc::kill(r.child.id() as libc::pid_t, libc::SIGTERM) };
+    let st = wait(&mut r, tool);
+    // The handler waits for its kills: nothing of the command may be alive once it exited.
+    let left = w.tagged();
+    for (pid, _) in &left {
+        // SAFETY: a stand-in this test's command started; removed so that a failure leaks nothing.
+        unsafe { libc::kill(*pid as libc::pid_t, libc::SIGKILL) };
+    }
+    let err = std::fs::read_to_string(&r.err).unwrap_or_default();
+    assert_eq!(st.code(), Some(130), "{args:?} interrupted while {tool} ran: {st}: {err}");
+    assert!(left.is_empty(), "{args:?}: {tool} left behind: {left:?}");
+    w.assert_no_debris(&format!("{args:?} interrupted while {tool} ran"));
+}

@@ -168,7 +168,7 @@ fn small_ab_and_aa_run_writes_its_report() {
     if runs.servers.len() > 1 {
         assert!(md.contains("## Every server side by side") && md.contains("| btree-many | warm | per-tid -> batched | cpu |"), "{md}");
     }
-    let names: Vec<_> = std::fs::read_dir(out.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let names = leftovers(out.path());
     assert_eq!(names.len(), 2, "no temporary files left: {names:?}");
 }
 

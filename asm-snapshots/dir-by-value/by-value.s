@@ -211,15 +211,15 @@ hotloops_dir_by_value_by_value:
 	call qword ptr [rip + core::slice::index::slice_index_fail@GOTPCREL]
 
 hl_dir_by_value_by_value_checkkeys:
-	push rax
+	sub rsp, 24
 	mov eax, dword ptr [rsi]
 	mov ecx, dword ptr [rsi + 28]
-	mov dword ptr [rsp + 4], ecx
+	mov dword ptr [rsp], ecx
 	lea rcx, [rsi + 36]
-	lea r8, [rsp + 4]
+	mov r8, rsp
 	mov esi, eax
 	call qword ptr [rip + hl_bt_check_compare@GOTPCREL]
-	pop rcx
+	add rsp, 24
 	ret
 
 hl_bt_check_compare:

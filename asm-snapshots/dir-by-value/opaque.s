@@ -211,16 +211,16 @@ hotloops_dir_by_value_opaque:
 	call qword ptr [rip + core::slice::index::slice_index_fail@GOTPCREL]
 
 hl_dir_by_value_opaque_checkkeys:
-	push rax
+	sub rsp, 24
 	mov rax, qword ptr [rdi + 56]
 	mov eax, dword ptr [rax + 112]
 	mov ecx, dword ptr [rsi + 28]
-	mov dword ptr [rsp + 4], ecx
+	mov dword ptr [rsp], ecx
 	lea rcx, [rsi + 36]
-	lea r8, [rsp + 4]
+	mov r8, rsp
 	mov esi, eax
 	call qword ptr [rip + hl_bt_check_compare@GOTPCREL]
-	pop rcx
+	add rsp, 24
 	ret
 
 hl_bt_check_compare:

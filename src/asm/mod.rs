@@ -50,7 +50,8 @@ pub fn raw_asm(symbol: &str) -> Result<String> {
         if let Some(i) = extra {
             cmd.arg(i);
         }
-        let out = cmd.output().context("running cargo asm")?;
+        // Registered with the one cleanup: an interrupt kills cargo and the rustc it runs.
+        let out = crate::host::cleanup::output(&mut cmd).context("running cargo asm")?;
         if !out.status.success() {
             let err = String::from_utf8_lossy(&out.stderr);
             let hint = if err.contains("Can't find any items") {

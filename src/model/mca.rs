@@ -138,13 +138,16 @@ pub fn reported_name(cpu: &str) -> &str {
 
 /// Run llvm-mca on `asm` (the text of [`super::rewrite::mca_text`]) for `cpu`.
 pub fn run(cpu: &str, asm: &str) -> Result<McaResult> {
-    let mut child = Command::new(MCA)
-        .args([&format!("-mcpu={cpu}"), &format!("-mtriple={}", triple(cpu)), &format!("-iterations={ITERATIONS}"), "--json", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .with_context(missing_message)?;
+    // Registered with the one cleanup (the first registration installs the handler): an
+    // interrupted model kills the runs in flight and exits 130 only once they are gone.
+    let (mut child, _registered) = crate::host::cleanup::spawn(
+        Command::new(MCA)
+            .args([&format!("-mcpu={cpu}"), &format!("-mtriple={}", triple(cpu)), &format!("-iterations={ITERATIONS}"), "--json", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .with_context(missing_message)?;
     child.stdin.take().expect("piped stdin").write_all(asm.as_bytes()).context("writing to llvm-mca")?;
     let out = child.wait_with_output().context("waiting for llvm-mca")?;
     let err = String::from_utf8_lossy(&out.stderr);

@@ -19,6 +19,7 @@
 
 pub mod block;
 pub mod host;
+pub mod kernel;
 pub mod mca;
 pub mod recurrence;
 pub mod regs;
@@ -180,6 +181,26 @@ pub fn combine(mca_cycles: f64, recs: &[recurrence::Recurrence], cpu: &str) -> (
     }
 }
 
+/// A prediction and what set it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Combined {
+    /// max(llvm-mca, memory chain, failed-forward stall).
+    pub predicted: f64,
+    /// Cycles a trip of the longest memory chain (forwarding table), if there is one.
+    pub chain: Option<f64>,
+    /// Cycles a trip of the reloads store forwarding cannot serve, where the core has a cited
+    /// figure ([`recurrence::FAILED_FORWARD`]).
+    pub stall: Option<f64>,
+}
+
+/// [`combine`], with the failed forwards added: each is a stall of the core's cited figure, and
+/// the loop runs no faster than its stalls (the rest of the trip overlaps them, as for chains).
+pub fn combine_all(mca_cycles: f64, recs: &[recurrence::Recurrence], failures: usize, cpu: &str) -> Combined {
+    let (p, chain) = combine(mca_cycles, recs, cpu);
+    let stall = recurrence::stall_cycles(failures, cpu);
+    Combined { predicted: stall.map_or(p, |s| p.max(s)), chain, stall }
+}
+
 /// One CPU model's prediction for one block.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct CpuPrediction {
@@ -191,17 +212,45 @@ pub struct CpuPrediction {
     pub chain_cycles: Option<f64>,
     /// Forwarding latency used, cycles a link.
     pub forwarding: Option<f64>,
-    /// max(llvm-mca, chain).
+    /// Cycles a trip of the failed forwards (the core's cited figure each), if any.
+    pub stall_cycles: Option<f64>,
+    /// max(llvm-mca, chain, stall).
     pub predicted: f64,
     /// predicted - baseline's predicted (cycles a trip).
     pub diff_vs_baseline: Option<f64>,
 }
 
+/// The kernel's own time an item from the wall clock, beside its loop ([`kernel`]).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct KernelFigure {
+    /// The case (test size).
+    pub case: String,
+    /// Cycles an item: the fastest run's nanoseconds an item times the harness's add clock.
+    pub cycles_per_item: f64,
+    /// The median run's.
+    pub median_cycles_per_item: f64,
+    /// `loop`: the loop is the kernel's work, the two should agree; `bound`: the kernel does more
+    /// an item, its figure bounds the loop's.
+    pub coverage: String,
+    /// The loop's measured cycles a trip over the kernel's cycles an item.
+    pub ratio: f64,
+    /// Whether the harness passes the check: within 25% of the kernel (`loop`), or no more than
+    /// 25% over it (`bound`).
+    pub agrees: bool,
+}
+
 /// The host's loop-only measurement of one block beside the closest model.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct HostFigure {
-    /// Measured cycles a trip.
+    /// Measured cycles a trip (the fastest harness process).
     pub measured: f64,
+    /// The median harness process's (how much the shared host slowed the others).
+    pub median: f64,
+    /// The throughput probe in the fastest process, adds a cycle, and its best in the run
+    /// ([`host::Measured::probe_ipc`]).
+    pub probe_ipc: f64,
+    /// See `probe_ipc`.
+    pub probe_best_ipc: f64,
     /// Measured minus the baseline's measured.
     pub diff_vs_baseline: Option<f64>,
     /// The model compared with.
@@ -212,6 +261,10 @@ pub struct HostFigure {
     pub off: f64,
     /// Off by more than 25%.
     pub flagged: bool,
+    /// The kernel's own time an item, where the study has a check ([`kernel::coverage`]).
+    pub kernel: Option<KernelFigure>,
+    /// Why a flagged row is off, named from what the model found in it (printed in the row).
+    pub reason: Option<String>,
 }
 
 /// One variant's model.
@@ -287,7 +340,7 @@ pub struct ModelReport {
     pub host_model: Option<String>,
     /// The host's store-to-load links, measured with the harness (cycles): plain reload,
     /// `movsxd` reload.
-    pub host_forwarding: Option<(f64, f64)>,
+    pub host_forwarding: Option<host::HostForwarding>,
     /// The dependent-add clock's rate in the harness (GHz), to turn ns into cycles.
     pub host_ghz: Option<f64>,
     /// Per study.
@@ -372,7 +425,8 @@ pub fn caveats() -> Vec<String> {
             .into(),
         "memory: llvm-mca assumes loads and stores never alias; loop-carried chains through memory are added from the forwarding \
          table as prediction = max(llvm-mca, chain) [assumption]; reloads that store forwarding cannot serve (one load over two \
-         stores, or wider than its store) are listed but not added"
+         stores, or wider than its store) are added as a stall each at the core's cited figure (uarch-bench's fw_split_write_read), \
+         prediction = max(llvm-mca, chain, stalls) (`!`); a core without a cited figure lists them and says so"
             .into(),
         format!("CPU names sharing one LLVM 19 scheduling model: {}; znver3 and znver4 gave identical figures on these loops", shared.join("; ")),
         "arm64 rows (`@gcc12-pg-arm64`): predictions only, for the Arm cores; the host is x86-64 and never runs an AArch64 block, so \
@@ -485,7 +539,13 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
             match result[&(b, cpu.as_str())] {
                 Ok(r) => {
                     let r = r.clone();
-                    let (predicted, chain) = combine(r.cycles_per_iter, &kb.recurrences, cpu);
+                    let Combined { predicted, chain, stall } = combine_all(r.cycles_per_iter, &kb.recurrences, kb.forwarding_failures.len(), cpu);
+                    if !kb.forwarding_failures.is_empty() && stall.is_none() {
+                        vm.notes.push(format!(
+                            "{cpu}: {} failed forward(s) a trip not costed (no cited figure for this core): the figure is llvm-mca's and may be low",
+                            kb.forwarding_failures.len()
+                        ));
+                    }
                     if chain.is_none() && !kb.recurrences.is_empty() {
                         let why = recurrence::NO_FORWARDING_FIGURE.iter().find(|n| n.0 == cpu).map_or("no forwarding figure in the table", |n| n.1);
                         vm.notes.push(format!(
@@ -498,6 +558,7 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
                         mca: r,
                         chain_cycles: chain,
                         forwarding: recurrence::forwarding(cpu).map(|f| f.cycles),
+                        stall_cycles: stall,
                         predicted,
                         diff_vs_baseline: None,
                     });
@@ -528,11 +589,16 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
                                 let off = (p.predicted - m.cycles_per_iter) / m.cycles_per_iter;
                                 vm.host = Some(HostFigure {
                                     measured: m.cycles_per_iter,
+                                    median: m.median_cycles,
+                                    probe_ipc: m.probe_ipc,
+                                    probe_best_ipc: m.probe_best_ipc,
                                     diff_vs_baseline: None,
                                     model: p.cpu.clone(),
                                     predicted: p.predicted,
                                     off,
-                                    flagged: off.abs() > 0.25,
+                                    flagged: off.abs() > OFF,
+                                    kernel: None,
+                                    reason: None,
                                 });
                             } else {
                                 vm.notes.push(format!("host: measured {:.2} cycles a trip; no predicted model is close to this host", m.cycles_per_iter));
@@ -554,6 +620,46 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
             }
         }
         host_forwarding = host::forwarding_on_host().ok();
+        // The harness checked against each kernel's own time an item (the caller's thread, as
+        // the harness).
+        if let Some(ghz) = host_ghz {
+            for s in &mut studies {
+                let ids: Vec<&str> = s.variants.iter().filter(|v| v.isa == Isa::X86_64).map(|v| v.id.as_str()).collect();
+                let (_, cov) = kernel::coverage(&s.study);
+                match kernel::time_kernels(&s.study, &ids) {
+                    Ok(times) => {
+                        for t in times {
+                            let Some(h) = s.variants.iter_mut().find(|v| v.id == t.id).and_then(|v| v.host.as_mut()) else { continue };
+                            let cycles = t.ns_per_item * ghz;
+                            let ratio = h.measured / cycles;
+                            let (coverage, agrees) = match cov {
+                                kernel::Coverage::Loop => ("loop", (ratio - 1.0).abs() <= OFF),
+                                _ => ("bound", ratio <= 1.0 + OFF),
+                            };
+                            h.kernel = Some(KernelFigure {
+                                case: t.case.to_string(),
+                                cycles_per_item: cycles,
+                                median_cycles_per_item: t.median_ns_per_item * ghz,
+                                coverage: coverage.into(),
+                                ratio,
+                                agrees,
+                            });
+                        }
+                    }
+                    Err(e) => s.errors.push(format!("kernel wall clock: {e:#}")),
+                }
+            }
+        }
+    }
+    // A reason for every flagged row and every row whose harness disagrees with its kernel's
+    // own time, from what the model found in it.
+    for s in &mut studies {
+        for v in &mut s.variants {
+            let r = v.host.as_ref().filter(|h| h.flagged || h.kernel.as_ref().is_some_and(|k| !k.agrees)).map(|h| reason(v, h, host_forwarding.as_ref()));
+            if let (Some(h), Some(r)) = (v.host.as_mut(), r) {
+                h.reason = Some(r);
+            }
+        }
     }
     // Differences against each row's baseline (the study's; an arm64 row's arm64 baseline).
     for s in &mut studies {
@@ -581,6 +687,79 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
     })
 }
 
+/// How far a prediction may be from the host's measurement (and the harness from the kernel's
+/// own time) before the row is flagged: issue 21's ±25%.
+pub const OFF: f64 = 0.25;
+
+/// Why a flagged row's prediction is off, from what the model found in it, with the evidence.
+fn reason(v: &VariantModel, h: &HostFigure, fw: Option<&host::HostForwarding>) -> String {
+    let p = v.per_cpu.iter().find(|p| p.cpu == h.model);
+    let mut why = vec![];
+    if let Some(k) = &h.kernel {
+        if !k.agrees {
+            why.push(match k.coverage.as_str() {
+                // The harness faster than the kernel, with calls the rewrite dropped: those are
+                // work the kernel does and neither llvm-mca nor the harness runs.
+                "loop" if k.ratio < 1.0 && v.calls_dropped > 0 => format!(
+                    "harness: its loop runs at {:.2}x the kernel's own {:.2} cycles an item ({}, wall clock); the kernel also executes the \
+                     {} calls/rets a trip the rewrite drops (no front end in llvm-mca or the harness){}",
+                    k.ratio,
+                    k.cycles_per_item,
+                    k.case,
+                    v.calls_dropped,
+                    fw.map_or(String::new(), |f| format!(
+                        ": a nested call/call/ret/ret trip alone takes {:.2} cycles on this host, the gap is {:.2}",
+                        f.nested_call_ret,
+                        k.cycles_per_item - h.measured
+                    ))
+                ),
+                "loop" => format!(
+                    "harness: its loop runs at {:.2}x the kernel's own {:.2} cycles an item ({}, wall clock): it does not run this loop as the kernel does",
+                    k.ratio, k.cycles_per_item, k.case
+                ),
+                _ => format!("harness: its loop takes longer ({:.2}) than the whole kernel an item ({:.2}, {})", h.measured, k.cycles_per_item, k.case),
+            });
+        }
+    }
+    // The block's fastest process ran on a disturbed core: its probe slower than the run's best
+    // by more than the flag's margin.
+    if h.probe_ipc * (1.0 + OFF) < h.probe_best_ipc {
+        why.push(format!(
+            "host: the core was shared while this block ran (its fastest process's throughput probe {:.2} independent adds a cycle, \
+             {:.2} at best in this run)",
+            h.probe_ipc, h.probe_best_ipc
+        ));
+    }
+    // The whole run disturbed: the harness's failed-forward block, a pattern with a cited
+    // figure for this core, ran slower than that figure by more than the flag's margin.
+    if let (Some(f), Some(cited)) = (fw, recurrence::failed_forward(&h.model)) {
+        if f.split_write_read > (1.0 + OFF) * cited.cycles {
+            why.push(format!(
+                "host: this run's reference block ran slow (fw_split_write_read {:.2} cycles a trip against {:.2} cited for {}): a disturbed host",
+                f.split_write_read, cited.cycles, h.model
+            ));
+        }
+    }
+    if h.median > (1.0 + OFF) * h.measured {
+        why.push(format!("host: the harness's processes ranged from {:.2} to a median {:.2} (a busy shared host)", h.measured, h.median));
+    }
+    if let Some(p) = p {
+        if p.stall_cycles.is_some_and(|s| s >= p.predicted) {
+            why.push(format!(
+                "the failed-forward stall ({:.2} cycles, the cited figure) sets the prediction; llvm-mca's own {:.2}",
+                p.stall_cycles.unwrap(),
+                p.mca.cycles_per_iter
+            ));
+        } else if p.chain_cycles.is_some_and(|c| c >= p.predicted && c > p.mca.cycles_per_iter) {
+            why.push(format!("the memory chain ({:.2} cycles at the table's figure) sets the prediction; llvm-mca's own {:.2}", p.chain_cycles.unwrap(), p.mca.cycles_per_iter));
+        }
+    }
+    if why.is_empty() {
+        why.push("no mechanism found in the block".into());
+    }
+    why.join("; ")
+}
+
 /// Flag a pipeline difference much larger than the loop's (cycles a trip): the cost is then
 /// outside the loop, or in what the static model leaves out. For the report, which has the
 /// pipeline's wall-clock ratio.
@@ -597,6 +776,9 @@ fn fmt_cell(p: &CpuPrediction, is_base: bool, uncosted: bool) -> String {
     let mut s = format!("{:.2}", p.predicted);
     if p.chain_cycles.is_some_and(|c| c >= p.mca.cycles_per_iter) {
         s.push('*');
+    }
+    if p.stall_cycles.is_some_and(|c| c >= p.predicted) {
+        s.push('!');
     }
     if uncosted {
         s.push('?');
@@ -653,11 +835,14 @@ pub fn render(r: &ModelReport) -> String {
     if let Some(g) = r.host_ghz {
         let _ = writeln!(o, "host clock (dependent adds, one cycle each): {g:.2} GHz\n");
     }
-    if let Some((plain, sx)) = r.host_forwarding {
+    if let Some(f) = r.host_forwarding {
         let _ = writeln!(
             o,
-            "host store-to-load link (harness: reload, inc, store of one slot, minus the inc): {plain:.2} cycles with a plain reload, \
-             {sx:.2} with a movsxd reload\n"
+            "host store-to-load link (harness: reload, inc, store of one slot, minus the inc): {:.2} cycles with a plain reload, \
+             {:.2} with a movsxd reload; a failed forward (a reload of two stores, nothing depending on it): {:.2} cycles a trip of \
+             uarch-bench's fw_split_write_read, {:.2} of the Rust dir-by-value helper's `push rax; mov [rsp + 4], ecx; pop rcx`; \
+             a nested call/call/ret/ret (dropped by the rewrite): {:.2} cycles a trip\n",
+            f.plain, f.movsxd, f.split_write_read, f.push_store_pop, f.nested_call_ret
         );
     }
     let x86: Vec<&String> = r.cpus.iter().filter(|c| !is_arm_cpu(c)).collect();
@@ -674,8 +859,8 @@ pub fn render(r: &ModelReport) -> String {
                 sep.push_str("---|");
             }
             let hm = r.host_model.clone().unwrap_or_else(|| x86.first().map_or_else(String::new, |c| c.to_string()));
-            head.push_str(&format!(" bottleneck ({hm}) | memory recurrence | host measured (vs {hm}) |"));
-            sep.push_str("---|---|---|");
+            head.push_str(&format!(" bottleneck ({hm}) | memory recurrence | host measured (vs {hm}) | kernel, wall clock | why off |"));
+            sep.push_str("---|---|---|---|---|");
             let _ = writeln!(o, "{head}\n{sep}");
             for v in &x86_rows {
                 let is_base = v.id == v.baseline;
@@ -695,7 +880,19 @@ pub fn render(r: &ModelReport) -> String {
                     ),
                     None => "n/a".into(),
                 };
-                let _ = writeln!(o, "{row} {bn} | {} | {host} |", recurrence_cell(v));
+                let kernel = match v.host.as_ref().and_then(|h| h.kernel.as_ref()) {
+                    Some(k) => format!(
+                        "{:.2} a {} ({}: loop {:.2}x{})",
+                        k.cycles_per_item,
+                        s.unit,
+                        if k.coverage == "loop" { "the loop's work" } else { "bounds the loop" },
+                        k.ratio,
+                        if k.agrees { "" } else { ", DISAGREES" }
+                    ),
+                    None => "-".into(),
+                };
+                let why = v.host.as_ref().and_then(|h| h.reason.clone()).unwrap_or_default();
+                let _ = writeln!(o, "{row} {bn} | {} | {host} | {kernel} | {why} |", recurrence_cell(v));
             }
             let _ = writeln!(o);
         }
@@ -761,7 +958,7 @@ pub fn render(r: &ModelReport) -> String {
                 }
             );
             for f in &v.forwarding_failures {
-                let _ = writeln!(o, "  - forwarding failure (not in the prediction): {f}");
+                let _ = writeln!(o, "  - forwarding failure (a stall at each core's cited figure, `!` where it sets the prediction): {f}");
             }
             for n in &v.notes {
                 let _ = writeln!(o, "  - {n}");
@@ -777,8 +974,8 @@ pub fn render(r: &ModelReport) -> String {
     }
     let _ = writeln!(
         o,
-        "`*`: the memory recurrence sets the prediction (chain > llvm-mca); `?`: a recurrence no cited figure costs on this core \
-         (llvm-mca's figure alone). Forwarding cost a link (renamed / not renamable):"
+        "`*`: the memory recurrence sets the prediction (chain > llvm-mca); `!`: failed forwards set it (stalls > llvm-mca); `?`: a \
+         recurrence no cited figure costs on this core (llvm-mca's figure alone). Forwarding cost a link (renamed / not renamable):"
     );
     for c in &r.cpus {
         match r.forwarding.iter().find(|f| f.cpu == c) {

@@ -118,6 +118,60 @@ pub const NO_FORWARDING_FIGURE: &[(&str, &str)] = &[
 
 use Forwarding as F;
 
+/// A core's cost of a reload store forwarding cannot serve (a load reading bytes of two
+/// stores, or wider than its store): the load waits until the stores have left the store
+/// buffer for L1, and such loads do not overlap one another even when nothing depends on
+/// them (the throughput domain).
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct FailedForward {
+    /// llvm-mca CPU name.
+    pub cpu: &'static str,
+    /// Cycles a failed reload costs a trip.
+    pub cycles: f64,
+    /// Where the figure comes from.
+    pub source: &'static str,
+}
+
+/// The measurement behind [`FAILED_FORWARD`]: the same uarch-bench study as [`FORWARDING`]'s
+/// chains (`studies/forwarding`, run by Travis Downs on five cores and published with the
+/// chain figures used above).
+pub const FAILED_FORWARD_STUDY: &str = "uarch-bench studies/forwarding `fw_split_write_read` (`mov [rsp], rax; mov [rsp + 8], rax; \
+     vmovdqa xmm0, [rsp]` repeated, nothing depending on the load: two stores then one reload spanning both), Travis Downs, \
+     gist.github.com/travisdowns/bc9af3a0aaca5399824cf182f85b9e9c: \"split writes followed by [wider] reads cannot execute faster \
+     than ~14 cycles on any CPU, even when they are independent\"";
+
+/// Cycles a failed forward costs a trip, per llvm-mca CPU name (see [`FAILED_FORWARD_STUDY`]).
+pub const FAILED_FORWARD: &[FailedForward] = &[
+    FailedForward { cpu: "haswell", cycles: 14.90, source: "fw_split_write_read, Haswell i7-4770" },
+    FailedForward { cpu: "skylake", cycles: 14.00, source: "fw_split_write_read, Skylake i7-6700HQ" },
+    FailedForward { cpu: "skylake-avx512", cycles: 14.00, source: "as skylake (same core) [assumed]" },
+    FailedForward { cpu: "icelake-server", cycles: 17.01, source: "fw_split_write_read, Ice Lake i5-1035" },
+    FailedForward { cpu: "rocketlake", cycles: 17.01, source: "as icelake-server (shares its LLVM model) [assumed]" },
+    FailedForward { cpu: "sapphirerapids", cycles: 17.01, source: "as Ice Lake (no Golden Cove figure published) [assumed]" },
+    FailedForward { cpu: "graniterapids", cycles: 17.01, source: "as sapphirerapids [assumed]" },
+    FailedForward { cpu: "alderlake", cycles: 17.01, source: "as Ice Lake (no Golden Cove figure published) [assumed]" },
+    FailedForward { cpu: "raptorlake", cycles: 17.01, source: "as alderlake [assumed]" },
+    FailedForward { cpu: "znver2", cycles: 21.04, source: "fw_split_write_read, Zen 2 EPYC 7262" },
+    FailedForward { cpu: "znver3", cycles: 21.04, source: "as Zen 2 (no Zen 3 figure published) [assumed]" },
+    FailedForward {
+        cpu: "znver4",
+        cycles: 21.04,
+        source: "as Zen 2 [assumed]; `hotloops model` measures the same pattern on the host it runs on and prints it beside",
+    },
+    FailedForward { cpu: "znver5", cycles: 21.04, source: "as Zen 4 [assumed]" },
+];
+
+/// The failed-forward cost of `cpu`, if the table has it (the Arm cores have none).
+pub fn failed_forward(cpu: &str) -> Option<&'static FailedForward> {
+    FAILED_FORWARD.iter().find(|f| f.cpu == cpu)
+}
+
+/// Cycles a trip `failures` failed reloads cost on `cpu` (each a full stall: they do not
+/// overlap), or None without a figure for the core or without failures.
+pub fn stall_cycles(failures: usize, cpu: &str) -> Option<f64> {
+    (failures > 0).then(|| failed_forward(cpu).map(|f| failures as f64 * f.cycles)).flatten()
+}
+
 /// The forwarding latency of `cpu`, if the table has it.
 pub fn forwarding(cpu: &str) -> Option<&'static Forwarding> {
     FORWARDING.iter().find(|f| f.cpu == cpu)
@@ -164,55 +218,104 @@ fn is_move(op: &str) -> bool {
     matches!(op, "mov" | "movsxd" | "movzx" | "movsx")
 }
 
+/// Where RSP and a frame pointer stand before each instruction of an x86-64 path, as offsets
+/// from RSP at the loop's head: push/pop/call/ret, `sub/add rsp, N`, and gcc's frames (`push
+/// rbp; mov rbp, rsp ... leave`, or clang's `... pop rbp`), so that `[rbp - d]` is a stack slot
+/// like `[rsp + d]`.
+struct StackTrack {
+    /// RSP before instruction k.
+    rsp: Vec<i64>,
+    /// The frame pointer before instruction k, where RBP holds one.
+    rbp: Vec<Option<i64>>,
+    /// Whether RSP is known throughout (no write of it other than those above).
+    rsp_ok: bool,
+}
+
+fn stack_track(path: &[PathInsn]) -> StackTrack {
+    let mut t = StackTrack { rsp: Vec::with_capacity(path.len()), rbp: Vec::with_capacity(path.len()), rsp_ok: true };
+    let (mut off, mut fp) = (0i64, None::<i64>);
+    // The frame pointer each `push rbp` saved, by slot.
+    let mut saved: HashMap<i64, Option<i64>> = HashMap::new();
+    for (k, p) in path.iter().enumerate() {
+        t.rsp.push(off);
+        t.rbp.push(fp);
+        let i = &p.insn;
+        let ops = regs::operands(&i.args);
+        let args = i.args.trim();
+        match i.op.as_str() {
+            "call" if !super::block::enters_helper(path, k) => {}
+            "push" => {
+                off -= 8;
+                if args == "rbp" {
+                    saved.insert(off, fp);
+                }
+            }
+            "call" => off -= 8,
+            "pop" => {
+                if args == "rbp" {
+                    fp = saved.get(&off).copied().flatten();
+                }
+                off += 8;
+            }
+            "ret" => off += 8,
+            "leave" => match fp {
+                Some(f) => {
+                    fp = saved.get(&f).copied().flatten();
+                    off = f + 8;
+                }
+                None => t.rsp_ok = false,
+            },
+            "mov" if args == "rbp, rsp" => fp = Some(off),
+            "mov" if args == "rsp, rbp" => match fp {
+                Some(f) => off = f,
+                None => t.rsp_ok = false,
+            },
+            "sub" | "add" if ops.first().map(String::as_str) == Some("rsp") => match ops.get(1).and_then(|v| v.parse::<i64>().ok()) {
+                Some(n) => off += if i.op == "sub" { -n } else { n },
+                None => t.rsp_ok = false,
+            },
+            _ => {
+                let w = effects(i).writes;
+                if w.contains(&"rsp") {
+                    t.rsp_ok = false;
+                }
+                if w.contains(&"rbp") {
+                    fp = None;
+                }
+            }
+        }
+    }
+    t
+}
+
 /// Find the loop-carried chains through memory in one trip of a steady path.
 pub fn detect(path: &[PathInsn]) -> Vec<Recurrence> {
     if Isa::of_insns(path.iter().map(|p| &p.insn)) == Isa::Aarch64 {
         return detect_a64(path);
     }
-    // RSP offset before each instruction (push/pop/call/ret/sub/add tracked); bases any other
-    // instruction writes change around the loop and are not slots.
-    let mut off = 0i64;
-    let mut rsp_ok = true;
-    let mut offs = Vec::with_capacity(path.len());
-    let mut written: BTreeSet<&'static str> = BTreeSet::new();
-    for (k, p) in path.iter().enumerate() {
-        offs.push(off);
-        let i = &p.insn;
-        let ops = regs::operands(&i.args);
-        match i.op.as_str() {
-            "call" if !super::block::enters_helper(path, k) => {}
-            "push" | "call" => off -= 8,
-            "pop" | "ret" => off += 8,
-            "sub" | "add" if ops.first().map(String::as_str) == Some("rsp") => match ops.get(1).and_then(|v| v.parse::<i64>().ok()) {
-                Some(n) => off += if i.op == "sub" { -n } else { n },
-                None => rsp_ok = false,
-            },
-            _ => {
-                let e = effects(i);
-                for w in e.writes {
-                    if w == "rsp" {
-                        rsp_ok = false;
-                    } else {
-                        written.insert(w);
-                    }
-                }
-            }
-        }
-    }
-    // Slot key of a memory operand at instruction k.
+    // RSP (and frame pointer) offsets before each instruction; bases any other instruction
+    // writes change around the loop and are not slots.
+    let st = stack_track(path);
+    let written: BTreeSet<&'static str> = path
+        .iter()
+        .filter(|p| !matches!(p.insn.op.as_str(), "push" | "pop" | "call" | "ret" | "leave"))
+        .flat_map(|p| effects(&p.insn).writes)
+        .filter(|w| *w != "rsp")
+        .collect();
+    // Slot key of a memory operand at instruction k (a frame-pointer slot is a stack slot).
     let key = |operand: &str, k: usize| -> Option<(String, i64)> {
         let (base, disp) = simple_mem(operand)?;
-        if base == "rsp" {
-            rsp_ok.then(|| ("rsp".to_string(), disp + offs[k]))
-        } else {
-            (!written.contains(base)).then(|| (base.to_string(), disp))
+        match (base, st.rbp[k]) {
+            ("rsp", _) => st.rsp_ok.then(|| ("rsp".to_string(), disp + st.rsp[k])),
+            ("rbp", Some(f)) => st.rsp_ok.then(|| ("rsp".to_string(), disp + f)),
+            _ => (!written.contains(base)).then(|| (base.to_string(), disp)),
         }
     };
     // Events per slot, skipping the stack traffic of push/pop/call/ret (saved registers and
     // return addresses are stored before they are reloaded in the same trip).
     let mut events: BTreeMap<(String, i64), Vec<(usize, Ev)>> = BTreeMap::new();
     for (k, p) in path.iter().enumerate() {
-        if matches!(p.insn.op.as_str(), "push" | "pop" | "call" | "ret") {
+        if matches!(p.insn.op.as_str(), "push" | "pop" | "call" | "ret" | "leave") {
             continue;
         }
         let e = effects(&p.insn);
@@ -233,17 +336,25 @@ pub fn detect(path: &[PathInsn]) -> Vec<Recurrence> {
         if !matches!(evs[0].1, Ev::Load | Ev::Rmw) || !evs.iter().any(|e| matches!(e.1, Ev::Store | Ev::Rmw)) {
             continue;
         }
-        // Taint from the slot's loads; a store of a tainted value (or an RMW) is a link.
+        // Taint from the slot's loads; a store of a tainted value (or an RMW) is a link. Each
+        // taint carries the loads it came from: the reloads on the chain, whose form decides
+        // whether the core can rename the link (a reload whose value only feeds an address is
+        // off the chain: c-store-each's `movsxd rax, [rbx + 132]` beside its `add [rbx + 132], 1`).
         let at: HashMap<usize, Ev> = evs.iter().copied().collect();
-        let mut taint: HashMap<&'static str, usize> = HashMap::new();
+        let mut taint: HashMap<&'static str, (usize, BTreeSet<usize>)> = HashMap::new();
         let mut links = vec![];
+        let mut chain_loads: BTreeSet<usize> = BTreeSet::new();
         let mut last_store_linked = false;
         for (k, p) in path.iter().enumerate() {
             let e = effects(&p.insn);
-            let src_alu = e.reads.iter().filter_map(|r| taint.get(r).copied()).max();
+            let src: Vec<&(usize, BTreeSet<usize>)> = e.reads.iter().filter_map(|r| taint.get(r)).collect();
+            let src_alu = src.iter().map(|t| t.0).max();
+            let src_loads: BTreeSet<usize> = src.iter().flat_map(|t| t.1.iter().copied()).collect();
             match at.get(&k) {
                 Some(Ev::Rmw) => {
                     links.push(1 + src_alu.unwrap_or(0));
+                    chain_loads.insert(k);
+                    chain_loads.extend(src_loads);
                     last_store_linked = true;
                     continue;
                 }
@@ -251,6 +362,7 @@ pub fn detect(path: &[PathInsn]) -> Vec<Recurrence> {
                     match src_alu {
                         Some(a) => {
                             links.push(a);
+                            chain_loads.extend(src_loads);
                             last_store_linked = true;
                         }
                         None => last_store_linked = false,
@@ -259,7 +371,7 @@ pub fn detect(path: &[PathInsn]) -> Vec<Recurrence> {
                 }
                 Some(Ev::Load) => {
                     for w in &e.writes {
-                        taint.insert(w, 0);
+                        taint.insert(w, (0, BTreeSet::from([k])));
                     }
                     continue;
                 }
@@ -275,7 +387,7 @@ pub fn detect(path: &[PathInsn]) -> Vec<Recurrence> {
                         1
                     };
                     for w in &e.writes {
-                        taint.insert(w, a + cost);
+                        taint.insert(w, (a + cost, src_loads.clone()));
                     }
                 }
                 None => {
@@ -293,7 +405,7 @@ pub fn detect(path: &[PathInsn]) -> Vec<Recurrence> {
             e.loads.iter().chain(e.stores.iter()).find(|o| key(o, k).as_ref().is_some_and(|x| x.0 == base && x.1 == disp)).map(|o| regs::mem_size(o))
         };
         let store_w: BTreeSet<i64> = evs.iter().filter(|e| e.1 != Ev::Load).filter_map(|e| width(e.0)).collect();
-        let renamable = evs.iter().all(|&(k, ev)| {
+        let renamable = evs.iter().filter(|(k, _)| chain_loads.contains(k)).all(|&(k, ev)| {
             let op = path[k].insn.op.as_str();
             let plain = matches!(op, "mov" | "cmp" | "test" | "add" | "sub" | "inc" | "dec" | "and" | "or" | "xor");
             ev == Ev::Store || (plain && width(k).is_some_and(|w| store_w.len() == 1 && store_w.contains(&w)))
@@ -321,23 +433,30 @@ pub fn forwarding_failures(path: &[PathInsn]) -> Vec<String> {
     // (base, start, end, instruction index) of every store so far in the trip.
     let mut stores: Vec<(&'static str, i64, i64, usize)> = vec![];
     let mut written: BTreeSet<&'static str> = BTreeSet::new();
-    let mut off = 0i64;
+    let track = stack_track(path);
     let mut out = vec![];
     let text = |k: usize| format!("{} {}", path[k].insn.op, path[k].insn.args).trim().to_string();
     for (k, p) in path.iter().enumerate() {
         let i = &p.insn;
-        let ops = regs::operands(&i.args);
+        let off = track.rsp[k];
         let mut loads: Vec<(&'static str, i64, i64)> = vec![];
         let mut st: Vec<(&'static str, i64, i64)> = vec![];
         let e = effects(i);
+        // A frame-pointer slot is a stack slot.
         let resolve = |o: &str| -> Option<(&'static str, i64, i64)> {
             let (b, d) = simple_mem(o)?;
-            let d = if b == "rsp" { d + off } else { d };
+            let (b, d) = match (b, track.rbp[k]) {
+                ("rsp", _) => ("rsp", d + off),
+                ("rbp", Some(f)) => ("rsp", d + f),
+                _ => (b, d),
+            };
             (b == "rsp" || !written.contains(b)).then(|| (b, d, d + regs::mem_size(o)))
         };
         match i.op.as_str() {
             "push" => st.push(("rsp", off - 8, off)),
             "pop" => loads.push(("rsp", off, off + 8)),
+            // `leave`'s pop of RBP, at the frame pointer.
+            "leave" => loads.extend(track.rbp[k].map(|f| ("rsp", f, f + 8))),
             "call" | "ret" => {}
             _ => {
                 loads.extend(e.loads.iter().filter_map(|o| resolve(o)));
@@ -377,16 +496,8 @@ pub fn forwarding_failures(path: &[PathInsn]) -> Vec<String> {
         for (b, t0, t1) in st {
             stores.push((b, t0, t1, k));
         }
-        match i.op.as_str() {
-            "call" if !super::block::enters_helper(path, k) => {}
-            "push" | "call" => off -= 8,
-            "pop" | "ret" => off += 8,
-            "sub" | "add" if ops.first().map(String::as_str) == Some("rsp") => {
-                if let Some(n) = ops.get(1).and_then(|v| v.parse::<i64>().ok()) {
-                    off += if i.op == "sub" { -n } else { n };
-                }
-            }
-            _ => written.extend(e.writes.iter().copied().filter(|w| *w != "rsp")),
+        if !matches!(i.op.as_str(), "push" | "pop" | "call" | "ret" | "leave") {
+            written.extend(e.writes.iter().copied().filter(|w| *w != "rsp"));
         }
     }
     out
@@ -619,6 +730,19 @@ mod tests {
     }
 
     #[test]
+    fn a_reload_off_the_chain_does_not_make_it_unrenamable() {
+        // gcc12-pg's c-store-each: the sign-extending reload only indexes the copy; the chain is
+        // the `add [m], 1`, a plain read-modify-write.
+        let p = path("movsxd rax, dword ptr [rbx + 132]\ncmp eax, dword ptr [rbx + 128]\nlea rax, [rbx + 2*rax + 128]\nmov esi, dword ptr [rax + 8]\nadd dword ptr [rbx + 132], 1");
+        let r = detect(&p);
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert!(r[0].renamable, "{r:?}");
+        // The same reload feeding the store is on the chain.
+        let p = path("movsxd rax, dword ptr [rbx + 132]\nlea eax, [rax + 1]\nmov dword ptr [rbx + 132], eax");
+        assert!(!detect(&p)[0].renamable);
+    }
+
+    #[test]
     fn no_chain_when_the_base_moves_or_the_value_is_fresh() {
         // The base changes every trip: different addresses.
         assert!(detect(&path("mov eax, dword ptr [rbx + 4]\ninc eax\nmov dword ptr [rbx + 4], eax\nadd rbx, 16")).is_empty());
@@ -640,6 +764,23 @@ mod tests {
         assert!(forwarding_failures(&path("push rbx\nmov dword ptr [rsp + 4], ecx\nmov eax, dword ptr [rsp + 4]\nadd rsp, 8")).is_empty());
         // A wider reload of a narrower store fails.
         assert_eq!(forwarding_failures(&path("mov word ptr [rbx + 8], ax\nmov ecx, dword ptr [rbx + 8]")).len(), 1);
+    }
+
+    #[test]
+    fn frame_pointer_slots_are_stack_slots() {
+        // gcc12-pg's checkkeys: the canary saved at [rbp - 8] and reloaded whole forwards; a
+        // reload of it wider than what was stored does not.
+        let ok = path("push rbp\nmov rbp, rsp\nsub rsp, 16\nmov qword ptr [rbp - 8], rax\nmov dword ptr [rbp - 12], ecx\nmov rdx, qword ptr [rbp - 8]\nleave\nret");
+        assert!(forwarding_failures(&ok).is_empty(), "{:?}", forwarding_failures(&ok));
+        let bad = path("push rbp\nmov rbp, rsp\nsub rsp, 16\nmov dword ptr [rbp - 8], eax\nmov rdx, qword ptr [rbp - 8]\nleave\nret");
+        let f = forwarding_failures(&bad);
+        assert_eq!(f.len(), 1, "{f:?}");
+        // The same slot through RSP: `[rsp + 8]` after the sub is `[rbp - 8]`.
+        let via_rsp = path("push rbp\nmov rbp, rsp\nsub rsp, 16\nmov dword ptr [rsp + 8], eax\nmov rdx, qword ptr [rbp - 8]\nleave\nret");
+        assert_eq!(forwarding_failures(&via_rsp).len(), 1);
+        // `leave` ends the frame where it began: a push after it lands where the caller's would.
+        let t = stack_track(&path("push rbp\nmov rbp, rsp\nsub rsp, 16\nleave\npush rbx"));
+        assert_eq!((t.rsp[4], t.rbp[3], t.rsp_ok), (0, Some(-8), true));
     }
 
     #[test]
@@ -672,6 +813,19 @@ mod tests {
     #[test]
     fn saved_registers_are_not_chains() {
         assert!(detect(&path("push rbx\nmov rbx, qword ptr [rdi]\npop rbx\nret\ninc rcx")).is_empty());
+    }
+
+    #[test]
+    fn failed_forwards_cost_a_full_stall_each_where_a_figure_is_cited() {
+        assert_eq!(stall_cycles(1, "znver4"), Some(21.04));
+        assert_eq!(stall_cycles(2, "skylake"), Some(28.0));
+        assert_eq!(stall_cycles(0, "skylake"), None);
+        assert_eq!(stall_cycles(1, "neoverse-n1"), None, "no cited figure for an Arm core: listed, not costed");
+        for cpu in super::super::DEFAULT_CPUS {
+            let f = failed_forward(cpu).unwrap_or_else(|| panic!("{cpu}: no failed-forward figure"));
+            // A failed forward costs more than any forwarded link of the same core.
+            assert!(f.cycles > forwarding(cpu).unwrap().unrenamed && !f.source.is_empty(), "{f:?}");
+        }
     }
 
     #[test]

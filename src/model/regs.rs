@@ -184,6 +184,12 @@ pub fn effects(i: &Insn) -> Effects {
             e.reads.push("rsp");
             e.writes.push("rsp");
         }
+        // mov rsp, rbp; pop rbp.
+        "leave" => {
+            e.reads.push("rbp");
+            e.writes.extend(["rsp", "rbp"]);
+            e.loads.push("qword ptr [rbp]".into());
+        }
         _ => {}
     }
     e.reads.sort_unstable();

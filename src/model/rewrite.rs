@@ -7,6 +7,12 @@
 //! not in the snapshot), `push r` becomes `mov qword ptr [rsp - 8*k], r` and `pop r` a load
 //! from the same slot, with no RSP update; `sub/add rsp, N` stay (they are ALU operations).
 //! Branch targets become one label at the block's head; symbols become one placeholder.
+//! A frame pointer set up on the path (gcc's `-fno-omit-frame-pointer` helpers: `push rbp;
+//! mov rbp, rsp ... leave`) follows the same rule: `mov rbp, rsp` becomes `lea rbp, [rsp -
+//! 8*depth]` (the real frame's address, so `[rbp - d]` is the real slot), and `leave` becomes
+//! `lea rsp, [rsp + N]` (undoing the frame's `sub rsp, N`) and the load of the saved RBP, so RSP
+//! ends each trip where it started (an unrewritten `leave` moved it 8 bytes a trip, out of the
+//! harness's buffer).
 //!
 //! AArch64 blocks: `bl`, `blr` and `ret` are dropped too (llvm-mca 19 warns that it does not
 //! model calls and assumes 100 cycles for one), as is a tail `b` to a symbol; the saves and
@@ -160,10 +166,52 @@ pub fn stack_rewrite(path: &[PathInsn]) -> Rewritten {
     let mut r = Rewritten::default();
     // Pushes (and calls' return addresses) below RSP at the loop head, as in the real frame.
     let mut depth: i64 = 0;
+    // Frame pointers set up on the path (`push rbp; mov rbp, rsp`), innermost last: the push
+    // depth at `mov rbp, rsp`, and how far `sub/add rsp` have moved RSP since.
+    let mut frames: Vec<(i64, i64)> = vec![];
     for (k, p) in path.iter().enumerate() {
         let i = &p.insn;
         let before = r.insns.len();
+        let args = i.args.trim();
+        let rsp_imm = (super::regs::operands(args).first().map(String::as_str) == Some("rsp"))
+            .then(|| super::regs::operands(args).get(1).and_then(|v| v.parse::<i64>().ok()))
+            .flatten();
         match i.op.as_str() {
+            // A frame pointer: RBP is the real RSP, `8 * depth` below the unmoved one, so that
+            // `[rbp - d]` addresses the slot the real frame has.
+            "mov" if args == "rbp, rsp" => {
+                frames.push((depth, 0));
+                let a = if depth == 0 { "rbp, rsp".to_string() } else { format!("rbp, [rsp - {}]", 8 * depth) };
+                r.insns.push(Insn { op: if depth == 0 { "mov" } else { "lea" }.into(), args: a });
+            }
+            // Any other copy of RSP (rustc's `mov r8, rsp` for `&mut ikey`): the real address.
+            "mov" if depth != 0 && args.ends_with(", rsp") && super::regs::operands(args).first().is_some_and(|d| super::regs::family(d) == Some(d.as_str())) => {
+                let d = super::regs::operands(args)[0].clone();
+                r.insns.push(Insn { op: "lea".into(), args: format!("{d}, [rsp - {}]", 8 * depth) });
+            }
+            "sub" | "add" if rsp_imm.is_some() && !frames.is_empty() => {
+                let n = rsp_imm.unwrap();
+                frames.last_mut().unwrap().1 += if i.op == "sub" { n } else { -n };
+                r.insns.push(Insn { op: i.op.clone(), args: args.into() });
+            }
+            // `leave` (and `mov rsp, rbp`) return RSP to the frame's: the `sub rsp` since undone
+            // by a lea (leave sets no flags), not by copying RBP, which would chain RSP through
+            // the saved RBP's reload (the real core's stack engine and memory renaming do not
+            // wait on it); `leave`'s pop of RBP reads the push's slot.
+            "leave" | "mov" if (i.op == "leave" || args == "rsp, rbp") && !frames.is_empty() => {
+                let (fd, moved) = *frames.last().unwrap();
+                if moved != 0 {
+                    r.insns.push(Insn { op: "lea".into(), args: format!("rsp, [rsp + {moved}]") });
+                    frames.last_mut().unwrap().1 = 0;
+                }
+                depth = fd;
+                if i.op == "leave" {
+                    r.push_pop_rewritten += 1;
+                    r.insns.push(Insn { op: "mov".into(), args: format!("rbp, qword ptr [rsp - {}]", 8 * depth) });
+                    depth -= 1;
+                    frames.pop();
+                }
+            }
             "call" => {
                 // Only a followed call's return address sits below the helper's frame.
                 if super::block::enters_helper(path, k) {
@@ -187,6 +235,10 @@ pub fn stack_rewrite(path: &[PathInsn]) -> Rewritten {
             "pop" => {
                 r.push_pop_rewritten += 1;
                 r.insns.push(Insn { op: "mov".into(), args: format!("{}, qword ptr [rsp - {}]", i.args.trim(), 8 * depth) });
+                // Popping the frame's saved RBP ends that frame.
+                if args == "rbp" && frames.last().is_some_and(|f| f.0 == depth) {
+                    frames.pop();
+                }
                 depth -= 1;
             }
             op if op.starts_with('j') => r.insns.push(Insn { op: op.into(), args: BLOCK_LABEL.into() }),
@@ -199,13 +251,67 @@ pub fn stack_rewrite(path: &[PathInsn]) -> Rewritten {
     r
 }
 
+/// A register-to-register `mov` of general-purpose registers (64- or 32-bit, two registers of
+/// different families, no RSP): what a core's renamer (and llvm-mca) eliminates.
+fn is_reg_move(i: &Insn) -> Option<(&'static str, &'static str)> {
+    let ops = super::regs::operands(&i.args);
+    if i.op != "mov" || ops.len() != 2 {
+        return None;
+    }
+    // (family, width) of a 64- or 32-bit general-purpose register name.
+    let gpr = |o: &str| {
+        let f = super::regs::family(o).filter(|f| !f.starts_with("xmm") && *f != "rsp")?;
+        let w = if f == o {
+            64
+        } else if (o.starts_with('e') && o.len() == 3) || (o.starts_with('r') && o.ends_with('d')) {
+            32
+        } else {
+            return None;
+        };
+        Some((f, w))
+    };
+    let ((d, dw), (s, sw)) = (gpr(&ops[0])?, gpr(&ops[1])?);
+    (d != s && dw == sw).then_some((d, s))
+}
+
+/// The moves of an x86-64 block that llvm-mca 19 is given as `lea dst, [src]` (one ALU
+/// operation, as when a core does not eliminate the move): an eliminable `mov dst, src` whose
+/// source is then written by two executed instructions before the move comes round again.
+/// llvm-mca 19 keeps the eliminated move's destination on the source's physical register and
+/// makes the second of those writes wait for the first, a write-after-write dependency a
+/// renaming core does not have: in `mov rcx, rax; imul eax, eax, 3; lea rax, [rcx + 1]` the lea
+/// waits for the imul in llvm-mca 19's znver3/znver4 models. As a lea the move costs one ALU
+/// cycle instead, the error left (a core that eliminates it pays none). It set tid-batch/runs'
+/// znver4 figure (`lea rax, [rbp + 10]` waiting on `sub eax, r14d` through `mov rbp, rax`) and
+/// alloc-churn/static-routine's; figures in analysis/static-model-check.md.
+pub fn llvm_mca_false_waw_moves(insns: &[Insn]) -> Vec<usize> {
+    if crate::asm::structure::Isa::of_insns(insns) == crate::asm::structure::Isa::Aarch64 {
+        return vec![];
+    }
+    let n = insns.len();
+    (0..n)
+        .filter(|&k| {
+            let Some((_, src)) = is_reg_move(&insns[k]) else { return false };
+            let writes = (1..n).map(|d| &insns[(k + d) % n]).filter(|j| is_reg_move(j).is_none() && super::regs::effects(j).writes.contains(&src)).count();
+            writes >= 2
+        })
+        .collect()
+}
+
 /// The text llvm-mca reads: Intel syntax (x86-64) or GNU syntax (AArch64), one label, the
-/// rewritten instructions.
+/// rewritten instructions; the moves of [`llvm_mca_false_waw_moves`] as `lea`.
 pub fn mca_text(insns: &[Insn]) -> String {
     let a64 = crate::asm::structure::Isa::of_insns(insns) == crate::asm::structure::Isa::Aarch64;
     let mut s = if a64 { format!("{BLOCK_LABEL}:\n") } else { format!(".intel_syntax noprefix\n{BLOCK_LABEL}:\n") };
-    for i in insns {
+    let as_lea = llvm_mca_false_waw_moves(insns);
+    for (k, i) in insns.iter().enumerate() {
         s.push('\t');
+        if as_lea.contains(&k) {
+            let ops = super::regs::operands(&i.args);
+            let src = super::regs::family(&ops[1]).unwrap_or("rax");
+            s.push_str(&format!("lea {}, [{src}]\n", ops[0]));
+            continue;
+        }
         s.push_str(llvm_mnemonic(i));
         if !i.args.is_empty() {
             s.push(' ');
@@ -288,6 +394,69 @@ mod tests {
     }
 
     #[test]
+    fn frame_pointers_and_leave_keep_rsp_where_it_started() {
+        // gcc12-pg's _bt_checkkeys and _bt_check_compare: both set up a frame, one leaves it
+        // with `leave`, the other with `add rsp`/`pop rbp` (clang's shape).
+        let mut path = vec![
+            p("call", "hl_k"),
+            p("push", "rbp"),
+            p("mov", "rbp, rsp"),
+            p("sub", "rsp, 16"),
+            p("mov", "dword ptr [rbp - 12], ecx"),
+            p("call", "hl_c"),
+            p("push", "rbp"),
+            p("mov", "rbp, rsp"),
+            p("push", "rbx"),
+            p("mov", "rbx, qword ptr [rbp - 8]"),
+            p("leave", ""),
+            p("ret", ""),
+            p("mov", "rdx, qword ptr [rbp - 8]"),
+            p("leave", ""),
+            p("ret", ""),
+            p("jne", ".L3"),
+        ];
+        for x in &mut path[1..15] {
+            x.depth = 1;
+        }
+        for x in &mut path[6..12] {
+            x.depth = 2;
+        }
+        let r = stack_rewrite(&path);
+        let text: Vec<String> = r.insns.iter().map(|i| format!("{} {}", i.op, i.args)).collect();
+        assert_eq!(
+            text,
+            vec![
+                "mov qword ptr [rsp - 16], rbp",
+                "lea rbp, [rsp - 16]",
+                "sub rsp, 16",
+                "mov dword ptr [rbp - 12], ecx",
+                "mov qword ptr [rsp - 32], rbp",
+                "lea rbp, [rsp - 32]",
+                "mov qword ptr [rsp - 40], rbx",
+                // [rbp - 8] is rbx's slot, as in the real frame.
+                "mov rbx, qword ptr [rbp - 8]",
+                "mov rbp, qword ptr [rsp - 32]",
+                "mov rdx, qword ptr [rbp - 8]",
+                // Back to the loop's RSP (the sub undone), the caller's RBP reloaded.
+                "lea rsp, [rsp + 16]",
+                "mov rbp, qword ptr [rsp - 16]",
+                "jne .Lhl_block",
+            ]
+        );
+        assert!(!text.iter().any(|t| t.starts_with("leave")));
+        // A copy of RSP inside a helper is the real RSP too.
+        let mut q = vec![p("call", "hl_k"), p("sub", "rsp, 24"), p("mov", "r8, rsp"), p("add", "rsp, 24"), p("ret", "")];
+        for x in &mut q[1..5] {
+            x.depth = 1;
+        }
+        assert_eq!(stack_rewrite(&q).insns[1].args, "r8, [rsp - 8]");
+        // clang's epilogue: `add rsp, 16; pop rbp` ends the frame too.
+        let r = stack_rewrite(&[p("push", "rbp"), p("mov", "rbp, rsp"), p("sub", "rsp, 16"), p("add", "rsp, 16"), p("pop", "rbp")]);
+        let text: Vec<String> = r.insns.iter().map(|i| format!("{} {}", i.op, i.args)).collect();
+        assert_eq!(text, vec!["mov qword ptr [rsp - 8], rbp", "lea rbp, [rsp - 8]", "sub rsp, 16", "add rsp, 16", "mov rbp, qword ptr [rsp - 8]"]);
+    }
+
+    #[test]
     fn aarch64_calls_and_returns_go_branches_target_the_block() {
         let mut path = vec![
             p("ldr", "w1, [x1, 28]"),
@@ -323,6 +492,23 @@ mod tests {
         );
         assert_eq!(r.calls_dropped, 2);
         assert!(!mca_text(&r.insns).contains("intel_syntax"));
+    }
+
+    #[test]
+    fn llvm_mca_gets_moves_whose_source_is_rewritten_twice_as_lea() {
+        let i = |op: &str, a: &str| Insn { op: op.into(), args: a.into() };
+        // The minimal case: llvm-mca 19's Zen models make the lea wait for the imul.
+        let b = vec![i("mov", "rcx, rax"), i("imul", "eax, eax, 3"), i("lea", "rax, [rcx + 1]")];
+        assert_eq!(llvm_mca_false_waw_moves(&b), vec![0]);
+        assert!(mca_text(&b).contains("\tlea rcx, [rax]\n"), "{}", mca_text(&b));
+        // One executed write of the source (the other an eliminable move): left as it is.
+        let b = vec![i("mov", "rcx, rax"), i("sub", "eax, r14d"), i("add", "rcx, 1"), i("mov", "rax, rcx")];
+        assert!(llvm_mca_false_waw_moves(&b).is_empty());
+        // 32-bit moves count; a move to or from RSP, a narrower one or a load is no reg move.
+        assert_eq!(llvm_mca_false_waw_moves(&[i("mov", "ecx, eax"), i("add", "eax, 1"), i("add", "eax, 2")]), vec![0]);
+        for m in ["rsp, rax", "cx, ax", "rcx, qword ptr [rax]", "rcx, rcx"] {
+            assert!(llvm_mca_false_waw_moves(&[i("mov", m), i("add", "rax, 1"), i("add", "rax, 2")]).is_empty(), "{m}");
+        }
     }
 
     #[test]

@@ -690,23 +690,17 @@ pub fn pairs_markdown(c: &CaseResult) -> String {
     s
 }
 
-/// Write `text` to `path` atomically (a temporary file in the same directory, then rename).
-pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut f = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("creating a file in {}", dir.display()))?;
-    std::io::Write::write_all(&mut f, text.as_bytes())?;
-    // A report, not a secret: the usual 0644 instead of the temporary file's 0600.
-    std::fs::set_permissions(f.path(), std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
-    f.persist(path).map_err(|e| e.error).with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
+/// Write `<stem>.json` and `<stem>.md` into the claimed `out` with its manifest, both or
+/// neither (`OutDir::replace`: a failure leaves the previous pair as it was).
+pub fn write_pair(out: &mut crate::host::outdir::OutDir, stem: &str, json: String, md: String) -> Result<(PathBuf, PathBuf)> {
+    let (j, m) = (out.dir.join(format!("{stem}.json")), out.dir.join(format!("{stem}.md")));
+    out.replace(&[(j.clone(), json.into_bytes()), (m.clone(), md.into_bytes())])?;
+    Ok((j, m))
 }
 
 /// Write pg.json and pg.md into `out`.
-pub fn write(r: &PgRuns, out: &Path) -> Result<(PathBuf, PathBuf)> {
-    let (j, m) = (out.join("pg.json"), out.join("pg.md"));
-    write_atomic(&j, &serde_json::to_string_pretty(r)?)?;
-    write_atomic(&m, &markdown_runs(r))?;
-    Ok((j, m))
+pub fn write(r: &PgRuns, out: &mut crate::host::outdir::OutDir) -> Result<(PathBuf, PathBuf)> {
+    write_pair(out, "pg", serde_json::to_string_pretty(r)?, markdown_runs(r))
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@
 //! share inside `_bt_readpage` and `_bt_checkkeys`, which with the static model's cycles saved
 //! per tuple (`hotloops model dir-by-value`) bounds the TPS change the patch can make.
 
-use super::bench::{floor_of, pair_stats, write_atomic};
+use super::bench::{floor_of, pair_stats};
 use super::cluster::Cluster;
 use super::single;
 use super::{Install, UsageError, cpu_name, extension_sql};
@@ -592,11 +592,8 @@ pub fn markdown(r: &DirByValueReport) -> String {
 }
 
 /// Write pg-dir-by-value.json and pg-dir-by-value.md into `out`.
-pub fn write(r: &DirByValueReport, out: &Path) -> Result<(PathBuf, PathBuf)> {
-    let (j, m) = (out.join("pg-dir-by-value.json"), out.join("pg-dir-by-value.md"));
-    write_atomic(&j, &serde_json::to_string_pretty(r)?)?;
-    write_atomic(&m, &markdown(r))?;
-    Ok((j, m))
+pub fn write(r: &DirByValueReport, out: &mut crate::host::outdir::OutDir) -> Result<(PathBuf, PathBuf)> {
+    super::bench::write_pair(out, "pg-dir-by-value", serde_json::to_string_pretty(r)?, markdown(r))
 }
 
 #[cfg(test)]

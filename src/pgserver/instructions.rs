@@ -365,11 +365,8 @@ pub fn markdown(r: &InstructionsReport) -> String {
 }
 
 /// Write pg-instructions.json and pg-instructions.md into `out`.
-pub fn write(r: &InstructionsReport, out: &Path) -> Result<(PathBuf, PathBuf)> {
-    let (j, m) = (out.join("pg-instructions.json"), out.join("pg-instructions.md"));
-    bench::write_atomic(&j, &serde_json::to_string_pretty(r)?)?;
-    bench::write_atomic(&m, &markdown(r))?;
-    Ok((j, m))
+pub fn write(r: &InstructionsReport, out: &mut crate::host::outdir::OutDir) -> Result<(PathBuf, PathBuf)> {
+    super::bench::write_pair(out, "pg-instructions", serde_json::to_string_pretty(r)?, markdown(r))
 }
 
 #[cfg(test)]

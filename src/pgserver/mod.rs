@@ -424,6 +424,14 @@ pub fn check_args(args: &PgArgs) -> Result<()> {
     if args.grid.contains(&0) || args.seconds == Some(0) {
         return usage("--grid values and --seconds must be at least 1");
     }
+    // A point twice would be measured twice and printed as two rows of one point.
+    if let Some((_, g)) = args.grid.iter().enumerate().find(|(i, g)| args.grid[..*i].contains(g)) {
+        return Err(UsageError(format!("--grid {g} is given twice: name each partition count once")).into());
+    }
+    // Seed 004 compares servers: one named alone is refused here, before any is built for.
+    if seed && (args.server.len() + args.pg_config.iter().count()) == 1 {
+        return usage("seed 004 compares servers: give two or more with --server (default 17 and 18)");
+    }
     if pgbench && (args.rows.is_some() || !args.cache.is_empty() || !args.case.is_empty()) {
         return usage("--rows, --cache and --case go with the Bitmap Index Scan measurement, not with --sweep-partitions or --seed");
     }
@@ -492,11 +500,31 @@ pub(crate) fn print_file(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The name (without .json/.md) of the pair of files a `pg` run writes.
+fn output_stem(args: &PgArgs) -> &'static str {
+    if args.seed.is_some() {
+        "pg-seed004"
+    } else if args.sweep_partitions {
+        "pg-sweep"
+    } else if args.study == "read-stream" {
+        "pg-read-stream"
+    } else if args.study == "dir-by-value" {
+        "pg-dir-by-value"
+    } else if args.instructions {
+        "pg-instructions"
+    } else {
+        "pg"
+    }
+}
+
 fn run_inner(args: &PgArgs) -> Result<()> {
     check_args(args)?;
-    crate::host::check_writable(&args.out)?;
+    // Claimed before any server work, as every command that writes into a directory: one run
+    // at a time, a user's file of the same name refused, both files and a manifest at once.
+    let stem = output_stem(args);
+    let mut out = crate::host::outdir::OutDir::claim(&args.out, &[format!("{stem}.json"), format!("{stem}.md")], &[])?;
     if args.study == "read-stream" {
-        return readstream::run_cli(args);
+        return readstream::run_cli(args, &mut out);
     }
     let default: &[u32] = if args.seed.is_some() {
         &[17, 18]
@@ -506,10 +534,9 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         &[]
     };
     let servers = servers_with_extension(&args.server, args.pg_config.as_deref(), default)?;
-    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     if args.seed.is_some() {
         let r = seed004::run(&servers, &seed004_config(args))?;
-        let (j, m) = seed004::write(&r, &args.out)?;
+        let (j, m) = seed004::write(&r, &mut out)?;
         print_file(&m)?;
         eprintln!("wrote {} and {}", j.display(), m.display());
         return Ok(());
@@ -525,7 +552,7 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         };
         let (inst, so) = &servers[0];
         let r = sweep::run(inst, so, &grid, args.seconds.unwrap_or(if quick { 2 } else { 5 }))?;
-        let (j, m) = sweep::write(&r, &args.out)?;
+        let (j, m) = sweep::write(&r, &mut out)?;
         print_file(&m)?;
         eprintln!("wrote {} and {}", j.display(), m.display());
         return Ok(());
@@ -546,7 +573,7 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         }
         cfg.instructions = !args.no_instructions;
         let r = dirbyvalue::run(&servers, &cfg)?;
-        let (j, m) = dirbyvalue::write(&r, &args.out)?;
+        let (j, m) = dirbyvalue::write(&r, &mut out)?;
         print_file(&m)?;
         eprintln!("wrote {} and {}", j.display(), m.display());
         return Ok(());
@@ -558,7 +585,7 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         let cases: Vec<String> = if args.case.is_empty() { vec!["btree-many".into(), "btree-few".into()] } else { args.case.clone() };
         let rows = args.rows.unwrap_or(if args.full { 10_000_000 } else if args.quick { 1_000_000 } else { 100_000 });
         let r = instructions::run(&servers, rows, &cases)?;
-        let (j, m) = instructions::write(&r, &args.out)?;
+        let (j, m) = instructions::write(&r, &mut out)?;
         print_file(&m)?;
         eprintln!("wrote {} and {}", j.display(), m.display());
         return Ok(());
@@ -576,7 +603,7 @@ fn run_inner(args: &PgArgs) -> Result<()> {
     for (inst, so) in &servers {
         runs.servers.push(bench::run(inst, so, &cfg)?);
     }
-    let (j, m) = bench::write(&runs, &args.out)?;
+    let (j, m) = bench::write(&runs, &mut out)?;
     print_file(&m)?;
     eprintln!("wrote {} and {}", j.display(), m.display());
     Ok(())

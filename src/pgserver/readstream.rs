@@ -332,23 +332,28 @@ pub fn run(inst: &Install, so: &Path, cfg: &Config) -> Result<ServerReport> {
     Ok(ServerReport { provenance: bench::provenance(inst, so, cfg.rows, cfg.rounds, data), query, index_pages, io_uring: io_uring_words(inst), results })
 }
 
+/// Every server in turn (`report --pg` runs this too).
+pub fn run_all(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<ReadStreamRuns> {
+    let mut runs = ReadStreamRuns { study: "read-stream".into(), seed_claim: SEED_CLAIM.into(), model_mapping: MODEL_MAPPING.into(), servers: Vec::new() };
+    for (inst, so) in servers {
+        runs.servers.push(run(inst, so, cfg)?);
+    }
+    Ok(runs)
+}
+
 /// `hotloops pg --study read-stream`: default servers 17 and 18.
-pub fn run_cli(args: &PgArgs) -> Result<()> {
+pub fn run_cli(args: &PgArgs, out: &mut crate::host::outdir::OutDir) -> Result<()> {
     let installs = servers::select(&args.server, args.pg_config.as_deref(), &[17, 18])?;
     check_servers(&installs, &args.io_method)?;
     let servers = super::servers_with_extension(&args.server, args.pg_config.as_deref(), &[17, 18])?;
-    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let cfg = Config {
         rows: args.rows(),
         rounds: args.rounds.unwrap_or(if args.full { 8 } else { 12 }),
         cache_states: if args.cache.is_empty() { CACHE_STATES.iter().map(|s| s.to_string()).collect() } else { args.cache.clone() },
         io_methods: args.io_method.clone(),
     };
-    let mut runs = ReadStreamRuns { study: "read-stream".into(), seed_claim: SEED_CLAIM.into(), model_mapping: MODEL_MAPPING.into(), servers: Vec::new() };
-    for (inst, so) in &servers {
-        runs.servers.push(run(inst, so, &cfg)?);
-    }
-    let (j, m) = write(&runs, &args.out)?;
+    let runs = run_all(&servers, &cfg)?;
+    let (j, m) = write(&runs, out)?;
     super::print_file(&m)?;
     eprintln!("wrote {} and {}", j.display(), m.display());
     Ok(())
@@ -445,11 +450,8 @@ pub fn markdown(runs: &ReadStreamRuns) -> String {
 }
 
 /// Write pg-read-stream.json and pg-read-stream.md into `out` (each atomically).
-pub fn write(r: &ReadStreamRuns, out: &Path) -> Result<(PathBuf, PathBuf)> {
-    let (j, m) = (out.join("pg-read-stream.json"), out.join("pg-read-stream.md"));
-    bench::write_atomic(&j, &serde_json::to_string_pretty(r)?)?;
-    bench::write_atomic(&m, &markdown(r))?;
-    Ok((j, m))
+pub fn write(r: &ReadStreamRuns, out: &mut crate::host::outdir::OutDir) -> Result<(PathBuf, PathBuf)> {
+    super::bench::write_pair(out, "pg-read-stream", serde_json::to_string_pretty(r)?, markdown(r))
 }
 
 #[cfg(test)]

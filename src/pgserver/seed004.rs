@@ -16,7 +16,7 @@
 //! every malloc-family call of 4 KiB or more with the function that made it, and the heap's
 //! high-water mark, grows and trims per query.
 
-use super::bench::{floor_of, pair_stats, write_atomic};
+use super::bench::{floor_of, pair_stats};
 use super::cluster::Cluster;
 use super::single::Symbols;
 use super::{Install, SEED004_PARTITIONS, SEED004_QUERY, UsageError, cpu_name, extension_sql};
@@ -803,11 +803,8 @@ pub fn markdown(r: &Seed004Report) -> String {
 }
 
 /// Write pg-seed004.json and pg-seed004.md into `out`.
-pub fn write(r: &Seed004Report, out: &Path) -> Result<(PathBuf, PathBuf)> {
-    let (j, m) = (out.join("pg-seed004.json"), out.join("pg-seed004.md"));
-    write_atomic(&j, &serde_json::to_string_pretty(r)?)?;
-    write_atomic(&m, &markdown(r))?;
-    Ok((j, m))
+pub fn write(r: &Seed004Report, out: &mut crate::host::outdir::OutDir) -> Result<(PathBuf, PathBuf)> {
+    super::bench::write_pair(out, "pg-seed004", serde_json::to_string_pretty(r)?, markdown(r))
 }
 
 #[cfg(test)]

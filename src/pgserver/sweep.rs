@@ -7,7 +7,6 @@
 //! `enable_bitmapscan` off), where the prototype found the cliff two partitions later. The
 //! cliff: the first N whose faults per transaction reach 1, per scan form and trim setting.
 
-use super::bench::write_atomic;
 use super::cluster::Cluster;
 use crate::measure::stats::median;
 use super::{Install, SEED004_PARTITIONS, SEED004_QUERY, cpu_name, extension_sql};
@@ -112,15 +111,19 @@ fn scan_node(c: &Cluster, form: &str) -> Result<String> {
 
 fn pgbench(inst: &Install, c: &Cluster, script: &Path, seconds: u64, form: &str) -> Result<f64> {
     let opts: Vec<String> = form_settings(form).iter().map(|(k, v)| format!("-c {k}={v}")).collect();
-    let out = std::process::Command::new(inst.bin("pgbench"))
-        .env("PGOPTIONS", opts.join(" "))
-        .arg("-h")
-        .arg(&c.socket_dir)
-        .args(["-U", "postgres", "-n", "-M", "simple", "-c", "1", "-T", &seconds.to_string(), "-f"])
-        .arg(script)
-        .arg("postgres")
-        .output()
-        .context("running pgbench")?;
+    // A tracked child like every other server child: an interrupt kills it with its group
+    // rather than leaving it to notice the server going away.
+    let out = super::proc::output(
+        std::process::Command::new(inst.bin("pgbench"))
+            .env("PGOPTIONS", opts.join(" "))
+            .arg("-h")
+            .arg(&c.socket_dir)
+            .args(["-U", "postgres", "-n", "-M", "simple", "-c", "1", "-T", &seconds.to_string(), "-f"])
+            .arg(script)
+            .arg("postgres"),
+    )
+    .context("running pgbench")?;
+    crate::host::cleanup::wait_if_interrupted();
     let text = String::from_utf8_lossy(&out.stdout);
     if !out.status.success() {
         bail!("pgbench failed: {}", String::from_utf8_lossy(&out.stderr).trim());
@@ -241,11 +244,8 @@ fn markdown_table(r: &SweepReport) -> String {
 }
 
 /// Write pg-sweep.json and pg-sweep.md into `out`.
-pub fn write(r: &SweepReport, out: &Path) -> Result<(PathBuf, PathBuf)> {
-    let (j, m) = (out.join("pg-sweep.json"), out.join("pg-sweep.md"));
-    write_atomic(&j, &serde_json::to_string_pretty(r)?)?;
-    write_atomic(&m, &markdown(r))?;
-    Ok((j, m))
+pub fn write(r: &SweepReport, out: &mut crate::host::outdir::OutDir) -> Result<(PathBuf, PathBuf)> {
+    super::bench::write_pair(out, "pg-sweep", serde_json::to_string_pretty(r)?, markdown(r))
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 
 use super::Row;
 use super::table::{Align, Table};
-use crate::pgserver::{self, bench, sweep};
+use crate::pgserver::{self, bench, dirbyvalue, readstream, sweep};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -16,9 +16,9 @@ use std::path::PathBuf;
 /// `hotloops report`'s server options.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct PgReportArgs {
-    /// Also measure the real PostgreSQL server (the hl_btree extension in a throwaway cluster,
-    /// as `hotloops pg`) and set its ratios beside the model's (tid-batch, local-index,
-    /// alloc-churn).
+    /// Also measure the real PostgreSQL server (the hl_btree and hl_bloom extensions in a
+    /// throwaway cluster, as `hotloops pg`) and set its ratios beside the model's (tid-batch,
+    /// local-index, alloc-churn; read-stream and dir-by-value on the servers from 17 on).
     #[arg(long)]
     pub pg: bool,
     /// A server by major version (15, 17, 18; repeatable): every comparison runs on each, and
@@ -76,6 +76,12 @@ pub enum Real {
     /// Seed 004 at `partitions`, index-only scans: time a transaction with glibc's trim
     /// threshold fixed over the time with it dynamic (TPS dynamic / TPS fixed).
     TrimFixed { partitions: u32 },
+    /// Seed 002: a pair of hl_bloom variants in one cache state under one io_method (`none`:
+    /// 17, no io_method), B/A of the Bitmap Index Scan node time (the seed's runtime).
+    Bloom { state: &'static str, io_methods: &'static [&'static str], a: &'static str, b: &'static str },
+    /// Seed 001: hl_btree's c-opaque -> c-by-value on one pgbench range and scan type, B/A of
+    /// the scan node's time.
+    DirByValue { range: u32, scan: &'static str },
 }
 
 /// One model row with a server counterpart.
@@ -93,6 +99,14 @@ pub struct Counterpart {
 
 const fn pair(study: &'static str, case: &'static str, variant: &'static str, rcase: &'static str, state: &'static str, a: &'static str, b: &'static str) -> Counterpart {
     Counterpart { study, case, variant, real: Real::Pair { case: rcase, state, a, b } }
+}
+
+const fn bloom(case: &'static str, variant: &'static str, state: &'static str, io_methods: &'static [&'static str]) -> Counterpart {
+    Counterpart { study: "read-stream", case, variant, real: Real::Bloom { state, io_methods, a: "read-stream/sync-per-page", b: "read-stream/stream" } }
+}
+
+const fn dir(case: &'static str, range: u32) -> Counterpart {
+    Counterpart { study: "dir-by-value", case, variant: "dir-by-value/by-value", real: Real::DirByValue { range, scan: "index-only" } }
 }
 
 const fn trim(case: &'static str, partitions: u32) -> Counterpart {
@@ -114,6 +128,17 @@ pub const COUNTERPARTS: &[Counterpart] = &[
     trim("partitions-3", 3),
     trim("partitions-4", 4),
     trim("partitions-100", 100),
+    // The model's cold-direct is the server's cold (debug_io_direct=data), its warm (the file in
+    // the page cache) the server's os-cache; hl_bloom's sync-per-page is the model's baseline
+    // loop compiled beside the stream, so the pair is sync-per-page -> stream.
+    bloom("cold-direct", "read-stream/stream-sync", "cold", &["sync", "none"]),
+    bloom("cold-direct", "read-stream/stream-worker", "cold", &["worker"]),
+    bloom("warm", "read-stream/stream-sync", "os-cache", &["sync", "none"]),
+    bloom("warm", "read-stream/stream-worker", "os-cache", &["worker"]),
+    // 18's _bt_set_startikey leaves no key to evaluate on a range scan's inner leaves: the
+    // model's 0-keys cases; the index-only scan is where the leaf loop is the largest share.
+    dir("range-2000/0-keys", 2000),
+    dir("range-15000/0-keys", 15000),
 ];
 
 /// One model row beside the server's ratio.
@@ -167,6 +192,12 @@ pub struct PgSection {
     /// The model's alloc-churn sweep figures (cliff, faults per query) set beside the servers'.
     #[serde(default)]
     pub model_sweep: Vec<ModelSweepRow>,
+    /// Seed 002 on the servers from 17 on (`hotloops pg --study read-stream`), when selected.
+    #[serde(default)]
+    pub read_stream: Option<readstream::ReadStreamRuns>,
+    /// Seed 001 on the servers from 17 on (`hotloops pg --study dir-by-value`), when selected.
+    #[serde(default)]
+    pub dir_by_value: Option<dirbyvalue::DirByValueReport>,
 }
 
 /// One of the model's alloc-churn sweep figures (a `sweep:` row of the report).
@@ -220,6 +251,8 @@ pub fn needs(studies: &[&str]) -> (Vec<String>, Vec<String>, Vec<u32>) {
                     grid.push(partitions);
                 }
             }
+            // Their own studies' runs (`hotloops pg --study read-stream | dir-by-value`).
+            Real::Bloom { .. } | Real::DirByValue { .. } => {}
         }
     }
     // Both cache states whenever the scan is measured: the warm/os-cache difference is the
@@ -247,11 +280,13 @@ pub fn section(opts: &PgOptions, quick: bool, studies: &[&str], rows: &[Row], no
         }
     }
     match r {
-        Ok((servers, sweeps)) => {
-            let fidelity = servers_fidelity(rows, &servers, &sweeps);
+        Ok((servers, sweeps, read_stream, dir_by_value)) => {
+            let mut fidelity = servers_fidelity(rows, &servers, &sweeps);
+            fidelity.extend(seed_fidelity(rows, read_stream.as_ref(), dir_by_value.as_ref()));
             let names = |v: Vec<String>| v.join(", ");
             let status = match (servers.is_empty(), sweeps.is_empty()) {
-                (true, true) => "no selected study has a server counterpart (tid-batch, local-index, alloc-churn)".to_string(),
+                (true, true) if read_stream.is_some() || dir_by_value.is_some() => "measured: seed 002 / seed 001 on the servers from 17 on".to_string(),
+                (true, true) => "no selected study has a server counterpart (tid-batch, local-index, alloc-churn, read-stream, dir-by-value)".to_string(),
                 (false, _) => format!(
                     "measured: {}, {} rows, {} rounds",
                     names(servers.iter().map(|s| s.provenance.server_version.clone()).collect()),
@@ -265,24 +300,53 @@ pub fn section(opts: &PgOptions, quick: bool, studies: &[&str], rows: &[Row], no
                 .filter(|r| r.study == "alloc-churn" && r.metric.starts_with("sweep:"))
                 .map(|r| ModelSweepRow { variant: r.variant.clone(), metric: r.metric.clone(), value: r.value })
                 .collect();
-            PgSection { status, servers, sweeps, fidelity, model_sweep }
+            PgSection { status, servers, sweeps, fidelity, model_sweep, read_stream, dir_by_value }
         }
         Err(e) => {
             let status = format!("real PostgreSQL not measured: {e:#}");
             notes.push(status.clone());
-            PgSection { status, servers: Vec::new(), sweeps: Vec::new(), fidelity: Vec::new(), model_sweep: Vec::new() }
+            PgSection { status, servers: Vec::new(), sweeps: Vec::new(), fidelity: Vec::new(), model_sweep: Vec::new(), read_stream: None, dir_by_value: None }
         }
     }
 }
 
-fn measure(opts: &PgOptions, quick: bool, studies: &[&str]) -> Result<(Vec<bench::PgReport>, Vec<sweep::SweepReport>)> {
+/// What the servers gave: the Bitmap Index Scan runs and seed 004's sweeps per server, seed
+/// 002's and seed 001's runs on the servers from 17 on.
+type Measured = (Vec<bench::PgReport>, Vec<sweep::SweepReport>, Option<readstream::ReadStreamRuns>, Option<dirbyvalue::DirByValueReport>);
+
+fn measure(opts: &PgOptions, quick: bool, studies: &[&str]) -> Result<Measured> {
     let (cases, cache_states, grid) = needs(studies);
-    if cases.is_empty() && grid.is_empty() {
-        return Ok((Vec::new(), Vec::new()));
+    let (bloom, dir) = (studies.contains(&"read-stream"), studies.contains(&"dir-by-value"));
+    if cases.is_empty() && grid.is_empty() && !bloom && !dir {
+        return Ok((Vec::new(), Vec::new(), None, None));
+    }
+    let all = pgserver::servers_with_extension(&opts.servers, opts.pg_config.as_deref(), &[])?;
+    // hl_bloom's stream and hl_btree's kernel path need 17's read stream and scan state.
+    let recent: Vec<_> = all.iter().filter(|(i, _)| i.major >= 17).cloned().collect();
+    let mut read_stream = None;
+    let mut dir_by_value = None;
+    if (bloom || dir) && recent.is_empty() {
+        anyhow::bail!("read-stream and dir-by-value run on PostgreSQL 17 or later; none of the selected servers is (scripts/install-pg.sh 17 18, then --server 18)");
+    }
+    if bloom {
+        let cfg = readstream::Config {
+            rows: opts.rows.unwrap_or(if quick { 1_000_000 } else { 10_000_000 }),
+            rounds: opts.rounds.unwrap_or(if quick { 8 } else { 12 }),
+            cache_states: vec!["os-cache".into(), "cold".into()],
+            io_methods: Vec::new(),
+        };
+        read_stream = Some(readstream::run_all(&recent, &cfg)?);
+    }
+    if dir {
+        let mut cfg = dirbyvalue::Config::defaults(quick);
+        if let Some(r) = opts.rounds {
+            cfg.rounds = r;
+        }
+        dir_by_value = Some(dirbyvalue::run(&recent, &cfg)?);
     }
     let mut servers = Vec::new();
     let mut sweeps = Vec::new();
-    for (inst, so) in pgserver::servers_with_extension(&opts.servers, opts.pg_config.as_deref(), &[])? {
+    for (inst, so) in if cases.is_empty() && grid.is_empty() { Vec::new() } else { all } {
         if !cases.is_empty() {
             let cfg = bench::Config {
                 rows: opts.rows.unwrap_or(if quick { 1_000_000 } else { 10_000_000 }),
@@ -296,7 +360,63 @@ fn measure(opts: &PgOptions, quick: bool, studies: &[&str]) -> Result<(Vec<bench
             sweeps.push(sweep::run(&inst, &so, &grid, opts.seconds.unwrap_or(if quick { 1 } else { 5 }))?);
         }
     }
-    Ok((servers, sweeps))
+    Ok((servers, sweeps, read_stream, dir_by_value))
+}
+
+/// The model's read-stream and dir-by-value rows beside seed 002's and seed 001's server runs,
+/// a row per server (and io_method) that has the comparison.
+pub fn seed_fidelity(rows: &[Row], rs: Option<&readstream::ReadStreamRuns>, dv: Option<&dirbyvalue::DirByValueReport>) -> Vec<Fidelity> {
+    let version = |v: &str| v.split_whitespace().find(|w| w.starts_with(|c: char| c.is_ascii_digit())).unwrap_or(v).to_string();
+    let mut out = Vec::new();
+    for c in COUNTERPARTS {
+        let Some(m) = rows.iter().find(|r| r.study == c.study && r.case == c.case && r.variant == c.variant && r.metric == "wall-clock") else {
+            continue;
+        };
+        let Some(model_ratio) = m.ratio else { continue };
+        // (server, words, ratio, interval, verdict)
+        let mut reals: Vec<(String, String, f64, Option<(f64, f64)>, String)> = Vec::new();
+        match c.real {
+            Real::Bloom { state, io_methods, a, b } => {
+                for s in rs.map(|r| r.servers.as_slice()).unwrap_or_default() {
+                    for x in s.results.iter().filter(|x| x.cache_state == state && io_methods.contains(&x.io_method.as_str())) {
+                        if let Some(p) = x.measured.pairs.iter().find(|p| p.a == a && p.b == b && p.metric == "bis") {
+                            let words = format!("tbloom/{state}, io_method {}: {} -> {} (Bitmap Index Scan time)", x.io_method, short(a), short(b));
+                            reals.push((version(&s.provenance.server_version), words, p.median_ratio, Some((p.ci_low, p.ci_high)), p.verdict.clone()));
+                        }
+                    }
+                }
+            }
+            Real::DirByValue { range, scan } => {
+                for s in dv.map(|r| r.servers.as_slice()).unwrap_or_default() {
+                    let Some(q) = s.queries.iter().find(|q| q.range == range && q.scan == scan) else { continue };
+                    if let Some(p) = q.ratios.iter().find(|p| p.a.ends_with("c-opaque") && p.b.ends_with("c-by-value") && p.metric == "node") {
+                        let words = format!("pgbench range {range}, {scan}: c-opaque -> c-by-value (scan node time)");
+                        reals.push((version(&s.server_version), words, p.ratio, Some(p.ci), p.verdict.clone()));
+                    }
+                }
+            }
+            _ => {}
+        }
+        for (server, real, real_ratio, real_ci, real_verdict) in reals {
+            out.push(Fidelity {
+                server,
+                study: c.study.into(),
+                case: c.case.into(),
+                variant: c.variant.into(),
+                baseline: m.baseline.clone(),
+                model_ratio,
+                model_ci: m.ci_low.zip(m.ci_high),
+                real,
+                real_ratio,
+                real_ci,
+                real_verdict,
+                real_node_ratio: None,
+                model_over_real: model_ratio / real_ratio - 1.0,
+                effect_ratio: if (1.0 - real_ratio).abs() > 1e-9 { (1.0 - model_ratio) / (1.0 - real_ratio) } else { f64::NAN },
+            });
+        }
+    }
+    out
 }
 
 /// The fidelity rows of every server, in server order.
@@ -346,6 +466,7 @@ pub fn fidelity(rows: &[Row], server: Option<&bench::PgReport>, sweep: Option<&s
                     get("bis").map(|p| p.median_ratio),
                 ))
             }),
+            Real::Bloom { .. } | Real::DirByValue { .. } => None,
             Real::TrimFixed { partitions } => sweep.and_then(|w| {
                 let pt = |t: &str| w.points.iter().find(|p| p.partitions == partitions && p.trim == t && p.form == sweep::INDEX_ONLY);
                 let (d, f) = (pt("dynamic")?, pt("fixed")?);
@@ -601,9 +722,44 @@ mod tests {
         assert!((f[0].model_over_real - (0.5 / 0.64 - 1.0)).abs() < 1e-12);
         assert!((f[0].effect_ratio - 0.5 / 0.36).abs() < 1e-12);
         assert!(f[1].real.contains("os-cache") && f[1].real_ratio == 0.68);
-        let md = markdown(&PgSection { status: "measured".into(), servers: vec![server], sweeps: vec![], fidelity: f, model_sweep: vec![] });
+        let md = markdown(&PgSection { status: "measured".into(), servers: vec![server], sweeps: vec![], fidelity: f, model_sweep: vec![], read_stream: None, dir_by_value: None });
         assert!(md.contains("tid-batch / btree-many-miss / `batched`") && md.contains("-11.8%"), "{md}");
         assert!(fidelity(&rows, None, None).is_empty());
+    }
+
+    /// Seed 002's and seed 001's rows come from this host's saved server runs: every server
+    /// and io_method with the pair gets a row, with the server's own ratio and interval.
+    #[test]
+    fn read_stream_and_dir_by_value_rows_take_the_saved_server_runs() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/kvm-amd-epyc-2core/pg");
+        let rs: readstream::ReadStreamRuns = serde_json::from_str(&std::fs::read_to_string(dir.join("pg-read-stream-1m.json")).unwrap()).unwrap();
+        let dv: dirbyvalue::DirByValueReport = serde_json::from_str(&std::fs::read_to_string(dir.join("pg-dir-by-value-quick.json")).unwrap()).unwrap();
+        let rows = vec![
+            row("read-stream", "cold-direct", "read-stream/stream-sync", 0.3),
+            row("read-stream", "cold-direct", "read-stream/stream-worker", 0.2),
+            row("read-stream", "warm", "read-stream/stream-sync", 0.9),
+            row("dir-by-value", "range-15000/0-keys", "dir-by-value/by-value", 0.98),
+        ];
+        let f = seed_fidelity(&rows, Some(&rs), Some(&dv));
+        let find = |case: &str, v: &str, server: &str, io: &str| f.iter().find(|x| x.case == case && x.variant == v && x.server == server && x.real.contains(io));
+        // 17 has no io_method: its synchronous stream stands for stream-sync; worker is 18's alone.
+        let cold17 = find("cold-direct", "read-stream/stream-sync", "17.11", "io_method none").expect("17's cold row");
+        let pair = |server: &str, io: &str, state: &str| {
+            let s = rs.servers.iter().find(|s| s.provenance.server_version.contains(server)).unwrap();
+            let x = s.results.iter().find(|x| x.io_method == io && x.cache_state == state).unwrap();
+            x.measured.pairs.iter().find(|p| p.a == "read-stream/sync-per-page" && p.b == "read-stream/stream" && p.metric == "bis").unwrap().clone()
+        };
+        assert_eq!(cold17.real_ratio, pair("17.11", "none", "cold").median_ratio);
+        assert!((cold17.model_over_real - (0.3 / cold17.real_ratio - 1.0)).abs() < 1e-12);
+        assert!(find("cold-direct", "read-stream/stream-worker", "18.6", "io_method worker").is_some());
+        assert!(find("cold-direct", "read-stream/stream-worker", "17.11", "").is_none(), "17 has no worker");
+        assert_eq!(find("warm", "read-stream/stream-sync", "18.6", "io_method sync").unwrap().real_ratio, pair("18.6", "sync", "os-cache").median_ratio);
+        let d = f.iter().find(|x| x.study == "dir-by-value").expect("dir-by-value row");
+        let q = dv.servers[0].queries.iter().find(|q| q.range == 15000 && q.scan == "index-only").unwrap();
+        let p = q.ratios.iter().find(|p| p.a.ends_with("c-opaque") && p.b.ends_with("c-by-value") && p.metric == "node").unwrap();
+        assert_eq!((d.real_ratio, d.real_ci), (p.ratio, Some(p.ci)));
+        // No run, no row.
+        assert!(seed_fidelity(&rows, None, None).is_empty());
     }
 
     #[test]
@@ -629,7 +785,7 @@ mod tests {
         assert_eq!(f[0].real_ratio, 0.5);
         assert!((f[0].model_over_real - 0.2).abs() < 1e-12);
         let cliff = vec![sweep::Cliff { form: sweep::PLAIN.into(), trim: "dynamic".into(), partitions: Some(6) }];
-        let md = markdown(&PgSection { status: "measured".into(), servers: vec![], sweeps: vec![sweep::SweepReport { cliff, ..w }], fidelity: f, model_sweep: vec![] });
+        let md = markdown(&PgSection { status: "measured".into(), servers: vec![], sweeps: vec![sweep::SweepReport { cliff, ..w }], fidelity: f, model_sweep: vec![], read_stream: None, dir_by_value: None });
         assert!(md.contains("- cliff (index scans, trim dynamic): 6 partitions"), "{md}");
         let squeezed = md.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(squeezed.contains("| 100 | index-only | Index Only Scan | 500 | 0.00 | 1000 | 0.00 | 2.00 |"), "{md}");

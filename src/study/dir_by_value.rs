@@ -173,25 +173,30 @@ impl Study for DirByValue {
     }
 
     fn build(&self, case: &'static CaseSpec, size: Size) -> anyhow::Result<Box<dyn Case>> {
-        // (accounts, range scans of 2,000, range scans of 15,000): about 0.4M tuples a case
-        // at quick size; the index (1M accounts = 2,733 leaves, 22 MiB) exceeds L2 as a
-        // pgbench database at scale 10 does.
-        let (accounts, n2k, n15k) = match size {
-            Size::Test => (40_000, 4, 2),
-            Size::Quick => (10 * PGBENCH_ROWS_PER_SCALE, 200, 27),
-            Size::Full => (100 * PGBENCH_ROWS_PER_SCALE, 1_000, 133),
-        };
-        let (len, count, min_keys) = match case.id {
-            "range-2000/0-keys" => (2_000u64, n2k, 0),
-            "range-2000/1-key" => (2_000, n2k, 1),
-            "range-15000/0-keys" => (15_000, n15k, 0),
-            "range-15000/1-key" => (15_000, n15k, 1),
-            other => anyhow::bail!("dir-by-value has no case `{other}`"),
-        };
-        let rel = std::sync::Arc::new(pgbench_accounts_pkey(accounts));
-        let ranges = pgbench_ranges(accounts, len, count, 0x5EED_0001 ^ len);
-        Ok(Box::new(RangeCase::new(rel, accounts, len, ranges, min_keys)))
+        Ok(Box::new(range_case(case, size)?))
     }
+}
+
+/// Case `case` at `size` as its own type (what [`Study::build`] boxes).
+pub fn range_case(case: &'static CaseSpec, size: Size) -> anyhow::Result<RangeCase> {
+    // (accounts, range scans of 2,000, range scans of 15,000): about 0.4M tuples a case
+    // at quick size; the index (1M accounts = 2,733 leaves, 22 MiB) exceeds L2 as a
+    // pgbench database at scale 10 does.
+    let (accounts, n2k, n15k) = match size {
+        Size::Test => (40_000, 4, 2),
+        Size::Quick => (10 * PGBENCH_ROWS_PER_SCALE, 200, 27),
+        Size::Full => (100 * PGBENCH_ROWS_PER_SCALE, 1_000, 133),
+    };
+    let (len, count, min_keys) = match case.id {
+        "range-2000/0-keys" => (2_000u64, n2k, 0),
+        "range-2000/1-key" => (2_000, n2k, 1),
+        "range-15000/0-keys" => (15_000, n15k, 0),
+        "range-15000/1-key" => (15_000, n15k, 1),
+        other => anyhow::bail!("dir-by-value has no case `{other}`"),
+    };
+    let rel = std::sync::Arc::new(pgbench_accounts_pkey(accounts));
+    let ranges = pgbench_ranges(accounts, len, count, 0x5EED_0001 ^ len);
+    Ok(RangeCase::new(rel, accounts, len, ranges, min_keys))
 }
 
 /// `_bt_check_compare`: evaluate keys `*ikey..numberOfKeys` on `tuple`, clearing
@@ -230,6 +235,16 @@ pub unsafe fn hl_bt_check_compare(
     }
 }
 
+/// `_bt_checkkeys`' local `int ikey`, whose address `_bt_check_compare` takes, in a 16-byte
+/// aligned slot: so that LLVM allocates the helper's frame with `sub rsp, 24` / `add rsp, 24`,
+/// as gcc does PostgreSQL's (`sub rsp, 16` ... `add rsp, 16`), and not with the 8-byte `push
+/// rax` / `pop rcx` it uses for a frame of one slot. That `pop rcx` reloaded 8 bytes written by
+/// two stores (the push and the 4-byte `ikey`), a reload store forwarding cannot serve, on every
+/// tuple, an artefact of the Rust model that no PostgreSQL build has (figures in
+/// analysis/static-model-check.md).
+#[repr(C, align(16))]
+struct IKey(i32);
+
 /// `_bt_checkkeys` as in PG18: the direction read through the scan's opaque pointer.
 ///
 /// # Safety
@@ -244,8 +259,8 @@ pub unsafe fn hl_dir_by_value_opaque_checkkeys(
     unsafe {
         let so = (*scan).opaque;
         let dir = (*so).curr_pos.dir;
-        let mut ikey = (*pstate).startikey;
-        hl_bt_check_compare(scan, dir, tuple, &raw mut (*pstate).continuescan, &mut ikey)
+        let mut ikey = IKey((*pstate).startikey);
+        hl_bt_check_compare(scan, dir, tuple, &raw mut (*pstate).continuescan, &raw mut ikey.0)
     }
 }
 
@@ -262,8 +277,8 @@ pub unsafe fn hl_dir_by_value_by_value_checkkeys(
 ) -> bool {
     unsafe {
         let dir = (*pstate).dir;
-        let mut ikey = (*pstate).startikey;
-        hl_bt_check_compare(scan, dir, tuple, &raw mut (*pstate).continuescan, &mut ikey)
+        let mut ikey = IKey((*pstate).startikey);
+        hl_bt_check_compare(scan, dir, tuple, &raw mut (*pstate).continuescan, &raw mut ikey.0)
     }
 }
 
@@ -465,6 +480,25 @@ impl RangeCase {
     /// kernel that is no row (a C kernel under another configuration).
     pub fn outcome_with(&mut self, kernel: &ReadPage) -> RangeOutcome {
         let mut digest = TidDigest::new();
+        let pages = self.scan(kernel, |pos| {
+            for it in pos.saved() {
+                digest.push(it.heap_tid, false);
+            }
+        });
+        RangeOutcome { digest, pages, last: (self.so.curr_pos.last_item, self.so.curr_pos.more_right) }
+    }
+
+    /// Run `kernel` over every range with nothing done with the saved items: the kernel's own
+    /// work (what `hotloops model` times per tuple beside its loop). Returns the final
+    /// `currPos.lastItem` and the pages read.
+    pub fn kernel_only(&mut self, kernel: &ReadPage) -> (i32, u64) {
+        let pages = self.scan(kernel, |_| {});
+        (self.so.curr_pos.last_item, pages)
+    }
+
+    /// The scan both run: every range, page by page, `on_page` after each page. Returns the
+    /// pages read.
+    fn scan(&mut self, kernel: &ReadPage, mut on_page: impl FnMut(&BTScanPos)) -> u64 {
         let mut pages = 0u64;
         for i in 0..self.ranges.len() {
             let (lo, hi) = self.ranges[i];
@@ -484,9 +518,7 @@ impl RangeCase {
                     }
                 };
                 pages += 1;
-                for it in self.so.curr_pos.saved() {
-                    digest.push(it.heap_tid, false);
-                }
+                on_page(&self.so.curr_pos);
                 if !self.so.curr_pos.more_right || leaf + 1 == self.rel.leaves.len() {
                     break;
                 }
@@ -495,7 +527,7 @@ impl RangeCase {
                 firstpage = false;
             }
         }
-        RangeOutcome { digest, pages, last: (self.so.curr_pos.last_item, self.so.curr_pos.more_right) }
+        pages
     }
 }
 

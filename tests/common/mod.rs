@@ -141,8 +141,9 @@ pub fn majors() -> Vec<String> {
     all_pg().iter().map(|(i, _)| i.major.to_string()).collect()
 }
 
-/// What a run left in its output directory, besides the --out lock file a report keeps there
-/// (host::outdir::LOCK).
+/// What a run left in its output directory, besides the --out lock file a run keeps there
+/// and the manifest of what it wrote (host::outdir::LOCK, MANIFEST).
 pub fn leftovers(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n != hotloops::host::outdir::LOCK).collect()
+    use hotloops::host::outdir::{LOCK, MANIFEST};
+    std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n != LOCK && n != MANIFEST).collect()
 }
