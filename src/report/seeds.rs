@@ -708,7 +708,9 @@ fn server_lines(spec: &Spec, src: &Sources, out: &mut Vec<Line>) {
                                 command: r.command.clone(),
                             });
                         }
-                        for bd in &q.bounds {
+                        // The bound on the seed's core and the host's only: the other cores say nothing of this claim.
+                        let host = src.models.iter().find_map(|(_, m)| m.host_model.clone());
+                        for bd in q.bounds.iter().filter(|b| spec.own_core.ok() == Some(b.cpu.as_str()) || host.as_deref() == Some(b.cpu.as_str())) {
                             let t = 1.0 / (1.0 + bd.max_tps_change);
                             out.push(Line {
                                 view: View::Context,
