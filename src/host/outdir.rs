@@ -161,6 +161,22 @@ mod tests {
         assert!(replace(dir, &[(dir.join("report.json"), b"3".to_vec())]).unwrap().is_empty());
     }
 
+    /// A claim of a directory this process just let go of. Another test's child, forked in
+    /// the moment the lock file was open, holds a copy of its descriptor (and so the flock)
+    /// until it execs: so retry for a while, as a second run of the command would wait.
+    fn reclaim(dir: &Path, planned: &[String], own: &[String]) -> OutDir {
+        let start = std::time::Instant::now();
+        loop {
+            match OutDir::claim(dir, planned, own) {
+                Ok(o) => return o,
+                Err(e) if e.to_string().contains("in use by") && start.elapsed() < std::time::Duration::from_secs(10) => {
+                    std::thread::sleep(std::time::Duration::from_millis(20))
+                }
+                Err(e) => panic!("{e:#}"),
+            }
+        }
+    }
+
     /// A claim refuses a file of the user's where the run would write one, before any work,
     /// and a failed run leaves no directory it created.
     #[test]
@@ -174,13 +190,13 @@ mod tests {
         assert!(e.is::<super::super::Usage>() && e.to_string().contains("holds report.md that hotloops did not write"), "{e:#}");
         assert_eq!(std::fs::read_to_string(dir.join("report.md")).unwrap(), "my notes");
         // Named as its own (render's input), it is not in the way.
-        drop(OutDir::claim(&dir, &planned, &["report.md".to_string()]).unwrap());
+        drop(reclaim(&dir, &planned, &["report.md".to_string()]));
         // Once a manifest lists it, it is ours to replace.
-        let mut out = OutDir::claim(&dir, &["other.svg".to_string()], &[]).unwrap();
+        let mut out = reclaim(&dir, &["other.svg".to_string()], &[]);
         assert_eq!(out.foreign(&[dir.join("other.svg")]), vec!["report.md".to_string()]);
         out.replace(&[(dir.join("report.md"), b"ours".to_vec())]).unwrap();
         drop(out);
-        drop(OutDir::claim(&dir, &planned, &[]).unwrap());
+        drop(reclaim(&dir, &planned, &[]));
         // A directory the claim created goes again when nothing was written.
         let fresh = d.path().join("fresh");
         let claimed = OutDir::claim(&fresh, &planned, &[]).unwrap();
@@ -188,7 +204,7 @@ mod tests {
         drop(claimed);
         assert!(!fresh.exists());
         // A second claim while the first holds it is refused.
-        let first = OutDir::claim(&dir, &planned, &[]).unwrap();
+        let first = reclaim(&dir, &planned, &[]);
         assert!(OutDir::claim(&dir, &planned, &[]).unwrap_err().to_string().contains("in use by another hotloops run"));
         drop(first);
     }
