@@ -881,8 +881,8 @@ pub fn render(c: &Card, md: bool) -> String {
     o.push_str(if md { "Where each figure came from, and the command that reproduces it:\n\n" } else { "Sources and commands:\n" });
     for l in &c.lines {
         let what = match &l.figure {
-            Ok(f) if !f.note.is_empty() => format!("{}; {}; `{}`", f.note, l.source, l.command),
-            Ok(_) => format!("{}; `{}`", l.source, l.command),
+            Ok(f) if !f.note.is_empty() => format!("{}; {}; `{}`", f.note, l.source, rerun(&l.command)),
+            Ok(_) => format!("{}; `{}`", l.source, rerun(&l.command)),
             Err(why) if l.command == "none" => format!("{}: {why}; no command produces it", if l.view == View::Context { "n/a" } else { "MISSING" }),
             Err(why) => format!("MISSING: {why}; produce it with `{}`", l.command),
         };
@@ -983,5 +983,31 @@ mod tests {
         assert!(t.lines().all(|l| l.chars().count() <= crate::report::TERMINAL_WIDTH), "{t}");
         // From the report alone no server was read: no card may say it was reproduced there.
         assert!(!md[cards..headline].contains("Conclusion: Reproduced") && md[cards..headline].contains("not judged: the server"));
+    }
+}
+
+/// A saved run's command line as a reader would type it: the program as `hotloops` wherever
+/// the binary lived, and no `--out` (each reader picks a directory of their own).
+fn rerun(cmd: &str) -> String {
+    let mut words = cmd.split_whitespace();
+    let Some(first) = words.next() else { return String::new() };
+    let mut out = vec![if first.rsplit('/').next() == Some("hotloops") { "hotloops" } else { first }];
+    while let Some(w) = words.next() {
+        if w == "--out" {
+            words.next();
+        } else if !w.starts_with("--out=") {
+            out.push(w);
+        }
+    }
+    out.join(" ")
+}
+
+#[cfg(test)]
+mod rerun_tests {
+    #[test]
+    fn a_saved_command_reads_as_a_reader_types_it() {
+        assert_eq!(super::rerun("/tmp/hlm/hotloops pg --study dir-by-value --server 18 --out /tmp/dv18"), "hotloops pg --study dir-by-value --server 18");
+        assert_eq!(super::rerun("./target/release/hotloops pg --instructions --out=/x --rows 20000"), "hotloops pg --instructions --rows 20000");
+        assert_eq!(super::rerun("hotloops report --study tid-batch"), "hotloops report --study tid-batch");
     }
 }
