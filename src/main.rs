@@ -219,6 +219,20 @@ enum Cmd {
         #[arg(long, default_value = "target/hotloops-sweep")]
         out: PathBuf,
     },
+    /// One card per seed claim from saved results: every view (Rust model, C kernels, code
+    /// layouts, static model, real server, instructions) on a line, and the conclusion the
+    /// stated rule derives; a missing view names the command that produces it (none is run).
+    Seed {
+        /// The seed: 000, 001, 002 or 004.
+        seed: String,
+        /// A saved report.json, model.json or `hotloops pg` JSON file, or a directory (its
+        /// *.json and pg/*.json); repeatable (default: target/hotloops-report).
+        #[arg(long = "report", value_name = "PATH")]
+        reports: Vec<PathBuf>,
+        /// text (the terminal) or md (pastes into a mail or PR).
+        #[arg(long, value_parser = ["text", "md"], default_value = "text")]
+        format: String,
+    },
     /// Real PostgreSQL: the tid-batch variants inside the installed server (hl_btree extension,
     /// a throwaway cluster), or with --sweep-partitions seed 004's pgbench sweep.
     Pg(hotloops::pgserver::PgArgs),
@@ -660,6 +674,16 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             bar.finish_and_clear();
             out!("{}", report::sweep::markdown(&s));
             wrote(&files, &out);
+            Ok(())
+        }
+        Cmd::Seed { seed, reports, format } => {
+            let spec = report::seeds::spec(&seed)?;
+            let paths = if reports.is_empty() { vec![PathBuf::from("target/hotloops-report")] } else { reports };
+            if let Some(p) = paths.iter().find(|p| !p.exists()) {
+                return Err(Usage(format!("{}: no such file or directory (a report.json, model.json, `hotloops pg` JSON file, or a directory of them)", p.display())).into());
+            }
+            let src = report::seeds::Sources::load(&paths)?;
+            out!("{}", report::seeds::render(&report::seeds::card(spec, &src), format == "md"));
             Ok(())
         }
         Cmd::Model { target, cpu, json, no_measure, config } => hotloops::model::cli(target.as_deref(), cpu.as_deref(), json, no_measure, &config),

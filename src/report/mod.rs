@@ -2,7 +2,8 @@
 //! written atomically, each with its provenance; [`compare`], which sets reports from several
 //! hosts side by side or one report against its baseline; [`sweep`], a measurement over a
 //! parameter with one fresh process a point. Markdown tables come from [`table`], plots from
-//! [`plot`], the verdict lines at the top from [`headline`].
+//! [`plot`], the seed cards at the top from [`seeds`], the verdict lines below them from
+//! [`headline`].
 //!
 //! Metric names are kebab-case (`wall-clock`, `own-instructions`, `bitmap-peak-bytes`), but
 //! for a counter, `counter:` + the event's own name as perf or the PMU spells it (so it can
@@ -17,6 +18,7 @@ pub mod matrix;
 pub mod plot;
 pub mod progress;
 pub mod run;
+pub mod seeds;
 pub mod sweep;
 pub mod table;
 
@@ -383,6 +385,8 @@ pub fn markdown(r: &Report) -> String {
     use std::fmt::Write as _;
     let mut m = String::new();
     let _ = writeln!(m, "# hotloops report\n");
+    // The seed cards first: the answer to each seed's thread, then the detail behind it.
+    m.push_str(&seeds::markdown(r));
     let _ = writeln!(m, "{}", headline::markdown(r));
     let mut prov = provenance_table(r);
     for row in matrix::provenance_rows(&r.config.c_configs) {
@@ -481,6 +485,7 @@ pub fn terminal(r: &Report) -> String {
         "  ",
     ));
     m.push('\n');
+    m.push_str(&seeds::terminal(r));
     m.push_str(&headline::terminal(r));
     for n in &r.notes {
         m.push_str(&wrap(&format!("note: {n}"), "  "));

@@ -1,0 +1,302 @@
+//! Seed cards (`hotloops seed`): the conclusion rule on synthetic views that agree, disagree,
+//! are unresolved or missing; a card never judges a view it lacks; the command's errors.
+//! Expected conclusions follow from the rule printed on every card (`seeds::RULE`), not from a
+//! run of the implementation.
+
+use hotloops::report::seeds::{self, Dir, Figure, Line, View, conclude};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn line(view: View, label: &str, ratio: f64, ci: Option<(f64, f64)>, verdict: Option<Dir>) -> Line {
+    Line { view, label: label.into(), pair: "a -> b".into(), figure: Ok(Figure { ratio, ci, verdict, note: String::new() }), source: "f.json".into(), command: "cmd".into() }
+}
+
+fn gone(view: View, label: &str) -> Line {
+    Line { view, label: label.into(), pair: "a -> b".into(), figure: Err("not there".into()), source: String::new(), command: "hotloops x".into() }
+}
+
+const CLAIM: f64 = 1.0 / 1.0224; // 2.24% faster
+
+fn model(d: Dir) -> Line {
+    line(View::Model, "model (Rust)", 0.97, Some((0.95, 0.99)), Some(d))
+}
+fn server(v: &str, d: Dir) -> Line {
+    line(View::Server, &format!("server {v} warm"), 0.98, Some((0.97, 0.99)), Some(d))
+}
+fn stat(label: &str, ratio: f64) -> Line {
+    line(View::StaticHost, &format!("static {label}"), ratio, None, Some(Dir::NotResolved))
+}
+
+#[test]
+fn model_and_server_agree_reproduced() {
+    let c = conclude(CLAIM, &[model(Dir::Faster), server("15.20", Dir::Faster), server("18.6", Dir::NotResolved), stat("znver4", 0.95)]);
+    assert!(c.starts_with("Reproduced in the server (15.20 warm, 1 of 2 server lines)"), "{c}");
+    // 5% predicted against a 2.19% claim: the model allows it.
+    assert!(c.contains("the static model allows the claim's size") && !c.contains("bounds"), "{c}");
+    assert!(!c.contains("not judged"), "{c}");
+}
+
+#[test]
+fn server_unresolved_model_resolved_is_model_only() {
+    let c = conclude(CLAIM, &[model(Dir::Faster), server("15.20", Dir::NotResolved), stat("znver4", 0.99)]);
+    assert!(c.starts_with("Model only: the server does not resolve it"), "{c}");
+    // 1% predicted against 2.19% claimed.
+    assert!(c.contains("the static model bounds it below the claim (znver4)"), "{c}");
+}
+
+#[test]
+fn neither_resolves_is_not_reproduced() {
+    let c = conclude(CLAIM, &[model(Dir::NotResolved), server("17.11", Dir::NotResolved), stat("znver3", 0.99)]);
+    assert!(c.starts_with("Not reproduced: neither the Rust model"), "{c}");
+}
+
+#[test]
+fn a_server_in_the_other_direction_contradicts() {
+    let c = conclude(CLAIM, &[model(Dir::Faster), server("15.20", Dir::Slower), stat("znver4", 0.9)]);
+    assert!(c.starts_with("Contradicted by the server (the patched side is slower)"), "{c}");
+    // A slower claim: the direction flips with it.
+    let c = conclude(1.05, &[model(Dir::Slower), server("15.20", Dir::Slower), stat("znver4", 1.10)]);
+    assert!(c.starts_with("Reproduced in the server"), "{c}");
+}
+
+#[test]
+fn layout_sensitive_views_are_said() {
+    let c = conclude(CLAIM, &[model(Dir::Faster), line(View::C, "C gcc12-pg", 0.95, Some((0.9, 0.99)), Some(Dir::LayoutSensitive)), server("15.20", Dir::Faster), stat("znver4", 0.95)]);
+    assert!(c.contains("layout-sensitive"), "{c}");
+    let c = conclude(CLAIM, &[model(Dir::Faster), line(View::C, "C gcc12-pg", 0.95, Some((0.9, 0.99)), Some(Dir::Faster)), server("15.20", Dir::Faster), stat("znver4", 0.95)]);
+    assert!(!c.contains("layout"), "{c}");
+}
+
+#[test]
+fn missing_views_are_named_never_judged() {
+    // No server line at all, or only a missing one: nothing about the server is concluded.
+    for servers in [vec![], vec![gone(View::Server, "server")]] {
+        let mut ls = vec![model(Dir::Faster), stat("znver4", 0.99)];
+        ls.extend(servers);
+        let c = conclude(CLAIM, &ls);
+        for claim in ["Reproduced", "reproduced", "Model only", "Contradicted", "server does not"] {
+            assert!(!c.contains(claim), "{claim:?} needs the server view: {c}");
+        }
+        assert!(c.contains("not judged: the server (missing)"), "{c}");
+        assert!(c.starts_with("The Rust model resolves it (faster)"), "{c}");
+    }
+    // A missing static line: no bound is stated.
+    let c = conclude(CLAIM, &[model(Dir::Faster), server("15.20", Dir::Faster), gone(View::StaticHost, "static znver4")]);
+    assert!(!c.contains("bounds") && !c.contains("allows") && c.contains("not judged: the static model (missing)"), "{c}");
+    // A missing model: no conclusion at all, whatever else there is.
+    let c = conclude(CLAIM, &[gone(View::Model, "model (Rust)"), server("15.20", Dir::Faster), stat("znver4", 0.99)]);
+    assert_eq!(c, "No conclusion: the Rust model's figure is missing.");
+    // Context lines (not the claim's pair) never decide.
+    let c = conclude(CLAIM, &[model(Dir::Faster), line(View::Context, "server 15.20 trim", 0.5, None, Some(Dir::Faster))]);
+    assert!(c.contains("not judged: the server") && !c.contains("eproduced"), "{c}");
+}
+
+#[test]
+fn every_combination_of_present_and_missing_views_respects_the_rule() {
+    let dirs = [Dir::Faster, Dir::Slower, Dir::NotResolved, Dir::LayoutSensitive];
+    for md in dirs {
+        for sd in dirs.iter().map(Some).chain([None]) {
+            for st in [Some(0.99), Some(0.9), None] {
+                let mut ls = vec![model(md)];
+                ls.push(match sd {
+                    Some(d) => server("15.20", *d),
+                    None => gone(View::Server, "server"),
+                });
+                ls.push(match st {
+                    Some(r) => stat("znver4", r),
+                    None => gone(View::StaticHost, "static znver4"),
+                });
+                let c = conclude(CLAIM, &ls);
+                let judged_server = ["eproduced in the server", "Model only", "Contradicted", "Not reproduced"].iter().any(|w| c.contains(w));
+                assert_eq!(judged_server, sd.is_some(), "server judged iff present: {c}");
+                let judged_static = c.contains("bounds it below") || c.contains("allows the claim");
+                assert_eq!(judged_static, st.is_some(), "static judged iff present: {c}");
+                assert!(c.ends_with('.') && c.matches(". ").count() == 0, "one sentence: {c}");
+            }
+        }
+    }
+}
+
+#[test]
+fn judge_uses_the_interval_and_the_floor() {
+    assert_eq!(seeds::judge(0.97, Some((0.95, 0.99)), 0.01), Dir::Faster);
+    assert_eq!(seeds::judge(0.97, Some((0.95, 1.01)), 0.01), Dir::NotResolved);
+    assert_eq!(seeds::judge(0.995, Some((0.99, 0.998)), 0.01), Dir::NotResolved);
+    assert_eq!(seeds::judge(1.03, None, 0.01), Dir::Slower);
+}
+
+// ---- the whole command over synthetic files ----
+
+fn hotloops(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hotloops")).args(args).output().expect("run hotloops")
+}
+
+/// The saved report of this host cut to local-index, with the Rust pair's wall-clock row of
+/// table3-bitmap set to `ratio` [lo, hi] and `verdict`.
+fn synthetic_report(dir: &Path, ratio: f64, lo: f64, hi: f64, verdict: &str) -> PathBuf {
+    let saved = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/kvm-amd-epyc-2core/report.json");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(saved).unwrap()).unwrap();
+    v["studies"].as_array_mut().unwrap().retain(|s| s["name"] == "local-index");
+    v["rows"].as_array_mut().unwrap().retain(|r| r["study"] == "local-index");
+    for r in v["rows"].as_array_mut().unwrap() {
+        if r["case"] == "table3-bitmap" && r["variant"] == "local-index/local" && r["metric"] == "wall-clock" {
+            r["ratio"] = ratio.into();
+            r["ci_low"] = lo.into();
+            r["ci_high"] = hi.into();
+            r["verdict"] = verdict.into();
+        }
+    }
+    let p = dir.join("report.json");
+    std::fs::write(&p, serde_json::to_string(&v).unwrap()).unwrap();
+    p
+}
+
+/// A `hotloops pg` file whose batched-store -> batched-local (cpu) is `ratio` with `verdict`.
+fn synthetic_pg(dir: &Path, version: &str, ratio: f64, verdict: &str) -> PathBuf {
+    let v = serde_json::json!({
+        "provenance": {
+            "server_version": format!("postgres (PostgreSQL) {version}"), "pg_config": "p", "extension_cflags": "f",
+            "host_cpu": "h", "kernel": "k", "rows": 10_000_000u64, "rounds": 20, "data": "d", "unix_time": 1,
+            "command": "hotloops pg --full"
+        },
+        "results": [{
+            "case": "btree-many", "cache_state": "warm", "query": "q", "reps": 1, "rounds": 20, "settings": [],
+            "result": ["1", 1], "variants": [], "aa_floor": [0.01, 0.01],
+            "pairs": [{"a": "tid-batch/batched-store", "b": "tid-batch/batched-local", "metric": "cpu",
+                       "median_ratio": ratio, "ci_low": ratio - 0.005, "ci_high": ratio + 0.005, "verdict": verdict}]
+        }]
+    });
+    let p = dir.join(format!("pg-{version}.json"));
+    std::fs::write(&p, v.to_string()).unwrap();
+    p
+}
+
+fn card(args: &[&Path]) -> String {
+    let mut a = vec!["seed".to_string(), "000".into(), "--format".into(), "md".into()];
+    for p in args {
+        a.push("--report".into());
+        a.push(p.display().to_string());
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(&a).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn conclusion(md: &str) -> String {
+    let start = md.find("**Conclusion: ").expect("a conclusion");
+    let rest = &md[start + 14..];
+    rest[..rest.find("**").unwrap()].split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn cards_from_synthetic_files_follow_their_views() {
+    let d = tempfile::tempdir().unwrap();
+    // Model faster, server faster: reproduced, and the card says which file and command.
+    let rep = synthetic_report(d.path(), 0.96, 0.95, 0.97, "faster");
+    let pg = synthetic_pg(d.path(), "17.9", 0.97, "faster");
+    let md = card(&[&rep, &pg]);
+    assert!(conclusion(&md).starts_with("Reproduced in the server (17.9 warm"), "{md}");
+    let flat = md.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("PostgreSQL 17.9") && flat.contains("`hotloops pg --full`") && flat.contains(&pg.display().to_string()), "{md}");
+    for l in md.lines() {
+        assert!(l.chars().count() < 100, "a line of {} columns: {l}", l.chars().count());
+    }
+    // The server unresolved: model only.
+    let pg = synthetic_pg(d.path(), "17.9", 0.999, "not resolved");
+    assert!(conclusion(&card(&[&rep, &pg])).starts_with("Model only: the server does not resolve it"));
+    // Model unresolved too: not reproduced.
+    let rep = synthetic_report(d.path(), 0.999, 0.98, 1.02, "not-resolved");
+    assert!(conclusion(&card(&[&rep, &pg])).starts_with("Not reproduced"));
+    // No server file: the card names the missing view and its command, and judges nothing of it.
+    let md = card(&[&rep]);
+    let c = conclusion(&md);
+    assert!(c.contains("not judged: the server, the static model (missing)") && !c.contains("eproduced"), "{c}");
+    // (Lines are wrapped: compare with the spaces squeezed.)
+    let flat = md.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("MISSING: no `hotloops pg` run; produce it with `hotloops pg --full"), "{md}");
+    // No model.json beside it: the static line is missing, with the command that writes it.
+    assert!(flat.contains("produce it with `hotloops model local-index --json > model.json`"), "{md}");
+}
+
+#[test]
+fn the_servers_instructions_are_a_line_per_version() {
+    let d = tempfile::tempdir().unwrap();
+    let rep = synthetic_report(d.path(), 0.96, 0.95, 0.97, "faster");
+    let side = |n: f64| serde_json::json!({"what": "w", "tids": 1000, "total_per_tid": n, "functions": []});
+    let v = serde_json::json!({"host_cpu": "h", "command": "hotloops pg --instructions --full", "servers": [{
+        "server_version": "postgres (PostgreSQL) 17.9", "rows": 1000,
+        "comparisons": [
+            {"case": "btree-many", "variant": "tid-batch/batched-store", "server": side(100.0), "model": null},
+            {"case": "btree-many", "variant": "tid-batch/batched-local", "server": side(90.0), "model": null}
+        ]}]});
+    let p = d.path().join("pg-instructions.json");
+    std::fs::write(&p, v.to_string()).unwrap();
+    let md = card(&[&rep, &p]);
+    let row = md.lines().find(|l| l.contains("instructions server 17.9")).unwrap_or_else(|| panic!("{md}"));
+    assert!(row.contains("-10.00% instr"), "{row}");
+    // Without the file, the line is missing and names the command.
+    let md = card(&[&rep]);
+    assert!(md.lines().any(|l| l.contains("instructions server") && l.contains("missing")), "{md}");
+}
+
+#[test]
+fn a_directory_is_its_json_and_pg_json() {
+    let d = tempfile::tempdir().unwrap();
+    synthetic_report(d.path(), 0.96, 0.95, 0.97, "faster");
+    std::fs::create_dir(d.path().join("pg")).unwrap();
+    synthetic_pg(&d.path().join("pg"), "18.6", 1.03, "slower");
+    let md = card(&[d.path()]);
+    assert!(conclusion(&md).starts_with("Contradicted by the server"), "{md}");
+}
+
+#[test]
+fn an_unknown_seed_lists_the_valid_ones() {
+    let o = hotloops(&["seed", "003"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    for s in ["000", "001", "002", "004"] {
+        assert!(err.contains(s), "{err}");
+    }
+}
+
+#[test]
+fn missing_and_corrupt_files_are_named() {
+    let d = tempfile::tempdir().unwrap();
+    let gone = d.path().join("nope.json");
+    let o = hotloops(&["seed", "000", "--report", gone.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains(gone.to_str().unwrap()));
+    let bad = d.path().join("report.json");
+    std::fs::write(&bad, "{ not json").unwrap();
+    let o = hotloops(&["seed", "000", "--report", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(bad.to_str().unwrap()) && err.contains("not valid JSON"), "{err}");
+    // Corrupt inside a directory fails too, naming the file.
+    let o = hotloops(&["seed", "000", "--report", d.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("report.json"));
+    // JSON of no kind the cards read, given as a file.
+    let other = d.path().join("other.json");
+    std::fs::write(&other, "{\"x\": 1}").unwrap();
+    let o = hotloops(&["seed", "000", "--report", other.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("other.json"));
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    let d = tempfile::tempdir().unwrap();
+    let rep = synthetic_report(d.path(), 0.96, 0.95, 0.97, "faster");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+        .args(["seed", "000", "--report", rep.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(o.status.success(), "{:?} {err}", o.status);
+}
