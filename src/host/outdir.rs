@@ -145,7 +145,8 @@ mod tests {
     #[test]
     fn the_previous_runs_files_go_and_others_stay_named() {
         let d = tempfile::tempdir().unwrap();
-        let dir = d.path();
+        let dir = &d.path().join("out");
+        std::fs::create_dir(dir).unwrap();
         replace(dir, &[(dir.join("report.json"), b"1".to_vec()), (dir.join("old.svg"), b"s".to_vec())]).unwrap();
         std::fs::write(dir.join("mine.txt"), "a user's").unwrap();
         let planned = [dir.join("report.json")];
@@ -157,8 +158,9 @@ mod tests {
         assert_eq!(previous(dir).files, vec!["report.json".to_string()]);
         // A manifest that points outside the directory removes nothing there.
         std::fs::write(dir.join(MANIFEST), r#"{"written_by": "hotloops", "files": ["../x", "/etc/passwd"]}"#).unwrap();
-        std::fs::write(d.path().parent().unwrap().join("x-hotloops-never"), "").ok();
+        std::fs::write(d.path().join("x"), "outside").unwrap();
         assert!(replace(dir, &[(dir.join("report.json"), b"3".to_vec())]).unwrap().is_empty());
+        assert!(d.path().join("x").exists() && std::path::Path::new("/etc/passwd").exists());
     }
 
     /// A claim of a directory this process just let go of. Another test's child, forked in
