@@ -748,3 +748,28 @@ mod tests {
         assert!(case_query("btree-few", 100).unwrap().contains("'{5,15,25,35,45,55,65,75,85,95}'::int8[]"));
     }
 }
+
+/// One pgbench run of `script` against cluster `c` of `inst` (`-n`, `clients` clients and
+/// threads, `seconds` long, `PGOPTIONS` when given): TPS without the initial connection time.
+/// A tracked child like every other server child, so an interrupt kills it with its group;
+/// `what` names the run in an error.
+#[allow(clippy::too_many_arguments)]
+pub fn pgbench_tps(inst: &Install, c: &Cluster, script: &Path, pgoptions: Option<&str>, protocol: &str, clients: u32, seconds: u64, what: &str) -> Result<f64> {
+    let n = clients.to_string();
+    let mut cmd = std::process::Command::new(inst.bin("pgbench"));
+    if let Some(o) = pgoptions {
+        cmd.env("PGOPTIONS", o);
+    }
+    cmd.arg("-h").arg(&c.socket_dir).args(["-U", "postgres", "-n", "-M", protocol, "-c", &n, "-j", &n, "-T", &seconds.to_string(), "-f"]).arg(script).arg("postgres");
+    let out = super::proc::output(&mut cmd).context("running pgbench")?;
+    crate::host::cleanup::wait_if_interrupted();
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        bail!("pgbench ({what}) failed: {}", String::from_utf8_lossy(&out.stderr).trim());
+    }
+    text.lines()
+        .find(|l| l.starts_with("tps = "))
+        .and_then(|l| l[6..].split_whitespace().next())
+        .and_then(|x| x.parse().ok())
+        .with_context(|| format!("no tps line in pgbench's output: {text}"))
+}

@@ -257,26 +257,7 @@ fn plan_node(c: &Cluster, variant: &str, q: &str) -> Result<String> {
 
 /// One pgbench run of `variant`: TPS without the initial connection time.
 fn pgbench(inst: &Install, c: &Cluster, script: &Path, variant: &str, protocol: &str, seconds: u64) -> Result<f64> {
-    let out = super::proc::output(
-        Command::new(inst.bin("pgbench"))
-            .env("PGOPTIONS", pgoptions(variant))
-            .arg("-h")
-            .arg(&c.socket_dir)
-            .args(["-U", "postgres", "-n", "-M", protocol, "-c", "1", "-j", "1", "-T", &seconds.to_string(), "-f"])
-            .arg(script)
-            .arg("postgres"),
-    )
-    .context("running pgbench")?;
-    crate::host::cleanup::wait_if_interrupted();
-    let text = String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() {
-        bail!("pgbench ({variant}) failed: {}", String::from_utf8_lossy(&out.stderr).trim());
-    }
-    text.lines()
-        .find(|l| l.starts_with("tps = "))
-        .and_then(|l| l[6..].split_whitespace().next())
-        .and_then(|x| x.parse().ok())
-        .with_context(|| format!("no tps line in pgbench's output: {text}"))
+    super::bench::pgbench_tps(inst, c, script, Some(&pgoptions(variant)), protocol, 1, seconds, variant)
 }
 
 /// The index scan node's total time (ms) in `EXPLAIN (ANALYZE, FORMAT JSON)` output.

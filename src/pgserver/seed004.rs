@@ -282,26 +282,7 @@ fn scan_nodes(c: &Cluster) -> Result<String> {
 
 /// One pgbench run: TPS without the initial connection time.
 fn pgbench(slot: &Slot, script: &Path, protocol: &str, clients: u32, seconds: u64) -> Result<f64> {
-    let c = clients.to_string();
-    let out = super::proc::output(
-        Command::new(slot.inst.bin("pgbench"))
-            .arg("-h")
-            .arg(&slot.cluster.socket_dir)
-            .args(["-U", "postgres", "-n", "-M", protocol, "-c", &c, "-j", &c, "-T", &seconds.to_string(), "-f"])
-            .arg(script)
-            .arg("postgres"),
-    )
-    .context("running pgbench")?;
-    crate::host::cleanup::wait_if_interrupted();
-    let text = String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() {
-        bail!("pgbench on {} failed: {}", slot.label, String::from_utf8_lossy(&out.stderr).trim());
-    }
-    text.lines()
-        .find(|l| l.starts_with("tps = "))
-        .and_then(|l| l[6..].split_whitespace().next())
-        .and_then(|x| x.parse().ok())
-        .with_context(|| format!("no tps line in pgbench's output: {text}"))
+    super::bench::pgbench_tps(&slot.inst, &slot.cluster, script, None, protocol, clients, seconds, &format!("on {}", slot.label))
 }
 
 /// The backend's minor faults so far (`/proc/PID/stat` field 10).

@@ -10,7 +10,7 @@
 use super::cluster::Cluster;
 use crate::measure::stats::median;
 use super::{Install, SEED004_PARTITIONS, SEED004_QUERY, cpu_name, extension_sql};
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -111,28 +111,7 @@ fn scan_node(c: &Cluster, form: &str) -> Result<String> {
 
 fn pgbench(inst: &Install, c: &Cluster, script: &Path, seconds: u64, form: &str) -> Result<f64> {
     let opts: Vec<String> = form_settings(form).iter().map(|(k, v)| format!("-c {k}={v}")).collect();
-    // A tracked child like every other server child: an interrupt kills it with its group
-    // rather than leaving it to notice the server going away.
-    let out = super::proc::output(
-        std::process::Command::new(inst.bin("pgbench"))
-            .env("PGOPTIONS", opts.join(" "))
-            .arg("-h")
-            .arg(&c.socket_dir)
-            .args(["-U", "postgres", "-n", "-M", "simple", "-c", "1", "-T", &seconds.to_string(), "-f"])
-            .arg(script)
-            .arg("postgres"),
-    )
-    .context("running pgbench")?;
-    crate::host::cleanup::wait_if_interrupted();
-    let text = String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() {
-        bail!("pgbench failed: {}", String::from_utf8_lossy(&out.stderr).trim());
-    }
-    text.lines()
-        .find(|l| l.starts_with("tps = "))
-        .and_then(|l| l[6..].split_whitespace().next())
-        .and_then(|x| x.parse().ok())
-        .with_context(|| format!("no tps line in pgbench's output: {text}"))
+    super::bench::pgbench_tps(inst, c, script, Some(&opts.join(" ")), "simple", 1, seconds, form)
 }
 
 /// Run the sweep over `grid` partition counts.
