@@ -612,16 +612,17 @@ fn model_instructions_follow_the_servers_within_10_percent() {
             let (group, ggap) = c.largest_gap().unwrap();
             let (f, fm, fs) = c.function_gaps().into_iter().next().unwrap();
             let line = format!(
-                "{} {} {}: model {:.1} a TID, server {:.1} ({:+.1}%); largest gap {group} ({ggap:+.1}), function {f} (model {fm:.1}, server {fs:.1})",
+                "{} {} {} {}: model {:.1} a TID, server {:.1} ({:+.1}%); largest gap {group} ({ggap:+.1}), function {f} (model {fm:.1}, server {fs:.1})",
                 s.server_version,
                 c.case,
+                c.cache_state,
                 c.variant,
                 c.model.as_ref().unwrap().total_per_tid,
                 c.server.total_per_tid,
                 gap * 100.0
             );
             eprintln!("{line}");
-            if s.server_version.contains(" 18.") {
+            if s.server_version.contains(" 18.") && c.cache_state == "warm" {
                 checked += 1;
                 if gap.abs() > 0.10 {
                     failures.push(line);
@@ -630,5 +631,8 @@ fn model_instructions_follow_the_servers_within_10_percent() {
         }
     }
     assert_eq!(checked, 3, "server, per-tid and batched counted on 18: {r:?}");
+    // The miss path (every leaf read through the OS page cache) is counted and met by the
+    // model's btree-many-miss: printed above, not yet held.
+    assert!(r.servers.iter().flat_map(|s| &s.comparisons).any(|c| c.cache_state == "os-cache" && c.model.is_some()), "os-cache counted beside btree-many-miss: {r:?}");
     assert!(failures.is_empty(), "the model's whole amgetbitmap is more than 10% off the server's:\n{}", failures.join("\n"));
 }

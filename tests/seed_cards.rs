@@ -300,3 +300,43 @@ fn a_closed_stdout_ends_quietly() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(o.status.success(), "{:?} {err}", o.status);
 }
+
+/// The saved report of this host cut to `study`, with `pg` set to `pg` (or none).
+fn report_with_pg(dir: &Path, study: &str, pg: Option<serde_json::Value>) -> PathBuf {
+    let saved = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/kvm-amd-epyc-2core/report.json");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(saved).unwrap()).unwrap();
+    v["studies"].as_array_mut().unwrap().retain(|s| s["name"] == study);
+    v["rows"].as_array_mut().unwrap().retain(|r| r["study"] == study);
+    v["pg"] = pg.unwrap_or(serde_json::Value::Null);
+    let p = dir.join("report.json");
+    std::fs::write(&p, serde_json::to_string(&v).unwrap()).unwrap();
+    p
+}
+
+fn saved_pg(name: &str) -> serde_json::Value {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/kvm-amd-epyc-2core/pg").join(name);
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+/// `report --pg` embeds the read-stream and dir-by-value runs: a card read from report.json
+/// alone (and the card at the top of report.md) shows their server lines, not "missing".
+#[test]
+fn a_reports_own_server_runs_reach_its_cards() {
+    for (seed, study, field, file) in [("002", "read-stream", "read_stream", "pg-read-stream-1m.json"), ("001", "dir-by-value", "dir_by_value", "pg-dir-by-value-quick.json")] {
+        let d = tempfile::tempdir().unwrap();
+        let server_line = |md: &str| md.lines().filter(|l| l.contains("server 18")).map(String::from).collect::<Vec<_>>();
+        let run = |p: &Path| {
+            let o = hotloops(&["seed", seed, "--report", &p.display().to_string(), "--format", "md"]);
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            String::from_utf8(o.stdout).unwrap()
+        };
+        let bare = report_with_pg(d.path(), study, None);
+        let md = run(&bare);
+        assert!(server_line(&md).is_empty(), "seed {seed}: a server line without a server run: {md}");
+        let pg = serde_json::json!({"status": "ran", "servers": [], "sweeps": [], "fidelity": [], field: saved_pg(file)});
+        let with = report_with_pg(d.path(), study, Some(pg));
+        let md = run(&with);
+        let lines = server_line(&md);
+        assert!(lines.iter().any(|l| !l.to_lowercase().contains("missing")), "seed {seed}: {md}");
+    }
+}

@@ -152,6 +152,10 @@ pub struct Comparison {
     pub case: String,
     /// Server variant.
     pub variant: String,
+    /// The server's cache state (`warm`: every page in shared buffers; `os-cache`: 128 kB of
+    /// shared buffers, every page read through the OS page cache).
+    #[serde(default = "warm")]
+    pub cache_state: String,
     /// The server's counts.
     pub server: Side,
     /// The model's counts of its counterpart, if it has one.
@@ -223,6 +227,10 @@ impl Comparison {
     }
 }
 
+fn warm() -> String {
+    "warm".into()
+}
+
 /// One server's counts.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct ServerCounts {
@@ -245,30 +253,33 @@ pub struct InstructionsReport {
     pub command: String,
 }
 
-/// The model's counterpart of a server case and variant: (model variant, model case). Every
-/// server variant of the per-TID shape is modelled by `tid-batch/per-tid` (the stock loop and
-/// hl_btree's copy of it), the batched ones by `tid-batch/batched`.
-pub fn model_counterpart(case: &str, variant: &str) -> Option<(&'static str, &'static str)> {
+/// The model's counterpart of a server case, cache state and variant: (model variant, model
+/// case). Every server variant of the per-TID shape is modelled by `tid-batch/per-tid` (the
+/// stock loop and hl_btree's copy of it), the batched ones by `tid-batch/batched`; btree-many
+/// read through the OS page cache is the model's btree-many-miss.
+pub fn model_counterpart(case: &str, state: &str, variant: &str) -> Option<(&'static str, &'static str)> {
     let v = match variant {
         "tid-batch/server" | "tid-batch/per-tid" => "tid-batch/per-tid",
         "tid-batch/batched" => "tid-batch/batched",
         _ => return None,
     };
-    let c = match case {
-        "btree-many" => "btree-many",
-        "btree-few" => "btree-few",
+    let c = match (case, state) {
+        ("btree-many", "warm") => "btree-many",
+        ("btree-many", "os-cache") => "btree-many-miss",
+        ("btree-few", "warm") => "btree-few",
         _ => return None,
     };
     Some((v, c))
 }
 
-/// Count `cases` (tid-batch's server cases) under every variant on one server.
-pub fn count_server(inst: &Install, so: &Path, rows: u64, cases: &[String], variants: &[&str]) -> Result<ServerCounts> {
+/// Count `cases` (tid-batch's server cases) in each cache state under every variant on one
+/// server.
+pub fn count_server(inst: &Install, so: &Path, rows: u64, cases: &[String], states: &[String], variants: &[&str]) -> Result<ServerCounts> {
     let (c, data) = loaded_cluster(inst, so, rows)?;
     eprintln!("instructions {}: {data}", inst.short_version);
     let reps = 3;
     let mut comparisons = Vec::new();
-    for case in cases {
+    for (state, case) in states.iter().flat_map(|s| cases.iter().map(move |c| (s, c))) {
         let q = format!("{};", bench::case_query(case, rows)?);
         let tids_per_query: u64 = if case == "btree-few" { 10 } else { rows };
         let mut stmts: Vec<String> = SEED_SET.split(';').map(str::trim).filter(|s| !s.is_empty()).map(|s| format!("{s};")).collect();
@@ -284,8 +295,8 @@ pub fn count_server(inst: &Install, so: &Path, rows: u64, cases: &[String], vari
             stmts.push(single::boundary(n));
             n += 1;
         }
-        eprintln!("instructions {}: callgrind, {case}", inst.short_version);
-        let run = single::Run { settings: bench::state_settings("warm")?.into_iter().map(|(k, v)| (k.to_string(), v)).collect(), ..Default::default() };
+        eprintln!("instructions {}: callgrind, {case}, {state}", inst.short_version);
+        let run = single::Run { settings: bench::state_settings(state)?.into_iter().map(|(k, v)| (k.to_string(), v)).collect(), ..Default::default() };
         let parts = single::callgrind(&c, &stmts, "hl_getbitmap", &run)?;
         for (k, v) in variants.iter().enumerate() {
             let p = parts.get(2 * k + 1).with_context(|| format!("callgrind: no dump for {v} on {case}"))?;
@@ -293,7 +304,7 @@ pub fn count_server(inst: &Install, so: &Path, rows: u64, cases: &[String], vari
                 bail!("callgrind counted nothing inside hl_getbitmap for {v} on {case}: was the plan a Bitmap Index Scan on the hl_btree index?");
             }
             let server = Side::from(format!("server {}: {v}", inst.short_version), p, tids_per_query * reps, false);
-            comparisons.push(Comparison { case: case.clone(), variant: v.to_string(), server, model: None });
+            comparisons.push(Comparison { case: case.clone(), variant: v.to_string(), cache_state: state.clone(), server, model: None });
         }
     }
     Ok(ServerCounts { server_version: inst.version.clone(), rows, comparisons })
@@ -306,7 +317,7 @@ pub fn add_model(counts: &mut [ServerCounts]) -> Result<()> {
     let mut cache: Vec<((&str, &str), Side)> = Vec::new();
     for s in counts.iter_mut() {
         for c in s.comparisons.iter_mut() {
-            let Some(key) = model_counterpart(&c.case, &c.variant) else { continue };
+            let Some(key) = model_counterpart(&c.case, &c.cache_state, &c.variant) else { continue };
             if let Some((_, side)) = cache.iter().find(|(k, _)| *k == key) {
                 c.model = Some(side.clone());
                 continue;
@@ -321,11 +332,11 @@ pub fn add_model(counts: &mut [ServerCounts]) -> Result<()> {
 }
 
 /// Count on every server, then the model.
-pub fn run(servers: &[(Install, PathBuf)], rows: u64, cases: &[String]) -> Result<InstructionsReport> {
+pub fn run(servers: &[(Install, PathBuf)], rows: u64, cases: &[String], states: &[String]) -> Result<InstructionsReport> {
     crate::measure::callgrind::check_valgrind().map_err(|e| super::UsageError(format!("{e:#}")))?;
     let mut out = Vec::new();
     for (inst, so) in servers {
-        out.push(count_server(inst, so, rows, cases, &bench::VARIANTS)?);
+        out.push(count_server(inst, so, rows, cases, states, &bench::VARIANTS)?);
     }
     add_model(&mut out)?;
     Ok(InstructionsReport { host_cpu: cpu_name(), servers: out, command: std::env::args().collect::<Vec<_>>().join(" ") })
@@ -343,7 +354,7 @@ pub fn markdown(r: &InstructionsReport) -> String {
         let _ = writeln!(m, "## {} ({} rows)\n", s.server_version, s.rows);
         for c in &s.comparisons {
             let whole = c.whole_gap().map(|g| format!("{:+.1}%", g * 100.0)).unwrap_or_else(|| "no model counterpart".into());
-            let _ = writeln!(m, "### {} / `{}`: server {:.1} instructions a TID, model {} ({whole})\n", c.case, c.variant, c.server.total_per_tid, c.model.as_ref().map(|x| format!("{:.1}", x.total_per_tid)).unwrap_or_else(|| "-".into()));
+            let _ = writeln!(m, "### {} / {} / `{}`: server {:.1} instructions a TID, model {} ({whole})\n", c.case, c.cache_state, c.variant, c.server.total_per_tid, c.model.as_ref().map(|x| format!("{:.1}", x.total_per_tid)).unwrap_or_else(|| "-".into()));
             if c.model.is_some() {
                 m += "| group | model | server | gap |\n|---|---:|---:|---:|\n";
                 for (g, mo, se) in c.groups() {
@@ -406,6 +417,7 @@ mod tests {
         let c = Comparison {
             case: "btree-many".into(),
             variant: "tid-batch/per-tid".into(),
+            cache_state: "warm".into(),
             server: side(vec![f("_bt_readpage", 45.0), f("tbm_add_tuples", 63.0)]),
             model: Some(side(vec![f("hotloops::pg::nbtreadpage::bt_readpage", 39.0), f("hotloops::pg::tidbitmap::TidBitmap::add_tuples", 62.0)])),
         };
@@ -413,5 +425,16 @@ mod tests {
         assert_eq!((g[0].0.as_str(), g[0].1, g[0].2), ("_bt_readpage", 39.0, 45.0));
         assert_eq!(g.len(), 2);
         assert_eq!(c.largest_gap().unwrap().0, GROUPS[2].name);
+    }
+
+    #[test]
+    fn each_cache_state_meets_its_model_case() {
+        assert_eq!(model_counterpart("btree-many", "warm", "tid-batch/server"), Some(("tid-batch/per-tid", "btree-many")));
+        assert_eq!(model_counterpart("btree-many", "os-cache", "tid-batch/batched"), Some(("tid-batch/batched", "btree-many-miss")));
+        assert_eq!(model_counterpart("btree-few", "os-cache", "tid-batch/per-tid"), None);
+        assert_eq!(model_counterpart("btree-many", "warm", "tid-batch/batched-store"), None);
+        // A file of an earlier shape (no cache state) was counted warm.
+        let v = serde_json::json!({"case": "btree-many", "variant": "v", "server": {"what": "w", "tids": 1, "total_per_tid": 1.0, "functions": []}, "model": null});
+        assert_eq!(serde_json::from_value::<Comparison>(v).unwrap().cache_state, "warm");
     }
 }

@@ -8,7 +8,7 @@
 
 use super::Row;
 use super::table::{Align, Table};
-use crate::pgserver::{self, bench, dirbyvalue, readstream, sweep};
+use crate::pgserver::{self, bench, dirbyvalue, instructions, readstream, sweep};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -169,6 +169,11 @@ pub struct Fidelity {
     pub real_verdict: String,
     /// The same pair in Bitmap Index Scan node time, where there is one.
     pub real_node_ratio: Option<f64>,
+    /// Instructions a TID of the whole amgetbitmap, exact, where both sides were counted:
+    /// [model baseline, model variant, server A, server B] (the report's callgrind rows; the
+    /// server's from the section's `instructions`).
+    #[serde(default)]
+    pub instructions: Option<[f64; 4]>,
     /// model_ratio / real_ratio - 1 (+: the model's ratio is above the server's).
     pub model_over_real: f64,
     /// The effects' ratio, (1 - model) / (1 - real) (1: the model's saving equals the server's).
@@ -198,6 +203,28 @@ pub struct PgSection {
     /// Seed 001 on the servers from 17 on (`hotloops pg --study dir-by-value`), when selected.
     #[serde(default)]
     pub dir_by_value: Option<dirbyvalue::DirByValueReport>,
+    /// The servers' instructions a TID, function by function (`hotloops pg --instructions`),
+    /// for the Bitmap Index Scan cases, when instructions are counted.
+    #[serde(default)]
+    pub instructions: Option<instructions::InstructionsReport>,
+}
+
+/// Rows of table3 for the instruction counts: counts a TID hardly depend on the table's size
+/// (`hotloops pg --instructions`' default), and callgrind runs the backend some 50x slower.
+pub const INSTRUCTION_ROWS: u64 = 100_000;
+
+/// Fill each Pair row's instructions from the model's callgrind rows and the servers' counts.
+pub fn add_instructions(fidelity: &mut [Fidelity], rows: &[Row], counts: &instructions::InstructionsReport) {
+    let version = |v: &str| v.split_whitespace().find(|w| w.starts_with(|c: char| c.is_ascii_digit())).unwrap_or(v).to_string();
+    for f in fidelity.iter_mut() {
+        let Some(Real::Pair { case, state, a, b }) = COUNTERPARTS.iter().find(|c| c.study == f.study && c.case == f.case && c.variant == f.variant).map(|c| c.real) else { continue };
+        let model = |v: &str| rows.iter().find(|r| r.study == f.study && r.case == f.case && r.variant == v && r.metric == "instructions").map(|r| r.value);
+        let Some(s) = counts.servers.iter().find(|s| version(&s.server_version) == f.server) else { continue };
+        let server = |v: &str| s.comparisons.iter().find(|c| c.case == case && c.cache_state == state && c.variant == v).map(|c| c.server.total_per_tid);
+        if let (Some(ma), Some(mb), Some(sa), Some(sb)) = (model(&f.baseline), model(&f.variant), server(a), server(b)) {
+            f.instructions = Some([ma, mb, sa, sb]);
+        }
+    }
 }
 
 /// One of the model's alloc-churn sweep figures (a `sweep:` row of the report).
@@ -272,17 +299,27 @@ pub fn needs(studies: &[&str]) -> (Vec<String>, Vec<String>, Vec<u32>) {
 /// Run the server part for `studies` and set it beside the model `rows`. A missing server
 /// (or any failure) becomes the section's status and a note, never the report's failure;
 /// an interrupt (Ctrl-C) waits for the handler that stops the clusters and exits 130.
-pub fn section(opts: &PgOptions, quick: bool, studies: &[&str], rows: &[Row], notes: &mut Vec<String>) -> PgSection {
-    let r = measure(opts, quick, studies);
+pub fn section(opts: &PgOptions, quick: bool, count: bool, studies: &[&str], rows: &[Row], notes: &mut Vec<String>) -> PgSection {
+    let r = measure(opts, quick, count, studies);
     if pgserver::cluster::interrupted() {
         loop {
             std::thread::park();
         }
     }
     match r {
-        Ok((servers, sweeps, read_stream, dir_by_value)) => {
+        Ok((servers, sweeps, read_stream, dir_by_value, counts)) => {
             let mut fidelity = servers_fidelity(rows, &servers, &sweeps);
             fidelity.extend(seed_fidelity(rows, read_stream.as_ref(), dir_by_value.as_ref()));
+            let instructions = match counts {
+                Ok(c) => c,
+                Err(e) => {
+                    notes.push(format!("the servers' instructions not counted: {e:#}"));
+                    None
+                }
+            };
+            if let Some(c) = &instructions {
+                add_instructions(&mut fidelity, rows, c);
+            }
             let names = |v: Vec<String>| v.join(", ");
             let status = match (servers.is_empty(), sweeps.is_empty()) {
                 (true, true) if read_stream.is_some() || dir_by_value.is_some() => "measured: seed 002 / seed 001 on the servers from 17 on".to_string(),
@@ -300,25 +337,26 @@ pub fn section(opts: &PgOptions, quick: bool, studies: &[&str], rows: &[Row], no
                 .filter(|r| r.study == "alloc-churn" && r.metric.starts_with("sweep:"))
                 .map(|r| ModelSweepRow { variant: r.variant.clone(), metric: r.metric.clone(), value: r.value })
                 .collect();
-            PgSection { status, servers, sweeps, fidelity, model_sweep, read_stream, dir_by_value }
+            PgSection { status, servers, sweeps, fidelity, model_sweep, read_stream, dir_by_value, instructions }
         }
         Err(e) => {
             let status = format!("real PostgreSQL not measured: {e:#}");
             notes.push(status.clone());
-            PgSection { status, servers: Vec::new(), sweeps: Vec::new(), fidelity: Vec::new(), model_sweep: Vec::new(), read_stream: None, dir_by_value: None }
+            PgSection { status, servers: Vec::new(), sweeps: Vec::new(), fidelity: Vec::new(), model_sweep: Vec::new(), read_stream: None, dir_by_value: None, instructions: None }
         }
     }
 }
 
 /// What the servers gave: the Bitmap Index Scan runs and seed 004's sweeps per server, seed
-/// 002's and seed 001's runs on the servers from 17 on.
-type Measured = (Vec<bench::PgReport>, Vec<sweep::SweepReport>, Option<readstream::ReadStreamRuns>, Option<dirbyvalue::DirByValueReport>);
+/// 002's and seed 001's runs on the servers from 17 on, and the servers' instruction counts
+/// (their failure is a note, not the section's).
+type Measured = (Vec<bench::PgReport>, Vec<sweep::SweepReport>, Option<readstream::ReadStreamRuns>, Option<dirbyvalue::DirByValueReport>, Result<Option<instructions::InstructionsReport>>);
 
-fn measure(opts: &PgOptions, quick: bool, studies: &[&str]) -> Result<Measured> {
+fn measure(opts: &PgOptions, quick: bool, count: bool, studies: &[&str]) -> Result<Measured> {
     let (cases, cache_states, grid) = needs(studies);
     let (bloom, dir) = (studies.contains(&"read-stream"), studies.contains(&"dir-by-value"));
     if cases.is_empty() && grid.is_empty() && !bloom && !dir {
-        return Ok((Vec::new(), Vec::new(), None, None));
+        return Ok((Vec::new(), Vec::new(), None, None, Ok(None)));
     }
     let all = pgserver::servers_with_extension(&opts.servers, opts.pg_config.as_deref(), &[])?;
     // hl_bloom's stream and hl_btree's kernel path need 17's read stream and scan state.
@@ -344,6 +382,16 @@ fn measure(opts: &PgOptions, quick: bool, studies: &[&str]) -> Result<Measured> 
         }
         dir_by_value = Some(dirbyvalue::run(&recent, &cfg)?);
     }
+    // The Bitmap Index Scan cases counted in both cache states, on every server, beside the
+    // model's callgrind rows (an interrupt is no note: the handler exits).
+    let counts = if count && !cases.is_empty() {
+        instructions::run(&all, INSTRUCTION_ROWS, &cases, &cache_states).map(Some)
+    } else {
+        Ok(None)
+    };
+    if pgserver::cluster::interrupted() {
+        anyhow::bail!("interrupted");
+    }
     let mut servers = Vec::new();
     let mut sweeps = Vec::new();
     for (inst, so) in if cases.is_empty() && grid.is_empty() { Vec::new() } else { all } {
@@ -360,7 +408,7 @@ fn measure(opts: &PgOptions, quick: bool, studies: &[&str]) -> Result<Measured> 
             sweeps.push(sweep::run(&inst, &so, &grid, opts.seconds.unwrap_or(if quick { 1 } else { 5 }))?);
         }
     }
-    Ok((servers, sweeps, read_stream, dir_by_value))
+    Ok((servers, sweeps, read_stream, dir_by_value, counts))
 }
 
 /// The model's read-stream and dir-by-value rows beside seed 002's and seed 001's server runs,
@@ -411,6 +459,7 @@ pub fn seed_fidelity(rows: &[Row], rs: Option<&readstream::ReadStreamRuns>, dv: 
                 real_ci,
                 real_verdict,
                 real_node_ratio: None,
+                instructions: None,
                 model_over_real: model_ratio / real_ratio - 1.0,
                 effect_ratio: if (1.0 - real_ratio).abs() > 1e-9 { (1.0 - model_ratio) / (1.0 - real_ratio) } else { f64::NAN },
             });
@@ -495,6 +544,7 @@ pub fn fidelity(rows: &[Row], server: Option<&bench::PgReport>, sweep: Option<&s
             real_ci,
             real_verdict,
             real_node_ratio,
+            instructions: None,
             model_over_real: model_ratio / real_ratio - 1.0,
             effect_ratio: if (1.0 - real_ratio).abs() > 1e-9 { (1.0 - model_ratio) / (1.0 - real_ratio) } else { f64::NAN },
         });
@@ -565,6 +615,7 @@ pub fn markdown(p: &PgSection) -> String {
             ("verdict", Align::Left),
             ("model/real", Align::Right),
             ("effect", Align::Right),
+            ("instr/TID model (server)", Align::Right),
         ]);
         for f in &p.fidelity {
             t.row([
@@ -576,6 +627,7 @@ pub fn markdown(p: &PgSection) -> String {
                 f.real_verdict.clone(),
                 format!("{:+.1}%", f.model_over_real * 100.0),
                 if f.effect_ratio.is_finite() { format!("{:.2}", f.effect_ratio) } else { "n/a".into() },
+                f.instructions.map(|[ma, mb, sa, sb]| format!("{ma:.0} -> {mb:.0} ({sa:.0} -> {sb:.0})")).unwrap_or_else(|| "-".into()),
             ]);
         }
         let _ = writeln!(m, "{}", t.render());
@@ -610,6 +662,35 @@ pub fn markdown(p: &PgSection) -> String {
             }
             let _ = writeln!(m, "{}", t.render());
         }
+    }
+    if let Some(r) = &p.instructions {
+        let _ = writeln!(m, "### pg / instructions\n\nThe whole amgetbitmap's instructions a TID, exact (callgrind over a single-user backend, {} rows; the model at test size); \
+            gap = model / server - 1, and the group of functions with the largest gap (`hotloops pg --instructions` prints every function).\n", r.servers.first().map(|s| s.rows).unwrap_or(0));
+        let mut t = Table::new([
+            ("server", Align::Left),
+            ("case", Align::Left),
+            ("state", Align::Left),
+            ("variant", Align::Left),
+            ("server", Align::Right),
+            ("model", Align::Right),
+            ("gap", Align::Right),
+            ("largest gap (model - server)", Align::Left),
+        ]);
+        for s in &r.servers {
+            for c in &s.comparisons {
+                t.row([
+                    s.server_version.split_whitespace().find(|w| w.starts_with(|c: char| c.is_ascii_digit())).unwrap_or(&s.server_version).to_string(),
+                    c.case.clone(),
+                    c.cache_state.clone(),
+                    format!("`{}`", short(&c.variant)),
+                    format!("{:.1}", c.server.total_per_tid),
+                    c.model.as_ref().map(|x| format!("{:.1}", x.total_per_tid)).unwrap_or_else(|| "-".into()),
+                    c.whole_gap().map(|g| format!("{:+.1}%", g * 100.0)).unwrap_or_else(|| "-".into()),
+                    c.largest_gap().map(|(g, d)| format!("{} ({d:+.1})", g.split(" (").next().unwrap_or(g))).unwrap_or_default(),
+                ]);
+            }
+        }
+        let _ = writeln!(m, "{}", t.render());
     }
     if let Some(t) = alloc_churn_beside(rows_of(p), &p.sweeps) {
         m += &t;
@@ -722,9 +803,54 @@ mod tests {
         assert!((f[0].model_over_real - (0.5 / 0.64 - 1.0)).abs() < 1e-12);
         assert!((f[0].effect_ratio - 0.5 / 0.36).abs() < 1e-12);
         assert!(f[1].real.contains("os-cache") && f[1].real_ratio == 0.68);
-        let md = markdown(&PgSection { status: "measured".into(), servers: vec![server], sweeps: vec![], fidelity: f, model_sweep: vec![], read_stream: None, dir_by_value: None });
+        let md = markdown(&PgSection { status: "measured".into(), servers: vec![server], sweeps: vec![], fidelity: f, model_sweep: vec![], read_stream: None, dir_by_value: None, instructions: None });
         assert!(md.contains("tid-batch / btree-many-miss / `batched`") && md.contains("-11.8%"), "{md}");
         assert!(fidelity(&rows, None, None).is_empty());
+    }
+
+    /// A Pair row's instructions are the model's callgrind rows of its own case and the
+    /// server's counts of the same case and cache state (the miss row takes os-cache's).
+    #[test]
+    fn fidelity_rows_take_the_instructions_of_their_case_and_state() {
+        use instructions::{Comparison, InstructionsReport, ServerCounts, Side};
+        let side = |n: f64| Side { what: String::new(), tids: 1, total_per_tid: n, functions: vec![] };
+        let cmp = |state: &str, v: &str, n: f64| Comparison { case: "btree-many".into(), variant: v.into(), cache_state: state.into(), server: side(n), model: None };
+        let counts = InstructionsReport {
+            host_cpu: "h".into(),
+            command: "c".into(),
+            servers: vec![ServerCounts {
+                server_version: "postgres (PostgreSQL) 18.6".into(),
+                rows: 1,
+                comparisons: vec![cmp("warm", "tid-batch/per-tid", 280.0), cmp("warm", "tid-batch/batched", 170.0), cmp("os-cache", "tid-batch/per-tid", 300.0), cmp("os-cache", "tid-batch/batched", 190.0)],
+            }],
+        };
+        let instr = |case: &str, v: &str, n: f64| Row::plain("tid-batch", case, v, "tid-batch/per-tid", "instructions", n, "instr/TID");
+        let rows = vec![instr("btree-many", "tid-batch/per-tid", 268.0), instr("btree-many", "tid-batch/batched", 156.0), instr("btree-many-miss", "tid-batch/per-tid", 270.0), instr("btree-many-miss", "tid-batch/batched", 158.0)];
+        let fid = |case: &str, server: &str| Fidelity {
+            server: server.into(),
+            study: "tid-batch".into(),
+            case: case.into(),
+            variant: "tid-batch/batched".into(),
+            baseline: "tid-batch/per-tid".into(),
+            model_ratio: 0.6,
+            model_ci: None,
+            real: String::new(),
+            real_ratio: 0.6,
+            real_ci: None,
+            real_verdict: String::new(),
+            real_node_ratio: None,
+            instructions: None,
+            model_over_real: 0.0,
+            effect_ratio: 1.0,
+        };
+        let mut f = vec![fid("btree-many", "18.6"), fid("btree-many-miss", "18.6"), fid("btree-many", "17.11")];
+        add_instructions(&mut f, &rows, &counts);
+        assert_eq!(f[0].instructions, Some([268.0, 156.0, 280.0, 170.0]));
+        assert_eq!(f[1].instructions, Some([270.0, 158.0, 300.0, 190.0]));
+        // No counts of 17: nothing made up.
+        assert_eq!(f[2].instructions, None);
+        let md = markdown(&PgSection { status: "m".into(), servers: vec![], sweeps: vec![], fidelity: f, model_sweep: vec![], read_stream: None, dir_by_value: None, instructions: Some(counts) });
+        assert!(md.contains("268 -> 156 (280 -> 170)"), "{md}");
     }
 
     /// Seed 002's and seed 001's rows come from this host's saved server runs: every server
@@ -785,7 +911,7 @@ mod tests {
         assert_eq!(f[0].real_ratio, 0.5);
         assert!((f[0].model_over_real - 0.2).abs() < 1e-12);
         let cliff = vec![sweep::Cliff { form: sweep::PLAIN.into(), trim: "dynamic".into(), partitions: Some(6) }];
-        let md = markdown(&PgSection { status: "measured".into(), servers: vec![], sweeps: vec![sweep::SweepReport { cliff, ..w }], fidelity: f, model_sweep: vec![], read_stream: None, dir_by_value: None });
+        let md = markdown(&PgSection { status: "measured".into(), servers: vec![], sweeps: vec![sweep::SweepReport { cliff, ..w }], fidelity: f, model_sweep: vec![], read_stream: None, dir_by_value: None, instructions: None });
         assert!(md.contains("- cliff (index scans, trim dynamic): 6 partitions"), "{md}");
         let squeezed = md.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(squeezed.contains("| 100 | index-only | Index Only Scan | 500 | 0.00 | 1000 | 0.00 | 2.00 |"), "{md}");

@@ -335,7 +335,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     progress.borrow().finish();
     let pg = opts.pg.as_ref().map(|o| {
         let names: Vec<&str> = studies.iter().map(|s| s.info().name).collect();
-        super::pg::section(o, opts.quick, &names, &rows, &mut notes)
+        super::pg::section(o, opts.quick, instructions, &names, &rows, &mut notes)
     });
 
     if !busy.is_empty() {

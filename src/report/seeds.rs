@@ -237,11 +237,7 @@ impl Sources {
         let typed = |e: serde_json::Error| bad(path, format!("malformed: {e}"));
         if v.get("schema").and_then(|x| x.as_str()) == Some(super::SCHEMA) {
             let r = super::load(path).map_err(|e| Usage(format!("{e:#}")))?;
-            if let Some(pg) = &r.pg {
-                self.tid.extend(pg.servers.iter().map(|x| (path.to_path_buf(), x.clone())));
-                self.sweeps.extend(pg.sweeps.iter().map(|x| (path.to_path_buf(), x.clone())));
-            }
-            self.reports.push((path.to_path_buf(), r));
+            self.add_report(path, r);
         } else if has("llvm_mca") && has("studies") {
             self.models.push((path.to_path_buf(), serde_json::from_value(v).map_err(typed)?));
         } else if v.get("study").and_then(|x| x.as_str()) == Some("read-stream") {
@@ -266,6 +262,26 @@ impl Sources {
             self.skipped.push((path.to_path_buf(), "not a file the cards read".into()));
         }
         Ok(())
+    }
+
+    /// A report and every server run it holds (`report --pg`'s sections), each read as the
+    /// file it came from.
+    fn add_report(&mut self, path: &Path, r: Report) {
+        if let Some(pg) = &r.pg {
+            let at = || path.to_path_buf();
+            self.tid.extend(pg.servers.iter().map(|x| (at(), x.clone())));
+            self.sweeps.extend(pg.sweeps.iter().map(|x| (at(), x.clone())));
+            if let Some(rs) = &pg.read_stream {
+                self.read_stream.extend(rs.servers.iter().map(|x| (at(), x.clone())));
+            }
+            if let Some(d) = &pg.dir_by_value {
+                self.dir_by_value.push((at(), d.clone()));
+            }
+            if let Some(i) = &pg.instructions {
+                self.instructions.push((at(), i.clone()));
+            }
+        }
+        self.reports.push((path.to_path_buf(), r));
     }
 
     /// The report that holds `study`'s case: full size before quick, more layouts first, then
@@ -777,7 +793,7 @@ fn server_instructions(case: &str, a: &str, b: &str, src: &Sources, out: &mut Ve
     let mut any = false;
     for (path, r) in &src.instructions {
         for s in &r.servers {
-            let per = |id: &str| s.comparisons.iter().find(|c| c.case == case && c.variant == id).map(|c| c.server.total_per_tid);
+            let per = |id: &str| s.comparisons.iter().find(|c| c.case == case && c.cache_state == "warm" && c.variant == id).map(|c| c.server.total_per_tid);
             if let (Some(x), Some(y)) = (per(a), per(b))
                 && x > 0.0
             {
@@ -896,7 +912,8 @@ pub fn render(c: &Card, md: bool) -> String {
 
 /// The cards of every seed whose study a report holds (for the top of the report).
 pub fn report_cards(r: &Report) -> Vec<Card> {
-    let src = Sources { reports: vec![(PathBuf::from("report.json"), r.clone())], tid: r.pg.iter().flat_map(|p| p.servers.iter().map(|x| (PathBuf::from("report.json"), x.clone()))).collect(), sweeps: r.pg.iter().flat_map(|p| p.sweeps.iter().map(|x| (PathBuf::from("report.json"), x.clone()))).collect(), ..Sources::default() };
+    let mut src = Sources::default();
+    src.add_report(Path::new("report.json"), r.clone());
     SPECS.iter().filter(|s| r.studies.iter().any(|x| x.name == s.study && x.cases.iter().any(|c| c.name == s.case))).map(|s| card(s, &src)).collect()
 }
 
