@@ -340,3 +340,25 @@ fn a_reports_own_server_runs_reach_its_cards() {
         assert!(lines.iter().any(|l| !l.to_lowercase().contains("missing")), "seed {seed}: {md}");
     }
 }
+
+/// Seed 004's server lines: a TPS ratio below 1 (the later server slower) is a time ratio
+/// above 1 with the verdict "slower", as the run itself judged it.
+#[test]
+fn seed_004s_regression_reads_as_the_later_server_slower() {
+    let d = tempfile::tempdir().unwrap();
+    let rec = |ratio: f64, lo: f64, hi: f64, verdict: &str, index: bool| {
+        serde_json::json!({"partitions": 100, "index_on_bid": index, "protocol": "simple", "clients": 1, "arm": "plain", "arm_env": [],
+            "servers": [], "pair": ["17.11", "18.6"], "ratio": ratio, "ci_low": lo, "ci_high": hi, "verdict": verdict, "aa_ratio": 1.0, "aa_floor": 0.05})
+    };
+    let saved = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/kvm-intel-xeon-emr-2core/pg/pg-seed004-quick.json");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(saved).unwrap()).unwrap();
+    v["records"] = serde_json::json!([rec(0.5, 0.45, 0.55, "slower", true), rec(1.0, 0.95, 1.05, "not resolved", false)]);
+    let p = d.path().join("pg-seed004.json");
+    std::fs::write(&p, v.to_string()).unwrap();
+    let o = hotloops(&["seed", "004", "--report", &p.display().to_string(), "--format", "md"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = String::from_utf8(o.stdout).unwrap();
+    let row = |on: bool| md.lines().find(|l| l.starts_with("| server 17.11 -> 18.6") && l.contains(if on { "+100.00%" } else { "+0.00%" })).unwrap_or_else(|| panic!("{md}")).to_string();
+    assert!(row(true).contains("slower"), "{md}");
+    assert!(row(false).contains("not resolved"), "{md}");
+}

@@ -752,7 +752,9 @@ fn server_lines(spec: &Spec, src: &Sources, out: &mut Vec<Line>) {
                         view: View::Context,
                         label: format!("server {} -> {}", rec.pair.0, rec.pair.1),
                         pair: format!("100 partitions, bid index {}", if rec.index_on_bid { "on" } else { "off" }),
-                        figure: Ok(Figure { ratio: t, ci, verdict: Dir::parse(&rec.verdict).map(|d| if d == Dir::Faster { Dir::Slower } else if d == Dir::Slower { Dir::Faster } else { d }), note: "the later server's time".into() }),
+                        // The record's verdict is already the later server's speed ("slower":
+                        // fewer TPS, more time), the direction of the time ratio shown.
+                        figure: Ok(Figure { ratio: t, ci, verdict: Dir::parse(&rec.verdict), note: "the later server's time".into() }),
                         source: display(path),
                         command: r.command.clone(),
                     });
