@@ -46,11 +46,25 @@ pub struct CompactAttribute {
 /// The metapage fields PostgreSQL caches in `rel->rd_amcache` after the first descent.
 #[derive(Clone, Copy, Debug)]
 pub struct BTMetaCache {
+    /// `btm_version` (`BTREE_VERSION`, 4, for an index built by 13 and later).
+    pub version: u32,
     /// `btm_fastroot`.
     pub fastroot: BlockNumber,
     /// `btm_fastlevel`.
     pub fastlevel: u32,
+    /// `btm_allequalimage`: deduplication is safe (int4/int8 opclasses).
+    pub allequalimage: bool,
 }
+
+/// `BTREE_VERSION`.
+pub const BTREE_VERSION: u32 = 4;
+/// `BTREE_NOVAC_VERSION`: the last version without heapkeyspace.
+pub const BTREE_NOVAC_VERSION: u32 = 3;
+/// `BTORDER_PROC`.
+pub const BTORDER_PROC: u16 = 1;
+/// `BTNProcs`: btree's `amsupport` in 18 (ORDER, SORTSUPPORT, INRANGE, EQUALIMAGE, OPTIONS,
+/// SKIPSUPPORT).
+pub const BT_NPROCS: u16 = 6;
 
 /// The index `Relation`, cut to what the descent reads.
 #[derive(Clone, Copy, Debug)]
@@ -67,6 +81,11 @@ pub struct IndexRel {
     pub metad: Option<BTMetaCache>,
     /// `pgstat_info`: the relation's statistics entry (null: not counted).
     pub pgstat_info: *mut super::pgstat::PgStatTableStatus,
+    /// `rd_supportinfo`: the support procs' `FmgrInfo`s, `amsupport` a key column (null:
+    /// none looked up; the model fills only column 1's ORDER proc, at index 0).
+    pub supportinfo: *const FmgrInfo,
+    /// `rd_indam->amsupport`.
+    pub amsupport: u16,
 }
 
 /// `ScanKeyData`: 72 bytes.
@@ -290,8 +309,12 @@ pub unsafe fn bt_compare(rel: &IndexRel, key: &BTScanInsertData, page: *const Pa
 /// `_bt_binsrch`: on a leaf, the first item >= the key (nextkey = false); on an internal page,
 /// the last pivot < the key, whose downlink to follow.
 ///
+/// Out of line: static in nbtsearch.c with two callers (`_bt_search`, `_bt_first`), and gcc
+/// keeps it a real call (18's profile names it, two calls a primitive scan).
+///
 /// # Safety
 /// As [`bt_compare`].
+#[inline(never)]
 pub unsafe fn bt_binsrch(rel: &IndexRel, key: &BTScanInsertData, page: *const Page) -> OffsetNumber {
     unsafe {
         let mut low = first_data_key(page);
@@ -319,8 +342,12 @@ pub unsafe fn bt_binsrch(rel: &IndexRel, key: &BTScanInsertData, page: *const Pa
 /// `_bt_moveright` for a reader: step right while the key is beyond the page's high key (a
 /// concurrent split would put it there; in a static index one compare per non-rightmost page).
 ///
+/// Out of line, as in 18's profile (a static function with one caller that gcc does not inline:
+/// its write-mode branch is large).
+///
 /// # Safety
 /// `bm` must be live; `buf` pinned and read-locked.
+#[inline(never)]
 pub unsafe fn bt_moveright(bm: *mut BufMgr, rel: &IndexRel, key: &BTScanInsertData, mut buf: Buffer) -> Buffer {
     unsafe {
         let cmpval = if key.nextkey { 0 } else { 1 };
@@ -417,6 +444,83 @@ pub unsafe fn bt_getroot(bm: *mut BufMgr, rel: &IndexRel) -> Buffer {
     }
 }
 
+/// `_bt_metaversion`: `heapkeyspace` and `allequalimage` from the cached metapage
+/// (`rd_amcache`), which `_bt_first` reads on every primitive scan to fill its insertion key.
+///
+/// # Safety
+/// `heapkeyspace` and `allequalimage` must be writable.
+#[inline(never)]
+pub unsafe fn bt_metaversion(rel: &IndexRel, heapkeyspace: *mut bool, allequalimage: *mut bool) {
+    let Some(metad) = rel.metad else { not_modelled("_bt_metaversion without a cached metapage (_bt_getmeta)") };
+    unsafe {
+        *heapkeyspace = metad.version > BTREE_NOVAC_VERSION;
+        *allequalimage = metad.allequalimage;
+    }
+}
+
+/// `index_getprocinfo(irel, attnum, procnum)` (indexam.c): the support proc's cached `FmgrInfo`
+/// in `rd_supportinfo` (the model's relcache entry has it filled: `fmgr_info_cxt` never runs).
+///
+/// # Safety
+/// `rel.supportinfo` must hold `attnum`'s procs.
+#[inline(never)]
+pub unsafe fn index_getprocinfo(rel: &IndexRel, attnum: i16, procnum: u16) -> *const FmgrInfo {
+    let nproc = rel.amsupport as usize;
+    if procnum < 1 || procnum as usize > nproc {
+        not_modelled("index_getprocinfo: a procnum beyond amsupport");
+    }
+    let procindex = nproc * (attnum as usize - 1) + (procnum as usize - 1);
+    if rel.supportinfo.is_null() || procindex != 0 {
+        not_modelled("index_getprocinfo: support procs other than column 1's ORDER proc");
+    }
+    let locinfo = unsafe { rel.supportinfo.add(procindex) };
+    if unsafe { (*locinfo).fn_oid } == 0 {
+        not_modelled("index_getprocinfo: a first lookup (fmgr_info_cxt)");
+    }
+    locinfo
+}
+
+/// `fmgr_info_copy` (fmgr.c): copy the `FmgrInfo`, no `fn_extra`, owned by `destcxt`.
+///
+/// # Safety
+/// `dst` writable, `src` valid.
+#[inline(never)]
+pub unsafe fn fmgr_info_copy(dst: *mut FmgrInfo, src: *const FmgrInfo, destcxt: *mut u8) {
+    unsafe {
+        *dst = *src;
+        (*dst).fn_mcxt = destcxt;
+        (*dst).fn_extra = std::ptr::null_mut();
+    }
+}
+
+/// `ScanKeyEntryInitializeWithInfo` (scankey.c): fill an insertion scan key, its `sk_func`
+/// copied from `finfo` into `CurrentMemoryContext`.
+///
+/// # Safety
+/// `entry` writable, `finfo` valid.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn scan_key_entry_initialize_with_info(
+    entry: *mut ScanKeyData,
+    flags: i32,
+    attno: i16,
+    strategy: u16,
+    subtype: Oid,
+    collation: Oid,
+    finfo: *const FmgrInfo,
+    argument: Datum,
+) {
+    unsafe {
+        (*entry).sk_flags = flags;
+        (*entry).sk_attno = attno;
+        (*entry).sk_strategy = strategy;
+        (*entry).sk_subtype = subtype;
+        (*entry).sk_collation = collation;
+        (*entry).sk_argument = argument;
+        fmgr_info_copy(&raw mut (*entry).sk_func, finfo, super::mcxt::current_memory_context().cast());
+    }
+}
+
 /// `_bt_getbuf(rel, blkno, BT_READ)`: `ReadBuffer`, `_bt_lockbuf`, `_bt_checkpage`.
 ///
 /// # Safety
@@ -469,8 +573,10 @@ pub unsafe fn bt_unlockbuf(bm: *mut BufMgr, buf: Buffer) {
     unsafe { lock_buffer(bm, buf, BufferLockMode::Unlock) }
 }
 
-/// `_bt_checkpage`: not new, and the special space is a `BTPageOpaqueData`.
-#[inline(always)]
+/// `_bt_checkpage`: not new, and the special space is a `BTPageOpaqueData`. Out of line: an
+/// exported nbtpage.c function (18's profile: two calls a primitive scan, from `_bt_getbuf` and
+/// `_bt_relandgetbuf`).
+#[inline(never)]
 unsafe fn bt_checkpage(bm: *mut BufMgr, buf: Buffer) {
     unsafe {
         let page = buffer_get_page(bm, buf) as *const u8;
