@@ -5,15 +5,23 @@
 //! src/backend/storage/page/bufpage.c, src/backend/utils/hash/dynahash.c, src/common/hashfn.c,
 //! src/backend/storage/lmgr/lwlock.c, src/backend/utils/resowner/resowner.c).
 //!
-//! `ReadBuffer` builds the 20-byte `BufferTag`, hashes it (`tag_hash` = `hash_bytes`, Bob
-//! Jenkins' lookup3, reached through dynahash's `hash` pointer), takes the mapping partition's
-//! LWLock shared (one of 128; a CAS on its state word), looks the tag up in the buffer mapping
+//! The read path is PostgreSQL 18's, each function a real call where 18's profile has one:
+//! `ReadBuffer` -> `ReadBufferExtended` (another session's temp relation refused, then
+//! `ReadBuffer_common` inline: persistence, mode flags, a `ReadBuffersOperation` on the stack)
+//! -> `StartReadBuffer` (`StartReadBuffersImpl` and `PinBufferForBlock` inline:
+//! `IOContextForStrategy`, then `BufferAlloc`'s lookup). That builds the 20-byte `BufferTag`,
+//! hashes it (`tag_hash` = `hash_bytes`, Bob Jenkins' lookup3, reached through dynahash's
+//! `hash` pointer), takes the mapping partition's LWLock shared (one of 128; `LWLockAcquire`
+//! -> `LWLockAttemptLock`'s CAS on its state word), looks the tag up in the buffer mapping
 //! table (dynahash: directory, segment, bucket chain, `memcmp` through the `match` pointer),
-//! pins the buffer (private refcount array of 8 searched linearly, then a CAS loop on the
-//! descriptor's state word adding a refcount and a usage count up to 5), releases the
-//! partition lock (atomic sub), remembers the pin in the resource owner and bumps the hit
-//! counters. `LockBuffer(BT_READ)` takes the content LWLock shared; `ReleaseBuffer` forgets
-//! the pin in the resource owner and drops the refcount with a CAS.
+//! pins the buffer (`PinBuffer`: `GetPrivateRefCountEntry`'s linear search of the 8-entry
+//! array, then a CAS loop on the descriptor's state word adding a refcount and a usage count up
+//! to 5), releases the partition lock (atomic sub), remembers the pin in the resource owner and
+//! bumps the hit counters: `shared_blks_hit`, the relation's `blocks_fetched`/`blocks_hit`, and
+//! `pgstat_count_io_op(IOOP_HIT)` with 18's per-backend copy (`pgstat_count_backend_io_op`).
+//! `LockBuffer(BT_READ)` takes the content LWLock shared; `ReleaseBuffer` forgets the pin in
+//! the resource owner and drops the refcount with a CAS (`UnpinBufferNoOwner`, out of line).
+//! `BufferGetBlockNumber` is a call too.
 //!
 //! On a miss (`BufferAlloc` after the lookup failed): `GetVictimBuffer` takes a buffer from the
 //! free list while it lasts, then from `StrategyGetBuffer`'s clock sweep (`ClockSweepTick`'s
@@ -35,8 +43,9 @@
 //! blocks; a B-tree reads one page at a time), data checksums (off by default), relation
 //! segments (one file a relation), local buffers, waiting on a contended LWLock or a
 //! locked buffer header, the private refcount overflow hash and the resource owner's hash
-//! (the model holds at most a few pins), buffer strategies, and `pgstat_count_io_op`'s
-//! per-object table (a single counter stands for it). `BufferGetPage` reads a per-buffer page
+//! (the model holds at most a few pins), buffer strategies, and 18's asynchronous I/O: a miss
+//! is read synchronously inside `StartReadBuffer` (the older `BufferAlloc` + `smgrread`
+//! shape) rather than by `WaitReadBuffers` -> `AsyncReadBuffers`. `BufferGetPage` reads a per-buffer page
 //! pointer (the pages stay where the B-tree built them) instead of computing
 //! `BufferBlocks + (buffer - 1) * BLCKSZ`: one load more.
 

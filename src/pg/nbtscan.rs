@@ -1,8 +1,11 @@
 //! The B-tree bitmap scan tid-batch's kernels run in, shared by every variant: the scan
 //! state (`IndexScanDesc`, `BTScanOpaqueData`, array keys, shared buffers, memory context),
-//! `_bt_first` for `col0 = ANY(array)` and `col0 < n`, `_bt_steppage` through the buffer
-//! manager, `_bt_next`, and `BTScanPosInvalidate` (nbtsearch.c, nbtutils.c). A line changed
-//! here moves every tid-batch B-tree variant.
+//! `_bt_first` for `col0 = ANY(array)` and `col0 < n`, `_bt_readfirstpage`, `_bt_steppage`
+//! and `_bt_readnextpage` through the buffer manager (each out of line, as PostgreSQL 18's
+//! profile has them), `_bt_next`, `_bt_parallel_done` and `BTScanPosInvalidate` (nbtsearch.c,
+//! nbtree.c, nbtutils.c). A line changed here moves every tid-batch B-tree variant. Left out:
+//! `_bt_preprocess_array_keys`' work at the first `_bt_first` after each `btrescan` (the array
+//! is deconstructed, sorted and deduplicated once at setup, outside the measured runs).
 
 use crate::pg::ItemPointer;
 use crate::pg::itemptr::INVALID_BLOCK_NUMBER;
@@ -13,7 +16,7 @@ use crate::pg::nbtreadpage::{BTScanKeys, NbtScan, bt_more_right, bt_preprocess_k
 use crate::pg::pgstat::{PgStatTableStatus, pgstat_count_index_scan};
 use crate::pg::nbtree::{BTScanOpaque, BTScanPos, BTree, IndexScanDesc, KeyType, P_NONE, ScanDirection};
 use crate::pg::nbtsearch::{
-    BT_NPROCS, BTMetaCache, BTORDER_PROC, BTREE_VERSION, BTScanInsertData, CompactAttribute, IndexRel, bt_binsrch, bt_freestack,
+    BT_NPROCS, BTMetaCache, BTORDER_PROC, BTREE_VERSION, BTScanInsertData, CompactAttribute, IndexRel, RelForm, bt_binsrch, bt_freestack,
     bt_getbuf, bt_metaversion, bt_relbuf, bt_search, bt_unlockbuf, first_data_key, index_getprocinfo, not_modelled,
     scan_key_entry_initialize_with_info,
 };
@@ -83,6 +86,10 @@ pub struct BtreeScan {
     pub orderproc: FmgrInfo,
     /// `scan->parallel_scan`: null (no parallel scan).
     pub parallel_scan: *const u8,
+    /// The index's `pg_class` row (`irel.rd_rel` points to it).
+    pub rd_rel: Box<RelForm>,
+    /// The index's tuple descriptor, its compact attributes (`irel.rd_att` points to them).
+    pub rd_att: Box<[CompactAttribute]>,
 }
 
 impl BtreeScan {
@@ -129,9 +136,9 @@ impl BtreeScan {
         let irel = IndexRel {
             pgstat_info: &mut *pgstat,
             locator: INDEX_LOCATOR,
-            natts: 1,
+            rd_rel: std::ptr::null(),
             nkeyatts: 1,
-            att: CompactAttribute { attcacheoff: 0, attlen, attbyval: true },
+            rd_att: std::ptr::null(),
             metad: (rel.root != 0).then_some(BTMetaCache {
                 version: BTREE_VERSION,
                 fastroot: rel.root,
@@ -164,10 +171,14 @@ impl BtreeScan {
             irel,
             orderproc,
             parallel_scan: std::ptr::null(),
+            rd_rel: Box::new(RelForm { relnatts: 1, relpersistence: b'p' }),
+            rd_att: Box::new([CompactAttribute { attcacheoff: 0, attlen, attbyval: true }]),
         });
         bs.desc.opaque = &mut *bs.so;
-        // rd_supportinfo: column 1's ORDER proc (the box keeps it in place).
+        // rd_supportinfo: column 1's ORDER proc; rd_rel and rd_att (the box keeps them in place).
         bs.irel.supportinfo = &bs.orderproc;
+        bs.irel.rd_rel = &*bs.rd_rel;
+        bs.irel.rd_att = bs.rd_att.as_ptr();
         let keys_ptr = bs.skeys.as_deref_mut().map_or(std::ptr::null_mut(), |k| k as *mut BTScanKeys);
         bs.nbt = NbtScan { so: &mut *bs.so, keys: keys_ptr, rel: &bs.irel };
         if let Some(k) = bs.skeys.as_deref_mut().filter(|k| k.array_keys[0].num_elems > 0) {

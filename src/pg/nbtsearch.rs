@@ -1,15 +1,23 @@
 //! The B-tree descent: `_bt_search`, `_bt_moveright`, `_bt_binsrch` and `_bt_compare`
 //! (src/backend/access/nbtree/nbtsearch.c) over pages read through the buffer manager
-//! (`_bt_getroot`, `_bt_getbuf`, `_bt_relandgetbuf`, `_bt_relbuf` in nbtpage.c, out of line).
+//! (`_bt_getroot`, `_bt_getbuf`, `_bt_relandgetbuf`, `_bt_relbuf`, `_bt_checkpage` in
+//! nbtpage.c, out of line), and what `_bt_first` builds its insertion scan key with
+//! (`_bt_metaversion`, indexam.c's `index_getprocinfo`, scankey.c's
+//! `ScanKeyEntryInitializeWithInfo` with fmgr.c's `fmgr_info_copy`).
 //!
 //! Every key comparison goes through `_bt_compare`: the minus-infinity shortcut on an internal
-//! page's first item, `BTreeTupleGetNAtts`, `index_getattr` with a cached attribute offset,
-//! then `FunctionCall2Coll(&scankey->sk_func, ...)` -> `btint8cmp` through `fn_addr`, and the
-//! sign flip. Pivots carry no heap TID (keys are unique, so suffix truncation drops it), and
-//! an equal, truncated pivot sends a forward search right, as in PostgreSQL. `_bt_search`
-//! pallocs a `BTStackData` per internal level in `CurrentMemoryContext` ([`crate::pg::mcxt`]);
-//! `_bt_freestack` (nbtutils.c) pfrees the chain. Left out: incomplete-split handling,
-//! `scantid` tie-breaks (a bitmap scan has none), null keys beyond the flag tests.
+//! page's first item, `BTreeTupleGetNAtts` (the relation's count read through `rd_rel`),
+//! `index_getattr` finding the key column's `CompactAttribute` in `rd_att` by the key's
+//! `sk_attno` (cached offset, `fetchatt`'s switch on `attlen`), then
+//! `FunctionCall2Coll(&scankey->sk_func, ...)` -> `btint8cmp` through `fn_addr`, and the sign
+//! flip. `_bt_binsrch` and `_bt_moveright` are real calls, as gcc keeps them in PostgreSQL 18
+//! (its profile names both). Pivots carry no heap TID (keys are unique, so suffix truncation
+//! drops it), and an equal, truncated pivot sends a forward search right, as in PostgreSQL.
+//! `_bt_search` pallocs a `BTStackData` per internal level in `CurrentMemoryContext`
+//! ([`crate::pg::mcxt`]); `_bt_freestack` (nbtutils.c) pfrees the chain. Left out:
+//! incomplete-split handling, `scantid` tie-breaks (a bitmap scan has none), null keys beyond
+//! the flag tests, `index_getattr`'s uncached path (`nocache_index_getattr`), and the first
+//! `index_getprocinfo` of a relcache entry (`fmgr_info_cxt`).
 
 use super::bufmgr::{
     BufMgr, Buffer, BufferLockMode, INVALID_BUFFER, RelFileLocator, buffer_get_block_number, buffer_get_page,
@@ -66,17 +74,26 @@ pub const BTORDER_PROC: u16 = 1;
 /// SKIPSUPPORT).
 pub const BT_NPROCS: u16 = 6;
 
+/// `FormData_pg_class`, the fields an index scan reads through `rel->rd_rel`.
+#[derive(Clone, Copy, Debug)]
+pub struct RelForm {
+    /// `relnatts`: `IndexRelationGetNumberOfAttributes`.
+    pub relnatts: i16,
+    /// `relpersistence`.
+    pub relpersistence: u8,
+}
+
 /// The index `Relation`, cut to what the descent reads.
 #[derive(Clone, Copy, Debug)]
 pub struct IndexRel {
     /// `rd_locator`.
     pub locator: RelFileLocator,
-    /// `IndexRelationGetNumberOfAttributes`.
-    pub natts: i32,
+    /// `rd_rel`: the relation's `pg_class` row (its attribute count is read through it).
+    pub rd_rel: *const RelForm,
     /// `IndexRelationGetNumberOfKeyAttributes`.
     pub nkeyatts: i32,
-    /// `TupleDescCompactAttr(rd_att, 0)`.
-    pub att: CompactAttribute,
+    /// `rd_att`'s compact attributes (`TupleDescCompactAttr(rd_att, i)` for column i + 1).
+    pub rd_att: *const CompactAttribute,
     /// `rd_amcache`: the cached metapage (`None` without a root).
     pub metad: Option<BTMetaCache>,
     /// `pgstat_info`: the relation's statistics entry (null: not counted).
@@ -218,24 +235,39 @@ pub unsafe fn downlink(itup: *const u8) -> BlockNumber {
     unsafe { (itup as *const ItemPointer).read().block() }
 }
 
-/// `index_getattr(itup, 1, ...)` for a by-value column with a cached offset: (datum, isnull).
+impl IndexRel {
+    /// `IndexRelationGetNumberOfAttributes(rel)`: `rel->rd_rel->relnatts`.
+    ///
+    /// # Safety
+    /// `rd_rel` must be live.
+    #[inline(always)]
+    pub unsafe fn natts(&self) -> i32 {
+        unsafe { (*self.rd_rel).relnatts as i32 }
+    }
+}
+
+/// `index_getattr(itup, attnum, tupdesc, &isnull)` for a by-value column with a cached offset:
+/// the column's `CompactAttribute` found in the descriptor by `attnum` (a scan key's
+/// `sk_attno`), then `fetchatt`: (datum, isnull).
 ///
 /// # Safety
-/// `itup` must point to a whole index tuple of `att`'s type.
+/// `itup` must point to a whole index tuple of `tupdesc`'s row type; `attnum` one of its columns.
 #[inline(always)]
-pub unsafe fn index_getattr(itup: *const u8, att: &CompactAttribute) -> (Datum, bool) {
+pub unsafe fn index_getattr(itup: *const u8, attnum: i16, tupdesc: *const CompactAttribute) -> (Datum, bool) {
     unsafe {
+        let att = &*tupdesc.add(attnum as usize - 1);
         let info = t_info(itup);
         if info & INDEX_NULL_MASK != 0 || att.attcacheoff < 0 || !att.attbyval {
             not_modelled("index_getattr: null bitmaps, uncached offsets and by-reference types");
         }
         // IndexInfoFindDataOffset(t_info) without nulls: MAXALIGN(sizeof(IndexTupleData)) = 8.
         let p = itup.add(maxalign(8) + att.attcacheoff as usize);
+        // fetch_att: by attlen, as PostgreSQL's switch orders it (1, 2, 4, else 8).
         let d = match att.attlen {
-            8 => (p as *const i64).read() as Datum,
-            4 => (p as *const i32).read() as i64 as Datum,
+            1 => *p as Datum,
             2 => (p as *const i16).read() as i64 as Datum,
-            _ => *p as Datum,
+            4 => (p as *const i32).read() as i64 as Datum,
+            _ => (p as *const i64).read() as Datum,
         };
         (d, false)
     }
@@ -247,7 +279,7 @@ pub unsafe fn index_getattr(itup: *const u8, att: &CompactAttribute) -> (Datum, 
 /// `itup` must point to an index tuple.
 #[inline(always)]
 pub unsafe fn bt_tuple_get_natts(itup: *const u8, rel: &IndexRel) -> i32 {
-    unsafe { if is_pivot(itup) { (tid_offset(itup) & BT_OFFSET_MASK) as i32 } else { rel.natts } }
+    unsafe { if is_pivot(itup) { (tid_offset(itup) & BT_OFFSET_MASK) as i32 } else { rel.natts() } }
 }
 
 #[cold]
@@ -271,11 +303,11 @@ pub unsafe fn bt_compare(rel: &IndexRel, key: &BTScanInsertData, page: *const Pa
         }
         let itup = Page::item_ptr(page, offnum);
         let pivot = is_pivot(itup);
-        let ntupatts = if pivot { (tid_offset(itup) & BT_OFFSET_MASK) as i32 } else { rel.natts };
+        let ntupatts = if pivot { (tid_offset(itup) & BT_OFFSET_MASK) as i32 } else { rel.natts() };
         let ncmpkey = ntupatts.min(key.keysz);
         for i in 0..ncmpkey as usize {
             let sk = &key.scankeys[i];
-            let (datum, isnull) = index_getattr(itup, &rel.att);
+            let (datum, isnull) = index_getattr(itup, sk.sk_attno, rel.rd_att);
             let result = if sk.sk_flags & SK_ISNULL != 0 {
                 if isnull { 0 } else if sk.sk_flags & SK_BT_NULLS_FIRST != 0 { -1 } else { 1 }
             } else if isnull {
