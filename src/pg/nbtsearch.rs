@@ -483,10 +483,16 @@ pub unsafe fn bt_getroot(bm: *mut BufMgr, rel: &IndexRel) -> Buffer {
 /// `heapkeyspace` and `allequalimage` must be writable.
 #[inline(never)]
 pub unsafe fn bt_metaversion(rel: &IndexRel, heapkeyspace: *mut bool, allequalimage: *mut bool) {
-    let Some(metad) = rel.metad else { not_modelled("_bt_metaversion without a cached metapage (_bt_getmeta)") };
+    // An index without a root has nothing cached: PostgreSQL reads the metapage here
+    // (`_bt_getmeta`, not modelled: the model's block 0 is never read) and finds what a new
+    // index's metapage holds, the current version and allequalimage for int4/int8.
+    let (version, allequal) = match rel.metad {
+        Some(metad) => (metad.version, metad.allequalimage),
+        None => (BTREE_VERSION, true),
+    };
     unsafe {
-        *heapkeyspace = metad.version > BTREE_NOVAC_VERSION;
-        *allequalimage = metad.allequalimage;
+        *heapkeyspace = version > BTREE_NOVAC_VERSION;
+        *allequalimage = allequal;
     }
 }
 
