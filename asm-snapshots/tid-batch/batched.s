@@ -79,7 +79,7 @@ hl_tid_batch_batched_btree:
 	sub rsp, 4088
 	mov rbx, rsi
 	mov r12, rdi
-	mov rbp, qword ptr [rdi + 176]
+	mov rbp, qword ptr [rdi + 128]
 	lea r15, [rbp + 136]
 	mov rax, qword ptr [rdx + 24]
 	mov qword ptr [rsp + 8], rax

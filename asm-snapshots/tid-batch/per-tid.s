@@ -77,7 +77,7 @@ hl_tid_batch_per_tid_btree:
 	push rax
 	mov rbx, rsi
 	mov r14, rdi
-	mov r12, qword ptr [rdi + 176]
+	mov r12, qword ptr [rdi + 128]
 	lea r13, [r12 + 136]
 	mov rbp, qword ptr [rdx + 24]
 	xor r15d, r15d
@@ -93,7 +93,7 @@ hl_tid_batch_per_tid_btree:
 	test al, al
 	je .L1
 	inc r15
-	lea rsi, [r14 + 264]
+	lea rsi, [r14 + 320]
 	jmp .L3
 .L4:
 	cdqe

@@ -79,9 +79,9 @@ hl_tid_batch_runs_btree:
 	sub rsp, 104
 	mov qword ptr [rsp + 16], rsi
 	mov r12, rdi
-	mov rax, qword ptr [rdi + 128]
+	mov rax, qword ptr [rdi + 80]
 	mov qword ptr [rsp + 32], rax
-	mov rbp, qword ptr [rdi + 176]
+	mov rbp, qword ptr [rdi + 128]
 	lea rax, [rbp + 136]
 	mov qword ptr [rsp + 72], rax
 	mov rax, qword ptr [rdx + 24]

@@ -5,15 +5,23 @@
 //! src/backend/storage/page/bufpage.c, src/backend/utils/hash/dynahash.c, src/common/hashfn.c,
 //! src/backend/storage/lmgr/lwlock.c, src/backend/utils/resowner/resowner.c).
 //!
-//! `ReadBuffer` builds the 20-byte `BufferTag`, hashes it (`tag_hash` = `hash_bytes`, Bob
-//! Jenkins' lookup3, reached through dynahash's `hash` pointer), takes the mapping partition's
-//! LWLock shared (one of 128; a CAS on its state word), looks the tag up in the buffer mapping
+//! The read path is PostgreSQL 18's, each function a real call where 18's profile has one:
+//! `ReadBuffer` -> `ReadBufferExtended` (another session's temp relation refused, then
+//! `ReadBuffer_common` inline: persistence, mode flags, a `ReadBuffersOperation` on the stack)
+//! -> `StartReadBuffer` (`StartReadBuffersImpl` and `PinBufferForBlock` inline:
+//! `IOContextForStrategy`, then `BufferAlloc`'s lookup). That builds the 20-byte `BufferTag`,
+//! hashes it (`tag_hash` = `hash_bytes`, Bob Jenkins' lookup3, reached through dynahash's
+//! `hash` pointer), takes the mapping partition's LWLock shared (one of 128; `LWLockAcquire`
+//! -> `LWLockAttemptLock`'s CAS on its state word), looks the tag up in the buffer mapping
 //! table (dynahash: directory, segment, bucket chain, `memcmp` through the `match` pointer),
-//! pins the buffer (private refcount array of 8 searched linearly, then a CAS loop on the
-//! descriptor's state word adding a refcount and a usage count up to 5), releases the
-//! partition lock (atomic sub), remembers the pin in the resource owner and bumps the hit
-//! counters. `LockBuffer(BT_READ)` takes the content LWLock shared; `ReleaseBuffer` forgets
-//! the pin in the resource owner and drops the refcount with a CAS.
+//! pins the buffer (`PinBuffer`: `GetPrivateRefCountEntry`'s linear search of the 8-entry
+//! array, then a CAS loop on the descriptor's state word adding a refcount and a usage count up
+//! to 5), releases the partition lock (atomic sub), remembers the pin in the resource owner and
+//! bumps the hit counters: `shared_blks_hit`, the relation's `blocks_fetched`/`blocks_hit`, and
+//! `pgstat_count_io_op(IOOP_HIT)` with 18's per-backend copy (`pgstat_count_backend_io_op`).
+//! `LockBuffer(BT_READ)` takes the content LWLock shared; `ReleaseBuffer` forgets the pin in
+//! the resource owner and drops the refcount with a CAS (`UnpinBufferNoOwner`, out of line).
+//! `BufferGetBlockNumber` is a call too.
 //!
 //! On a miss (`BufferAlloc` after the lookup failed): `GetVictimBuffer` takes a buffer from the
 //! free list while it lasts, then from `StrategyGetBuffer`'s clock sweep (`ClockSweepTick`'s
@@ -35,8 +43,9 @@
 //! blocks; a B-tree reads one page at a time), data checksums (off by default), relation
 //! segments (one file a relation), local buffers, waiting on a contended LWLock or a
 //! locked buffer header, the private refcount overflow hash and the resource owner's hash
-//! (the model holds at most a few pins), buffer strategies, and `pgstat_count_io_op`'s
-//! per-object table (a single counter stands for it). `BufferGetPage` reads a per-buffer page
+//! (the model holds at most a few pins), buffer strategies, and 18's asynchronous I/O: a miss
+//! is read synchronously inside `StartReadBuffer` (the older `BufferAlloc` + `smgrread`
+//! shape) rather than by `WaitReadBuffers` -> `AsyncReadBuffers`. `BufferGetPage` reads a per-buffer page
 //! pointer (the pages stay where the B-tree built them) instead of computing
 //! `BufferBlocks + (buffer - 1) * BLCKSZ`: one load more.
 
@@ -329,16 +338,25 @@ pub struct BufMgr {
     owner: ResourceOwner,
     /// `pgBufferUsage.shared_blks_hit`.
     pub shared_blks_hit: u64,
-    /// `pgstat_count_io_op(..., IOOP_HIT)`.
-    pub io_hits: u64,
+    /// `PendingIOStats`: the backend's I/O counts by object, context and operation.
+    pending_io: PgStatPendingIO,
+    /// `PendingBackendStats.pending_io`: 18's per-backend copy of the same counts.
+    backend_io: PgStatPendingIO,
+    /// `have_iostats`, `backend_has_iostats`, `pgstat_report_fixed`.
+    have_iostats: bool,
+    backend_has_iostats: bool,
+    pgstat_report_fixed: bool,
+    /// `MyBackendType`.
+    backend_type: BackendType,
+    /// `VacuumCostActive`, `VacuumCostBalance`, `VacuumCostPageHit`.
+    vacuum_cost_active: bool,
+    vacuum_cost_balance: i32,
     /// `rel->pgstat_info->counts.blocks_fetched`.
     pub blocks_fetched: u64,
     /// `rel->pgstat_info->counts.blocks_hit`.
     pub blocks_hit: u64,
     /// `pgBufferUsage.shared_blks_read`.
     pub shared_blks_read: u64,
-    /// `pgstat_count_io_op(..., IOOP_READ)`.
-    pub io_reads: u64,
 }
 
 impl BufMgr {
@@ -421,11 +439,17 @@ impl BufMgr {
             interrupt_holdoff_count: 0,
             owner: ResourceOwner { releasing: false, narr: 0, arr: [none; RESOWNER_ARRAY_SIZE] },
             shared_blks_hit: 0,
-            io_hits: 0,
+            pending_io: PgStatPendingIO::default(),
+            backend_io: PgStatPendingIO::default(),
+            have_iostats: false,
+            backend_has_iostats: false,
+            pgstat_report_fixed: false,
+            backend_type: BackendType::Backend,
+            vacuum_cost_active: false,
+            vacuum_cost_balance: 0,
             blocks_fetched: 0,
             blocks_hit: 0,
             shared_blks_read: 0,
-            io_reads: 0,
         })
     }
 
@@ -484,6 +508,16 @@ impl BufMgr {
     pub fn lookup(&self, tag: &BufferTag) -> Option<Buffer> {
         let hash = unsafe { tag_hash((tag as *const BufferTag).cast(), size_of::<BufferTag>()) };
         self.table.find(tag, hash).map(|id| id + 1)
+    }
+
+    /// `pgstat_count_io_op(IOOBJECT_RELATION, IOCONTEXT_NORMAL, IOOP_HIT)` so far.
+    pub fn io_hits(&self) -> u64 {
+        self.pending_io.counts[IOOBJECT_RELATION][IOCONTEXT_NORMAL][IOOP_HIT] as u64
+    }
+
+    /// `pgstat_count_io_op(IOOBJECT_RELATION, IOCONTEXT_NORMAL, IOOP_READ)` so far.
+    pub fn io_reads(&self) -> u64 {
+        self.pending_io.counts[IOOBJECT_RELATION][IOCONTEXT_NORMAL][IOOP_READ] as u64
     }
 
     /// Usage count of `buffer` (the clock sweep's input).
@@ -635,8 +669,32 @@ unsafe fn buf_table_lookup(t: &BufTable, tag: *const BufferTag, hashcode: u32) -
 // ---------------------------------------------------------------------------------------------
 // lwlock.c.
 
-/// `LWLockAcquire` for an uncontended lock: `LWLockAttemptLock`'s CAS, then the held-locks
-/// array. Returns true (PostgreSQL: "acquired without waiting").
+/// `LWLockAttemptLock`: one CAS on the state word, swapped in even when the lock is taken (it
+/// doubles as a barrier); true if the caller must wait. Out of line, as 18's profile has it.
+///
+/// # Safety
+/// `lock` must point to a live LWLock.
+#[inline(never)]
+unsafe fn lwlock_attempt_lock(lock: *const LWLock, mode: LWLockMode) -> bool {
+    // SAFETY: the caller's lock.
+    let state = unsafe { &(*lock).state };
+    let mut old = state.load(Ordering::Relaxed);
+    loop {
+        let (free, desired) = match mode {
+            LWLockMode::Exclusive => (old & LW_LOCK_MASK == 0, old + LW_VAL_EXCLUSIVE),
+            LWLockMode::Shared => (old & LW_VAL_EXCLUSIVE == 0, old + LW_VAL_SHARED),
+        };
+        let desired = if free { desired } else { old };
+        match state.compare_exchange(old, desired, Ordering::AcqRel, Ordering::Relaxed) {
+            Ok(_) => return !free,
+            Err(now) => old = now,
+        }
+    }
+}
+
+/// `LWLockAcquire` for an uncontended lock: room in the held-locks array, `HOLD_INTERRUPTS`,
+/// [`lwlock_attempt_lock`], then the held-locks array. Returns true (PostgreSQL: "acquired
+/// without waiting").
 ///
 /// # Safety
 /// `lock` must point to a live LWLock of `bm`.
@@ -647,20 +705,8 @@ pub unsafe fn lwlock_acquire(bm: &mut BufMgr, lock: *const LWLock, mode: LWLockM
     }
     bm.interrupt_holdoff_count += 1; // HOLD_INTERRUPTS()
     // SAFETY: the caller's lock.
-    let state = unsafe { &(*lock).state };
-    let mut old = state.load(Ordering::Relaxed);
-    loop {
-        let (free, desired) = match mode {
-            LWLockMode::Exclusive => (old & LW_LOCK_MASK == 0, old + LW_VAL_EXCLUSIVE),
-            LWLockMode::Shared => (old & LW_VAL_EXCLUSIVE == 0, old + LW_VAL_SHARED),
-        };
-        if !free {
-            would_wait();
-        }
-        match state.compare_exchange(old, desired, Ordering::AcqRel, Ordering::Relaxed) {
-            Ok(_) => break,
-            Err(now) => old = now,
-        }
+    if unsafe { lwlock_attempt_lock(lock, mode) } {
+        would_wait();
     }
     bm.held_lwlocks[bm.num_held_lwlocks] = LWLockHandle { lock, mode };
     bm.num_held_lwlocks += 1;
@@ -770,7 +816,9 @@ fn resowner_error(msg: &str) -> ! {
 // bufmgr.c.
 
 /// `ReservePrivateRefCountEntry`: find a free slot in the 8-entry array ahead of pinning.
-#[inline(always)]
+/// Out of line, as gcc keeps it in 18 (two calls a primitive scan, each returning at once: the
+/// slot the last unpin freed is still reserved).
+#[inline(never)]
 fn reserve_private_ref_count_entry(bm: &mut BufMgr) {
     if bm.reserved.is_some() {
         return;
@@ -785,8 +833,9 @@ fn reserve_private_ref_count_entry(bm: &mut BufMgr) {
 }
 
 /// `GetPrivateRefCountEntry`: linear search of the array (the overflow hash is consulted only
-/// when `PrivateRefCountOverflowed`, never here).
-#[inline(always)]
+/// when `PrivateRefCountOverflowed`, never here). Out of line, as in 18's profile (called by
+/// `PinBuffer` and `UnpinBufferNoOwner`).
+#[inline(never)]
 fn get_private_ref_count_entry(bm: &BufMgr, buffer: Buffer) -> Option<usize> {
     for i in 0..REFCOUNT_ARRAY_ENTRIES {
         if bm.refcounts[i].buffer == buffer {
@@ -800,8 +849,9 @@ fn get_private_ref_count_entry(bm: &BufMgr, buffer: Buffer) -> Option<usize> {
 }
 
 /// `PinBuffer` (no strategy): bump refcount and usage count with a CAS loop unless this
-/// backend already pins the buffer, then remember the pin in the resource owner.
-#[inline(always)]
+/// backend already pins the buffer, then remember the pin in the resource owner. Out of line
+/// (static in bufmgr.c; 18's profile calls it from `StartReadBuffer`).
+#[inline(never)]
 fn pin_buffer(bm: &mut BufMgr, id: usize) -> bool {
     let b = id as Buffer + 1;
     let result;
@@ -840,13 +890,21 @@ fn pin_buffer(bm: &mut BufMgr, id: usize) -> bool {
     result
 }
 
-/// `UnpinBuffer`: forget the pin in the resource owner; on the backend's last pin, drop the
-/// shared refcount with a CAS loop and free the private slot.
+/// `UnpinBuffer`: forget the pin in the resource owner, then [`unpin_buffer_no_owner`] (inline
+/// into its callers, as in 18).
 #[inline(always)]
 fn unpin_buffer(bm: &mut BufMgr, id: usize) {
     let b = id as Buffer + 1;
-    let Some(r) = get_private_ref_count_entry(bm, b) else { not_pinned(b) };
     resource_owner_forget(&mut bm.owner, b as usize, &BUFFER_PIN_RESOWNER_DESC);
+    unpin_buffer_no_owner(bm, id);
+}
+
+/// `UnpinBufferNoOwner`: on the backend's last pin, drop the shared refcount with a CAS loop and
+/// free the private slot. Out of line, as in 18's profile.
+#[inline(never)]
+fn unpin_buffer_no_owner(bm: &mut BufMgr, id: usize) {
+    let b = id as Buffer + 1;
+    let Some(r) = get_private_ref_count_entry(bm, b) else { not_pinned(b) };
     bm.refcounts[r].refcount -= 1;
     if bm.refcounts[r].refcount == 0 {
         let state = &bm.descriptors[id].state;
@@ -882,39 +940,239 @@ fn miss(tag: &BufferTag) -> ! {
     panic!("{tag:?} is not in shared buffers and the pool has no storage to read it from")
 }
 
-/// `ReadBuffer(rel, block)`: `ReadBufferExtended` -> `ReadBuffer_common` -> `BufferAlloc`'s
-/// hit path; on a miss, [`read_buffer_miss`] in a pool with storage (a pool without panics:
-/// scans that use one map every page they read at setup).
+/// `ReadBuffer(rel, block)` = `ReadBufferExtended(rel, MAIN_FORKNUM, block, RBM_NORMAL, NULL)`,
+/// a real call in bufmgr.c.
 ///
 /// # Safety
 /// `bm` must be a live pool not borrowed elsewhere.
 #[inline(never)]
 pub unsafe fn read_buffer(bm: *mut BufMgr, rel: &RelFileLocator, block: BlockNumber) -> Buffer {
-    let bm = unsafe { &mut *bm };
-    bm.blocks_fetched += 1; // pgstat_count_buffer_read(reln)
-    resource_owner_enlarge(&mut bm.owner);
-    reserve_private_ref_count_entry(bm);
-    let tag = rel.tag(block);
-    // SAFETY: tag is a local; the table and its locks live in bm.
-    unsafe {
-        let hash = buf_table_hash_code(&bm.table, &tag);
-        let part: *const LWLock = &bm.partition_locks[hash as usize % NUM_BUFFER_PARTITIONS].lock;
-        lwlock_acquire(bm, part, LWLockMode::Shared);
-        let id = buf_table_lookup(&bm.table, &tag, hash);
-        if id < 0 {
-            lwlock_release(bm, part);
-            if bm.storage.is_none() {
-                miss(&tag);
-            }
-            return read_buffer_miss(bm, rel, &tag, hash);
-        }
-        pin_buffer(bm, id as usize);
-        lwlock_release(bm, part);
-        bm.shared_blks_hit += 1; // pgBufferUsage.shared_blks_hit++
-        bm.io_hits += 1; // pgstat_count_io_op(IOOBJECT_RELATION, IOCONTEXT_NORMAL, IOOP_HIT)
-        bm.blocks_hit += 1; // pgstat_count_buffer_hit(reln)
-        id + 1
+    unsafe { read_buffer_extended(bm, rel, MAIN_FORKNUM, block, ReadBufferMode::Normal, std::ptr::null()) }
+}
+
+/// `ReadBufferMode`, the modes a reader passes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadBufferMode {
+    /// `RBM_NORMAL`.
+    Normal,
+    /// `RBM_ZERO_ON_ERROR`.
+    ZeroOnError,
+}
+
+/// `RELPERSISTENCE_PERMANENT` and `RELPERSISTENCE_TEMP`.
+const RELPERSISTENCE_PERMANENT: u8 = b'p';
+const RELPERSISTENCE_TEMP: u8 = b't';
+/// `READ_BUFFERS_ZERO_ON_ERROR`.
+const READ_BUFFERS_ZERO_ON_ERROR: i32 = 1 << 0;
+
+/// `ReadBuffersOperation` (bufmgr.h), the fields a single-block read fills.
+#[repr(C)]
+struct ReadBuffersOperation {
+    /// `rel`.
+    rel: *const RelFileLocator,
+    /// `smgr`: the relation's storage manager handle (its locator here).
+    smgr: *const RelFileLocator,
+    /// `persistence`.
+    persistence: u8,
+    /// `forknum`.
+    forknum: i32,
+    /// `strategy` (null: none).
+    strategy: *const u8,
+    /// `flags`, `nblocks`, `nblocks_done`: set only when I/O is started.
+    flags: i32,
+    nblocks: i16,
+    nblocks_done: i16,
+}
+
+/// `ReadBufferExtended`: refuse another session's temporary relation, then `ReadBuffer_common`
+/// (always inline): the relation's persistence, the mode's flags, a `ReadBuffersOperation` on
+/// the stack and [`start_read_buffer`]; a miss completes in `WaitReadBuffers` (here the miss
+/// path ran inside `start_read_buffer`, PostgreSQL 17's shape). Out of line, as in 18.
+///
+/// # Safety
+/// As [`read_buffer`].
+#[inline(never)]
+pub unsafe fn read_buffer_extended(
+    bm: *mut BufMgr,
+    rel: &RelFileLocator,
+    fork: i32,
+    block: BlockNumber,
+    mode: ReadBufferMode,
+    strategy: *const u8,
+) -> Buffer {
+    // RELATION_IS_OTHER_TEMP(reln): the model's relations are permanent.
+    let (relpersistence, islocaltemp) = (RELPERSISTENCE_PERMANENT, false);
+    if relpersistence == RELPERSISTENCE_TEMP && !islocaltemp {
+        not_modelled_here("reading another session's temporary relation");
     }
+    // RelationGetSmgr(reln): the smgr handle is open (rd_smgr set).
+    let smgr: *const RelFileLocator = rel;
+    // ReadBuffer_common.
+    if block == P_NEW {
+        not_modelled_here("ReadBuffer(P_NEW): extending a relation");
+    }
+    let flags = if mode == ReadBufferMode::ZeroOnError { READ_BUFFERS_ZERO_ON_ERROR } else { 0 };
+    let mut operation = ReadBuffersOperation {
+        rel,
+        smgr,
+        persistence: relpersistence,
+        forknum: fork,
+        strategy,
+        flags: 0,
+        nblocks: 0,
+        nblocks_done: 0,
+    };
+    let mut buffer = INVALID_BUFFER;
+    // SAFETY: the caller's pool; operation and buffer are locals.
+    if unsafe { start_read_buffer(bm, &mut operation, &mut buffer, block, flags) } {
+        wait_read_buffers();
+    }
+    buffer
+}
+
+/// `InvalidBlockNumber` as `P_NEW`.
+const P_NEW: BlockNumber = u32::MAX;
+
+#[cold]
+#[inline(never)]
+fn wait_read_buffers() {
+    // The model's misses complete inside start_read_buffer.
+}
+
+/// `IOContextForStrategy`: `IOCONTEXT_NORMAL` without a strategy. Out of line (freelist.c).
+#[inline(never)]
+fn io_context_for_strategy(strategy: *const u8) -> usize {
+    if !strategy.is_null() {
+        not_modelled_here("buffer access strategies");
+    }
+    IOCONTEXT_NORMAL
+}
+
+/// `StartReadBuffer` -> `StartReadBuffersImpl` (one block, no forwarding) -> `PinBufferForBlock`
+/// (both always inline): the I/O context (`IOContextForStrategy`), `BufferAlloc`'s lookup
+/// (the tag, `BufTableHashCode`, the mapping partition's LWLock shared, `BufTableLookup`,
+/// `PinBuffer`, the lock released), `shared_blks_hit`, the relation's `blocks_fetched` and
+/// `blocks_hit`, `pgstat_count_io_op(IOOP_HIT)` (which in 18 also counts the backend's I/O),
+/// the vacuum cost check; a hit on the first block returns false (no `WaitReadBuffers`). On a
+/// miss [`read_buffer_miss`] (a pool without storage panics: scans that use one map every page
+/// they read at setup). Out of line, as in 18's profile.
+///
+/// # Safety
+/// As [`read_buffer`]; `operation` filled by [`read_buffer_extended`].
+#[inline(never)]
+unsafe fn start_read_buffer(bm: *mut BufMgr, operation: &mut ReadBuffersOperation, buffer: &mut Buffer, block: BlockNumber, flags: i32) -> bool {
+    let bm = unsafe { &mut *bm };
+    let nblocks = 1;
+    for i in 0..nblocks {
+        // PinBufferForBlock.
+        if operation.persistence == RELPERSISTENCE_TEMP {
+            not_modelled_here("local buffers");
+        }
+        let io_context = io_context_for_strategy(operation.strategy);
+        let io_object = IOOBJECT_RELATION;
+        // BufferAlloc: room to remember the pin, then the lookup.
+        resource_owner_enlarge(&mut bm.owner);
+        reserve_private_ref_count_entry(bm);
+        // SAFETY: smgr is the caller's locator.
+        let tag = unsafe { (*operation.smgr).tag(block + i) };
+        let found;
+        // SAFETY: tag is a local; the table and its locks live in bm.
+        unsafe {
+            let hash = buf_table_hash_code(&bm.table, &tag);
+            let part: *const LWLock = &bm.partition_locks[hash as usize % NUM_BUFFER_PARTITIONS].lock;
+            lwlock_acquire(bm, part, LWLockMode::Shared);
+            let id = buf_table_lookup(&bm.table, &tag, hash);
+            if id >= 0 {
+                if !pin_buffer(bm, id as usize) {
+                    not_modelled_here("a buffer pinned while another backend's read is in progress");
+                }
+                lwlock_release(bm, part);
+                found = true;
+                *buffer = id + 1;
+                bm.shared_blks_hit += 1; // pgBufferUsage.shared_blks_hit++
+            } else {
+                lwlock_release(bm, part);
+                if bm.storage.is_none() {
+                    miss(&tag);
+                }
+                // SAFETY: rel is the caller's locator.
+                *buffer = read_buffer_miss(bm, &*operation.rel, &tag, hash);
+                found = false;
+            }
+        }
+        bm.blocks_fetched += 1; // pgstat_count_buffer_read(rel)
+        if found {
+            bm.blocks_hit += 1; // pgstat_count_buffer_hit(rel)
+            pgstat_count_io_op(bm, io_object, io_context, IOOP_HIT, 1, 0);
+            if bm.vacuum_cost_active {
+                bm.vacuum_cost_balance += 1; // VacuumCostPageHit
+            }
+            if i == 0 {
+                return false;
+            }
+        }
+    }
+    // The model's miss was read in full above: nothing left for WaitReadBuffers.
+    operation.flags = flags;
+    operation.nblocks = nblocks as i16;
+    operation.nblocks_done = nblocks as i16;
+    false
+}
+
+// ---------------------------------------------------------------------------------------------
+// pgstat_io.c and pgstat_backend.c: the I/O counters.
+
+/// `IOOBJECT_NUM_TYPES` (relation, temp relation, WAL), `IOCONTEXT_NUM_TYPES` (bulkread,
+/// bulkwrite, init, normal, vacuum), `IOOP_NUM_TYPES` (evict, fsync, hit, reuse, writeback,
+/// extend, read, write): PostgreSQL 18's.
+const IOOBJECT_NUM_TYPES: usize = 3;
+const IOCONTEXT_NUM_TYPES: usize = 5;
+const IOOP_NUM_TYPES: usize = 8;
+const IOOBJECT_RELATION: usize = 0;
+const IOCONTEXT_NORMAL: usize = 3;
+const IOOP_HIT: usize = 2;
+const IOOP_READ: usize = 6;
+
+/// `PgStat_PendingIO`: counts and bytes by object, context and operation.
+#[derive(Clone, Debug, Default)]
+struct PgStatPendingIO {
+    counts: [[[i64; IOOP_NUM_TYPES]; IOCONTEXT_NUM_TYPES]; IOOBJECT_NUM_TYPES],
+    bytes: [[[u64; IOOP_NUM_TYPES]; IOCONTEXT_NUM_TYPES]; IOOBJECT_NUM_TYPES],
+}
+
+/// `BackendType`, the kinds that matter to `pgstat_tracks_backend_bktype`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BackendType {
+    /// `B_BACKEND` (and `B_STANDALONE_BACKEND`, which the server's single-user runs are).
+    Backend,
+    /// An auxiliary process without backend statistics (checkpointer, startup, ...).
+    #[allow(dead_code)]
+    Auxiliary,
+}
+
+/// `pgstat_count_io_op`: the pending I/O count and bytes, the per-backend copy (18's
+/// `pgstat_count_backend_io_op`), and the flags that make the next report flush them. Out of
+/// line (pgstat_io.c).
+#[inline(never)]
+fn pgstat_count_io_op(bm: &mut BufMgr, io_object: usize, io_context: usize, io_op: usize, cnt: u32, bytes: u64) {
+    bm.pending_io.counts[io_object][io_context][io_op] += cnt as i64;
+    bm.pending_io.bytes[io_object][io_context][io_op] += bytes;
+    pgstat_count_backend_io_op(bm, io_object, io_context, io_op, cnt, bytes);
+    bm.have_iostats = true;
+    bm.pgstat_report_fixed = true;
+}
+
+/// `pgstat_count_backend_io_op`: the same counts for the backend's own statistics, if its kind
+/// keeps them (`pgstat_tracks_backend_bktype`). Out of line (pgstat_backend.c).
+#[inline(never)]
+fn pgstat_count_backend_io_op(bm: &mut BufMgr, io_object: usize, io_context: usize, io_op: usize, cnt: u32, bytes: u64) {
+    if bm.backend_type != BackendType::Backend {
+        return;
+    }
+    bm.backend_io.counts[io_object][io_context][io_op] += cnt as i64;
+    bm.backend_io.bytes[io_object][io_context][io_op] += bytes;
+    bm.backend_has_iostats = true;
+    bm.pgstat_report_fixed = true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1201,7 +1459,7 @@ unsafe fn read_buffer_miss(bm: &mut BufMgr, rel: &RelFileLocator, tag: &BufferTa
             }
             terminate_buffer_io(bm, id);
             bm.shared_blks_read += 1; // pgBufferUsage.shared_blks_read
-            bm.io_reads += 1; // pgstat_count_io_op(IOOBJECT_RELATION, IOCONTEXT_NORMAL, IOOP_READ)
+            pgstat_count_io_op(bm, IOOBJECT_RELATION, IOCONTEXT_NORMAL, IOOP_READ, 1, BLCKSZ as u64);
         }
         id as Buffer + 1
     }
@@ -1327,6 +1585,9 @@ pub enum BufferLockMode {
 #[inline(never)]
 pub unsafe fn lock_buffer(bm: *mut BufMgr, buffer: Buffer, mode: BufferLockMode) {
     unsafe {
+        if buffer < 0 {
+            return; // BufferIsLocal: local buffers need no lock
+        }
         let b = &mut *bm;
         let lock: *const LWLock = &b.descriptors[buffer as usize - 1].content_lock;
         match mode {
@@ -1346,12 +1607,17 @@ pub unsafe fn buffer_get_page(bm: *const BufMgr, buffer: Buffer) -> *const Page 
     unsafe { *(*bm).pages.as_ptr().add(buffer as usize - 1) }
 }
 
-/// `BufferGetBlockNumber`: read from the descriptor's tag.
+/// `BufferGetBlockNumber`: read from the descriptor's tag (a local buffer would be a negative
+/// number). Out of line: an exported bufmgr.c function (18's profile: two calls a primitive
+/// scan, `_bt_search`'s stack entry and `_bt_readpage`).
 ///
 /// # Safety
 /// As [`buffer_get_page`].
-#[inline(always)]
+#[inline(never)]
 pub unsafe fn buffer_get_block_number(bm: *const BufMgr, buffer: Buffer) -> BlockNumber {
+    if buffer < 0 {
+        not_modelled_here("local buffers");
+    }
     unsafe { (*(*bm).descriptors.as_ptr().add(buffer as usize - 1)).tag.block_num }
 }
 

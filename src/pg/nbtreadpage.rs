@@ -34,6 +34,11 @@ pub const SK_ROW_HEADER: i32 = 0x0004;
 pub const SK_SEARCHARRAY: i32 = 0x0020;
 /// `SK_BT_SKIP`.
 pub const SK_BT_SKIP: i32 = 0x0004_0000;
+/// `SK_BT_MINVAL`, `SK_BT_MAXVAL`, `SK_BT_NEXT`, `SK_BT_PRIOR`: 18's skip array sentinels.
+const SK_BT_MINVAL: i32 = 0x0008_0000;
+const SK_BT_MAXVAL: i32 = 0x0010_0000;
+const SK_BT_NEXT: i32 = 0x0020_0000;
+const SK_BT_PRIOR: i32 = 0x0040_0000;
 /// `SK_BT_MINVAL | SK_BT_MAXVAL | SK_BT_NEXT | SK_BT_PRIOR`: a skip array's sentinels.
 pub const SK_BT_SKIP_SENTINELS: i32 = 0x0008_0000 | 0x0010_0000 | 0x0020_0000 | 0x0040_0000;
 /// `BTEqualStrategyNumber`.
@@ -239,7 +244,7 @@ pub unsafe fn bt_readpage(bm: *mut BufMgr, scan: &NbtScan, offnum: OffsetNumber,
         so.curr_pos.next_tuple_offset = 0;
         debug_assert!(!so.need_prim_scan);
 
-        let indnatts = rel.natts;
+        let indnatts = rel.natts();
         let array_keys = so.num_array_keys != 0;
         let minoff = first_data_key(page);
         let maxoff = max_offset(page);
@@ -340,8 +345,8 @@ unsafe fn bt_set_startikey(scan: &NbtScan, pstate: &mut BTReadPageState, page: *
         }
         let firsttup = Page::item_ptr(page, pstate.minoff);
         let lasttup = Page::item_ptr(page, pstate.maxoff);
-        let (first, _) = index_getattr(firsttup, &rel.att);
-        let (last, _) = index_getattr(lasttup, &rel.att);
+        let (first, _) = index_getattr(firsttup, 1, rel.rd_att);
+        let (last, _) = index_getattr(lasttup, 1, rel.rd_att);
         // _bt_keep_natts_fast: one key column; equal datums keep it, else it changes.
         let firstchangingattnum: i16 = if first == last { 2 } else { 1 };
         let mut startikey = 0;
@@ -451,7 +456,7 @@ unsafe fn bt_check_compare(
             if key.sk_flags & (SK_BT_SKIP_SENTINELS | SK_ROW_HEADER | SK_ISNULL) != 0 {
                 not_modelled("skip arrays, row compares and IS [NOT] NULL keys");
             }
-            let (datum, is_null) = index_getattr(tuple, &rel.att);
+            let (datum, is_null) = index_getattr(tuple, key.sk_attno, rel.rd_att);
             if is_null {
                 not_modelled("null index values");
             }
@@ -582,8 +587,20 @@ unsafe fn bt_tuple_before_array_skeys(
             if cur.sk_strategy != BT_EQUAL_STRATEGY_NUMBER {
                 not_modelled("required inequality keys");
             }
-            let (tupdatum, tupnull) = index_getattr(tuple, &rel.att);
-            let result = bt_compare_array_skey(&keys.order_procs[ikey as usize], tupdatum, tupnull, cur.sk_argument, cur);
+            let (tupdatum, tupnull) = index_getattr(tuple, cur.sk_attno, rel.rd_att);
+            // 18: a skip array's MINVAL/MAXVAL sentinel has no comparable sk_argument, and an
+            // equal NEXT/PRIOR sentinel is before/after the tuple; an = ANY key has neither.
+            if cur.sk_flags & (SK_BT_MINVAL | SK_BT_MAXVAL) != 0 {
+                not_modelled("skip arrays");
+            }
+            let mut result = bt_compare_array_skey(&keys.order_procs[ikey as usize], tupdatum, tupnull, cur.sk_argument, cur);
+            if result == 0 {
+                if cur.sk_flags & SK_BT_NEXT != 0 {
+                    result = -1;
+                } else if cur.sk_flags & SK_BT_PRIOR != 0 {
+                    result = 1;
+                }
+            }
             if result < 0 {
                 return true;
             }
@@ -663,7 +680,7 @@ unsafe fn bt_advance_array_keys(
                 }
                 continue;
             }
-            let (tupdatum, tupnull) = index_getattr(tuple, &rel.att);
+            let (tupdatum, tupnull) = index_getattr(tuple, (*cur).sk_attno, rel.rd_att);
             let mut result = 0;
             let mut set_elem = 0;
             if !array.is_null() {

@@ -1,8 +1,11 @@
 //! The B-tree bitmap scan tid-batch's kernels run in, shared by every variant: the scan
 //! state (`IndexScanDesc`, `BTScanOpaqueData`, array keys, shared buffers, memory context),
-//! `_bt_first` for `col0 = ANY(array)` and `col0 < n`, `_bt_steppage` through the buffer
-//! manager, `_bt_next`, and `BTScanPosInvalidate` (nbtsearch.c, nbtutils.c). A line changed
-//! here moves every tid-batch B-tree variant.
+//! `_bt_first` for `col0 = ANY(array)` and `col0 < n`, `_bt_readfirstpage`, `_bt_steppage`
+//! and `_bt_readnextpage` through the buffer manager (each out of line, as PostgreSQL 18's
+//! profile has them), `_bt_next`, `_bt_parallel_done` and `BTScanPosInvalidate` (nbtsearch.c,
+//! nbtree.c, nbtutils.c). A line changed here moves every tid-batch B-tree variant. Left out:
+//! `_bt_preprocess_array_keys`' work at the first `_bt_first` after each `btrescan` (the array
+//! is deconstructed, sorted and deduplicated once at setup, outside the measured runs).
 
 use crate::pg::ItemPointer;
 use crate::pg::itemptr::INVALID_BLOCK_NUMBER;
@@ -12,7 +15,11 @@ use crate::pg::mcxt::{AllocSet, MallocBackend};
 use crate::pg::nbtreadpage::{BTScanKeys, NbtScan, bt_more_right, bt_preprocess_keys, bt_readpage, bt_start_array_keys};
 use crate::pg::pgstat::{PgStatTableStatus, pgstat_count_index_scan};
 use crate::pg::nbtree::{BTScanOpaque, BTScanPos, BTree, IndexScanDesc, KeyType, P_NONE, ScanDirection};
-use crate::pg::nbtsearch::{BTMetaCache, BTScanInsertData, CompactAttribute, IndexRel, ScanKeyData, bt_binsrch, bt_freestack, bt_getbuf, bt_relbuf, bt_search, bt_unlockbuf, first_data_key, not_modelled};
+use crate::pg::nbtsearch::{
+    BT_NPROCS, BTMetaCache, BTORDER_PROC, BTREE_VERSION, BTScanInsertData, CompactAttribute, IndexRel, RelForm, bt_binsrch, bt_freestack,
+    bt_getbuf, bt_metaversion, bt_relbuf, bt_search, bt_unlockbuf, first_data_key, index_getprocinfo, not_modelled,
+    scan_key_entry_initialize_with_info,
+};
 use crate::pg::page::Page;
 use std::rc::Rc;
 
@@ -77,6 +84,12 @@ pub struct BtreeScan {
     pub irel: IndexRel,
     /// `index_getprocinfo(rel, 1, BTORDER_PROC)`: btint8cmp / btint4cmp.
     pub orderproc: FmgrInfo,
+    /// `scan->parallel_scan`: null (no parallel scan).
+    pub parallel_scan: *const u8,
+    /// The index's `pg_class` row (`irel.rd_rel` points to it).
+    pub rd_rel: Box<RelForm>,
+    /// The index's tuple descriptor, its compact attributes (`irel.rd_att` points to them).
+    pub rd_att: Box<[CompactAttribute]>,
 }
 
 impl BtreeScan {
@@ -123,10 +136,17 @@ impl BtreeScan {
         let irel = IndexRel {
             pgstat_info: &mut *pgstat,
             locator: INDEX_LOCATOR,
-            natts: 1,
+            rd_rel: std::ptr::null(),
             nkeyatts: 1,
-            att: CompactAttribute { attcacheoff: 0, attlen, attbyval: true },
-            metad: (rel.root != 0).then_some(BTMetaCache { fastroot: rel.root, fastlevel: rel.root_level }),
+            rd_att: std::ptr::null(),
+            metad: (rel.root != 0).then_some(BTMetaCache {
+                version: BTREE_VERSION,
+                fastroot: rel.root,
+                fastlevel: rel.root_level,
+                allequalimage: true,
+            }),
+            supportinfo: std::ptr::null(),
+            amsupport: BT_NPROCS,
         };
         // _bt_preprocess_array_keys sorts and deduplicates the array at the first _bt_first
         // of each btrescan; done once here, outside the measured runs. Without an array, the
@@ -150,8 +170,15 @@ impl BtreeScan {
             bufmgr,
             irel,
             orderproc,
+            parallel_scan: std::ptr::null(),
+            rd_rel: Box::new(RelForm { relnatts: 1, relpersistence: b'p' }),
+            rd_att: Box::new([CompactAttribute { attcacheoff: 0, attlen, attbyval: true }]),
         });
         bs.desc.opaque = &mut *bs.so;
+        // rd_supportinfo: column 1's ORDER proc; rd_rel and rd_att (the box keeps them in place).
+        bs.irel.supportinfo = &bs.orderproc;
+        bs.irel.rd_rel = &*bs.rd_rel;
+        bs.irel.rd_att = bs.rd_att.as_ptr();
         let keys_ptr = bs.skeys.as_deref_mut().map_or(std::ptr::null_mut(), |k| k as *mut BTScanKeys);
         bs.nbt = NbtScan { so: &mut *bs.so, keys: keys_ptr, rel: &bs.irel };
         if let Some(k) = bs.skeys.as_deref_mut().filter(|k| k.array_keys[0].num_elems > 0) {
@@ -225,13 +252,7 @@ pub(crate) fn bt_first_lt(bs: &mut BtreeScan) -> bool {
         }
         let buf = bt_getbuf(bm, &bs.irel, BTree::leaf_block(0));
         so.curr_pos.buf = buf;
-        so.num_killed = 0;
-        so.mark_item_index = -1;
-        so.curr_pos.more_left = false;
-        so.curr_pos.more_right = true;
-        let found = bt_readpage(bm, &scan, first_data_key(buffer_get_page(bm, buf)), true);
-        bt_unlockbuf(bm, buf);
-        found || bt_steppage_buf(bs)
+        bt_readfirstpage(bs, first_data_key(buffer_get_page(bm, buf)))
     }
 }
 
@@ -281,25 +302,30 @@ pub(crate) fn bt_first_eq(bs: &mut BtreeScan) -> bool {
         if let Some(instr) = bs.instrument.as_deref_mut() {
             instr.nsearches += 1;
         }
+        // The insertion scan key from the = key (startKeys[0]): not cross-type, so the cached
+        // ORDER proc (index_getprocinfo) copied in by ScanKeyEntryInitializeWithInfo, then
+        // _bt_metaversion and the = strategy's flags (forward: nextkey and backward false).
         let skey = &(*scan.keys).key_data[0];
-        let inskey = BTScanInsertData {
-            heapkeyspace: true,
-            allequalimage: true,
-            anynullkeys: false,
-            nextkey: false,
-            backward: false,
-            scantid: std::ptr::null(),
-            keysz: 1,
-            scankeys: [ScanKeyData {
-                sk_flags: 0,
-                sk_attno: 1,
-                sk_strategy: 0,
-                sk_subtype: 0,
-                sk_collation: skey.sk_collation,
-                sk_func: bs.orderproc,
-                sk_argument: skey.sk_argument,
-            }],
-        };
+        let mut inskey = std::mem::MaybeUninit::<BTScanInsertData>::uninit();
+        let ins = inskey.as_mut_ptr();
+        let procinfo = index_getprocinfo(&bs.irel, skey.sk_attno, BTORDER_PROC);
+        scan_key_entry_initialize_with_info(
+            (&raw mut (*ins).scankeys).cast(),
+            skey.sk_flags,
+            skey.sk_attno,
+            0,
+            skey.sk_subtype,
+            skey.sk_collation,
+            procinfo,
+            skey.sk_argument,
+        );
+        bt_metaversion(&bs.irel, &raw mut (*ins).heapkeyspace, &raw mut (*ins).allequalimage);
+        (*ins).anynullkeys = false;
+        (*ins).scantid = std::ptr::null();
+        (*ins).keysz = 1;
+        (*ins).nextkey = false;
+        (*ins).backward = false;
+        let inskey = inskey.assume_init();
         let mut buf = INVALID_BUFFER;
         let stack = bt_search(bm, &bs.irel, &inskey, &mut buf);
         bt_freestack(stack);
@@ -311,7 +337,26 @@ pub(crate) fn bt_first_eq(bs: &mut BtreeScan) -> bool {
         let page = buffer_get_page(bm, buf);
         let offnum = bt_binsrch(&bs.irel, &inskey, page);
 
-        // _bt_readfirstpage.
+        bt_readfirstpage(bs, offnum)
+    }
+}
+
+/// `_bt_readfirstpage` (forward): `currPos`'s first-page state (`moreLeft`/`moreRight`, both
+/// set when a scheduled primitive scan starts, clearing `needPrimScan`), [`bt_readpage`] from
+/// `offnum`, then on a match drop the lock and keep the pin (`_bt_drop_lock_and_maybe_pin`
+/// without `dropPin`, inline in 18); with none, unlock and `_bt_steppage`. Out of line, as in
+/// 18's profile. With array keys, the departure `bt_first_eq` describes: a page that would go
+/// on to its sibling schedules a primitive scan instead (`moreRight` false, via `nextPage`).
+///
+/// # Safety
+/// `bs` must point to a live [`BtreeScan`] whose `currPos.buf` is pinned and read-locked.
+#[inline(never)]
+unsafe fn bt_readfirstpage(bs: *mut BtreeScan, offnum: crate::pg::itemptr::OffsetNumber) -> bool {
+    unsafe {
+        let bs = &mut *bs;
+        let scan = bs.nbt;
+        let so = &mut *bs.desc.opaque;
+        let bm: *mut BufMgr = &mut *bs.bufmgr;
         so.num_killed = 0;
         so.mark_item_index = -1;
         if so.need_prim_scan {
@@ -322,64 +367,103 @@ pub(crate) fn bt_first_eq(bs: &mut BtreeScan) -> bool {
             so.curr_pos.more_left = false;
             so.curr_pos.more_right = true;
         }
-        let elem_before = (*scan.keys).array_keys[0].cur_elem;
+        let arrays = so.num_array_keys != 0;
+        let elem_before = if arrays { (*scan.keys).array_keys[0].cur_elem } else { 0 };
         let found = bt_readpage(bm, &scan, offnum, true);
-        if bt_more_right(&scan) != P_NONE {
-            // The departure above: only an advanced array continues on the sibling here (a
-            // key whose duplicates span leaves would need the sibling read with the old one).
-            if (*scan.keys).array_keys[0].cur_elem == elem_before {
-                not_modelled("equal keys spanning leaves (a keyed step to the right sibling)");
+        if arrays {
+            if bt_more_right(&scan) != P_NONE {
+                // The departure: only an advanced array continues on the sibling here (a key
+                // whose duplicates span leaves would need the sibling read with the old one).
+                if (*scan.keys).array_keys[0].cur_elem == elem_before {
+                    not_modelled("equal keys spanning leaves (a keyed step to the right sibling)");
+                }
+                so.need_prim_scan = true;
             }
-            so.need_prim_scan = true;
+            // moreRight is now false, which bt_readnextpage reads from nextPage = P_NONE.
+            so.curr_pos.next_page = P_NONE;
         }
-        // moreRight is now false, which bt_steppage_buf reads from nextPage = P_NONE.
-        so.curr_pos.next_page = P_NONE;
+        let buf = so.curr_pos.buf;
         bt_unlockbuf(bm, buf);
-        if found {
-            return true;
-        }
-        // _bt_steppage: BTScanPosUnpinIfPinned, then _bt_readnextpage finds moreRight false.
-        release_buffer(bm, buf);
-        so.curr_pos.buf = INVALID_BUFFER;
-        false
+        found || bt_steppage_buf(bs)
     }
 }
 
-/// `_bt_steppage` -> `_bt_readnextpage` for tid-batch's forward bitmap scans, through shared
-/// buffers: unpin the page just read (`BTScanPosUnpinIfPinned`), then while `moreRight`, for
-/// each right sibling `_bt_getbuf` (ReadBuffer + share lock), [`bt_readpage`]
-/// (`_bt_set_startikey`, then `_bt_checkkeys` on every tuple), and on success drop the lock
-/// and keep the pin; a page without a match is released (`_bt_relbuf`) and skipped. False at
-/// the end. The same for every variant; out of line, like `crate::pg::nbtree::bt_steppage`
-/// (which the other studies keep, without a buffer manager or keys).
+/// `_bt_steppage` for tid-batch's forward bitmap scans: killed items (none: a bitmap scan
+/// kills none) and a mark (none) checked, the page just read unpinned
+/// (`BTScanPosUnpinIfPinned`), `needPrimScan` cancelled if the page was read in the other
+/// direction, then [`bt_readnextpage`] from `nextPage`. The same for every variant; out of line,
+/// like `crate::pg::nbtree::bt_steppage` (which the other studies keep, without a buffer manager
+/// or keys).
 ///
 /// # Safety
 /// `bs` must point to a live [`BtreeScan`].
 #[inline(never)]
 pub(crate) unsafe fn bt_steppage_buf(bs: *mut BtreeScan) -> bool {
     unsafe {
+        let bsr = &mut *bs;
+        let so = &mut *bsr.desc.opaque;
+        if so.num_killed > 0 {
+            not_modelled("_bt_killitems (a bitmap scan kills no items)");
+        }
+        if so.mark_item_index >= 0 {
+            not_modelled("a marked position (a bitmap scan marks none)");
+        }
+        let old: Buffer = so.curr_pos.buf;
+        if old != INVALID_BUFFER {
+            release_buffer(&mut *bsr.bufmgr, old);
+            so.curr_pos.buf = INVALID_BUFFER;
+        }
+        let blkno = so.curr_pos.next_page;
+        let lastcurrblkno = so.curr_pos.curr_page;
+        if so.curr_pos.dir != ScanDirection::Forward {
+            so.need_prim_scan = false;
+        }
+        bt_readnextpage(bs, blkno, lastcurrblkno)
+    }
+}
+
+/// `_bt_readnextpage` (forward, not seized, no parallel scan): `moreLeft` set (the scan has
+/// read a page to the left), then while `moreRight` and `blkno` is a page: `_bt_getbuf`
+/// (ReadBuffer + share lock), [`bt_readpage`] (`_bt_set_startikey`, then `_bt_checkkeys` on
+/// every tuple) and on success drop the lock, keep the pin; a page without a match is released
+/// (`_bt_relbuf`) and skipped. At the end `BTScanPosInvalidate` and `_bt_parallel_done`. Out of
+/// line, as in 18's profile (one call a primitive scan for btree-few, which ends at once).
+///
+/// # Safety
+/// As [`bt_steppage_buf`]; no page pinned in `currPos`.
+#[inline(never)]
+unsafe fn bt_readnextpage(bs: *mut BtreeScan, mut blkno: crate::pg::itemptr::BlockNumber, _lastcurrblkno: crate::pg::itemptr::BlockNumber) -> bool {
+    unsafe {
         let bs = &mut *bs;
         let so = &mut *bs.desc.opaque;
         let bm: *mut BufMgr = &mut *bs.bufmgr;
-        let old: Buffer = so.curr_pos.buf;
-        if old != INVALID_BUFFER {
-            release_buffer(bm, old);
-            so.curr_pos.buf = INVALID_BUFFER;
-        }
+        so.curr_pos.more_left = true;
         loop {
-            let next = so.curr_pos.next_page;
-            if !so.curr_pos.more_right || next == P_NONE || next == INVALID_BLOCK_NUMBER {
+            if blkno == P_NONE || blkno == INVALID_BLOCK_NUMBER || !so.curr_pos.more_right {
+                invalidate(&mut so.curr_pos);
+                bt_parallel_done(bs);
                 return false;
             }
-            let buf = bt_getbuf(bm, &bs.irel, next);
+            let buf = bt_getbuf(bm, &bs.irel, blkno);
             so.curr_pos.buf = buf;
             if bt_readpage(bm, &bs.nbt, first_data_key(buffer_get_page(bm, buf)), false) {
-                bt_unlockbuf(bm, buf);
-                return true;
+                break;
             }
+            blkno = so.curr_pos.next_page;
             bt_relbuf(bm, buf);
             so.curr_pos.buf = INVALID_BUFFER;
         }
+        bt_unlockbuf(bm, so.curr_pos.buf);
+        true
+    }
+}
+
+/// `_bt_parallel_done`: nothing for a scan that is not parallel (`scan->parallel_scan` null).
+/// Out of line (nbtree.c).
+#[inline(never)]
+fn bt_parallel_done(bs: &BtreeScan) {
+    if !bs.parallel_scan.is_null() {
+        not_modelled("parallel B-tree scans");
     }
 }
 

@@ -1,15 +1,23 @@
 //! The B-tree descent: `_bt_search`, `_bt_moveright`, `_bt_binsrch` and `_bt_compare`
 //! (src/backend/access/nbtree/nbtsearch.c) over pages read through the buffer manager
-//! (`_bt_getroot`, `_bt_getbuf`, `_bt_relandgetbuf`, `_bt_relbuf` in nbtpage.c, out of line).
+//! (`_bt_getroot`, `_bt_getbuf`, `_bt_relandgetbuf`, `_bt_relbuf`, `_bt_checkpage` in
+//! nbtpage.c, out of line), and what `_bt_first` builds its insertion scan key with
+//! (`_bt_metaversion`, indexam.c's `index_getprocinfo`, scankey.c's
+//! `ScanKeyEntryInitializeWithInfo` with fmgr.c's `fmgr_info_copy`).
 //!
 //! Every key comparison goes through `_bt_compare`: the minus-infinity shortcut on an internal
-//! page's first item, `BTreeTupleGetNAtts`, `index_getattr` with a cached attribute offset,
-//! then `FunctionCall2Coll(&scankey->sk_func, ...)` -> `btint8cmp` through `fn_addr`, and the
-//! sign flip. Pivots carry no heap TID (keys are unique, so suffix truncation drops it), and
-//! an equal, truncated pivot sends a forward search right, as in PostgreSQL. `_bt_search`
-//! pallocs a `BTStackData` per internal level in `CurrentMemoryContext` ([`crate::pg::mcxt`]);
-//! `_bt_freestack` (nbtutils.c) pfrees the chain. Left out: incomplete-split handling,
-//! `scantid` tie-breaks (a bitmap scan has none), null keys beyond the flag tests.
+//! page's first item, `BTreeTupleGetNAtts` (the relation's count read through `rd_rel`),
+//! `index_getattr` finding the key column's `CompactAttribute` in `rd_att` by the key's
+//! `sk_attno` (cached offset, `fetchatt`'s switch on `attlen`), then
+//! `FunctionCall2Coll(&scankey->sk_func, ...)` -> `btint8cmp` through `fn_addr`, and the sign
+//! flip. `_bt_binsrch` and `_bt_moveright` are real calls, as gcc keeps them in PostgreSQL 18
+//! (its profile names both). Pivots carry no heap TID (keys are unique, so suffix truncation
+//! drops it), and an equal, truncated pivot sends a forward search right, as in PostgreSQL.
+//! `_bt_search` pallocs a `BTStackData` per internal level in `CurrentMemoryContext`
+//! ([`crate::pg::mcxt`]); `_bt_freestack` (nbtutils.c) pfrees the chain. Left out:
+//! incomplete-split handling, `scantid` tie-breaks (a bitmap scan has none), null keys beyond
+//! the flag tests, `index_getattr`'s uncached path (`nocache_index_getattr`), and the first
+//! `index_getprocinfo` of a relcache entry (`fmgr_info_cxt`).
 
 use super::bufmgr::{
     BufMgr, Buffer, BufferLockMode, INVALID_BUFFER, RelFileLocator, buffer_get_block_number, buffer_get_page,
@@ -46,10 +54,33 @@ pub struct CompactAttribute {
 /// The metapage fields PostgreSQL caches in `rel->rd_amcache` after the first descent.
 #[derive(Clone, Copy, Debug)]
 pub struct BTMetaCache {
+    /// `btm_version` (`BTREE_VERSION`, 4, for an index built by 13 and later).
+    pub version: u32,
     /// `btm_fastroot`.
     pub fastroot: BlockNumber,
     /// `btm_fastlevel`.
     pub fastlevel: u32,
+    /// `btm_allequalimage`: deduplication is safe (int4/int8 opclasses).
+    pub allequalimage: bool,
+}
+
+/// `BTREE_VERSION`.
+pub const BTREE_VERSION: u32 = 4;
+/// `BTREE_NOVAC_VERSION`: the last version without heapkeyspace.
+pub const BTREE_NOVAC_VERSION: u32 = 3;
+/// `BTORDER_PROC`.
+pub const BTORDER_PROC: u16 = 1;
+/// `BTNProcs`: btree's `amsupport` in 18 (ORDER, SORTSUPPORT, INRANGE, EQUALIMAGE, OPTIONS,
+/// SKIPSUPPORT).
+pub const BT_NPROCS: u16 = 6;
+
+/// `FormData_pg_class`, the fields an index scan reads through `rel->rd_rel`.
+#[derive(Clone, Copy, Debug)]
+pub struct RelForm {
+    /// `relnatts`: `IndexRelationGetNumberOfAttributes`.
+    pub relnatts: i16,
+    /// `relpersistence`.
+    pub relpersistence: u8,
 }
 
 /// The index `Relation`, cut to what the descent reads.
@@ -57,16 +88,21 @@ pub struct BTMetaCache {
 pub struct IndexRel {
     /// `rd_locator`.
     pub locator: RelFileLocator,
-    /// `IndexRelationGetNumberOfAttributes`.
-    pub natts: i32,
+    /// `rd_rel`: the relation's `pg_class` row (its attribute count is read through it).
+    pub rd_rel: *const RelForm,
     /// `IndexRelationGetNumberOfKeyAttributes`.
     pub nkeyatts: i32,
-    /// `TupleDescCompactAttr(rd_att, 0)`.
-    pub att: CompactAttribute,
+    /// `rd_att`'s compact attributes (`TupleDescCompactAttr(rd_att, i)` for column i + 1).
+    pub rd_att: *const CompactAttribute,
     /// `rd_amcache`: the cached metapage (`None` without a root).
     pub metad: Option<BTMetaCache>,
     /// `pgstat_info`: the relation's statistics entry (null: not counted).
     pub pgstat_info: *mut super::pgstat::PgStatTableStatus,
+    /// `rd_supportinfo`: the support procs' `FmgrInfo`s, `amsupport` a key column (null:
+    /// none looked up; the model fills only column 1's ORDER proc, at index 0).
+    pub supportinfo: *const FmgrInfo,
+    /// `rd_indam->amsupport`.
+    pub amsupport: u16,
 }
 
 /// `ScanKeyData`: 72 bytes.
@@ -199,24 +235,39 @@ pub unsafe fn downlink(itup: *const u8) -> BlockNumber {
     unsafe { (itup as *const ItemPointer).read().block() }
 }
 
-/// `index_getattr(itup, 1, ...)` for a by-value column with a cached offset: (datum, isnull).
+impl IndexRel {
+    /// `IndexRelationGetNumberOfAttributes(rel)`: `rel->rd_rel->relnatts`.
+    ///
+    /// # Safety
+    /// `rd_rel` must be live.
+    #[inline(always)]
+    pub unsafe fn natts(&self) -> i32 {
+        unsafe { (*self.rd_rel).relnatts as i32 }
+    }
+}
+
+/// `index_getattr(itup, attnum, tupdesc, &isnull)` for a by-value column with a cached offset:
+/// the column's `CompactAttribute` found in the descriptor by `attnum` (a scan key's
+/// `sk_attno`), then `fetchatt`: (datum, isnull).
 ///
 /// # Safety
-/// `itup` must point to a whole index tuple of `att`'s type.
+/// `itup` must point to a whole index tuple of `tupdesc`'s row type; `attnum` one of its columns.
 #[inline(always)]
-pub unsafe fn index_getattr(itup: *const u8, att: &CompactAttribute) -> (Datum, bool) {
+pub unsafe fn index_getattr(itup: *const u8, attnum: i16, tupdesc: *const CompactAttribute) -> (Datum, bool) {
     unsafe {
+        let att = &*tupdesc.add(attnum as usize - 1);
         let info = t_info(itup);
         if info & INDEX_NULL_MASK != 0 || att.attcacheoff < 0 || !att.attbyval {
             not_modelled("index_getattr: null bitmaps, uncached offsets and by-reference types");
         }
         // IndexInfoFindDataOffset(t_info) without nulls: MAXALIGN(sizeof(IndexTupleData)) = 8.
         let p = itup.add(maxalign(8) + att.attcacheoff as usize);
+        // fetch_att: by attlen, as PostgreSQL's switch orders it (1, 2, 4, else 8).
         let d = match att.attlen {
-            8 => (p as *const i64).read() as Datum,
-            4 => (p as *const i32).read() as i64 as Datum,
+            1 => *p as Datum,
             2 => (p as *const i16).read() as i64 as Datum,
-            _ => *p as Datum,
+            4 => (p as *const i32).read() as i64 as Datum,
+            _ => (p as *const i64).read() as Datum,
         };
         (d, false)
     }
@@ -228,7 +279,7 @@ pub unsafe fn index_getattr(itup: *const u8, att: &CompactAttribute) -> (Datum, 
 /// `itup` must point to an index tuple.
 #[inline(always)]
 pub unsafe fn bt_tuple_get_natts(itup: *const u8, rel: &IndexRel) -> i32 {
-    unsafe { if is_pivot(itup) { (tid_offset(itup) & BT_OFFSET_MASK) as i32 } else { rel.natts } }
+    unsafe { if is_pivot(itup) { (tid_offset(itup) & BT_OFFSET_MASK) as i32 } else { rel.natts() } }
 }
 
 #[cold]
@@ -252,11 +303,11 @@ pub unsafe fn bt_compare(rel: &IndexRel, key: &BTScanInsertData, page: *const Pa
         }
         let itup = Page::item_ptr(page, offnum);
         let pivot = is_pivot(itup);
-        let ntupatts = if pivot { (tid_offset(itup) & BT_OFFSET_MASK) as i32 } else { rel.natts };
+        let ntupatts = if pivot { (tid_offset(itup) & BT_OFFSET_MASK) as i32 } else { rel.natts() };
         let ncmpkey = ntupatts.min(key.keysz);
         for i in 0..ncmpkey as usize {
             let sk = &key.scankeys[i];
-            let (datum, isnull) = index_getattr(itup, &rel.att);
+            let (datum, isnull) = index_getattr(itup, sk.sk_attno, rel.rd_att);
             let result = if sk.sk_flags & SK_ISNULL != 0 {
                 if isnull { 0 } else if sk.sk_flags & SK_BT_NULLS_FIRST != 0 { -1 } else { 1 }
             } else if isnull {
@@ -290,8 +341,12 @@ pub unsafe fn bt_compare(rel: &IndexRel, key: &BTScanInsertData, page: *const Pa
 /// `_bt_binsrch`: on a leaf, the first item >= the key (nextkey = false); on an internal page,
 /// the last pivot < the key, whose downlink to follow.
 ///
+/// Out of line: static in nbtsearch.c with two callers (`_bt_search`, `_bt_first`), and gcc
+/// keeps it a real call (18's profile names it, two calls a primitive scan).
+///
 /// # Safety
 /// As [`bt_compare`].
+#[inline(never)]
 pub unsafe fn bt_binsrch(rel: &IndexRel, key: &BTScanInsertData, page: *const Page) -> OffsetNumber {
     unsafe {
         let mut low = first_data_key(page);
@@ -319,8 +374,12 @@ pub unsafe fn bt_binsrch(rel: &IndexRel, key: &BTScanInsertData, page: *const Pa
 /// `_bt_moveright` for a reader: step right while the key is beyond the page's high key (a
 /// concurrent split would put it there; in a static index one compare per non-rightmost page).
 ///
+/// Out of line, as in 18's profile (a static function with one caller that gcc does not inline:
+/// its write-mode branch is large).
+///
 /// # Safety
 /// `bm` must be live; `buf` pinned and read-locked.
+#[inline(never)]
 pub unsafe fn bt_moveright(bm: *mut BufMgr, rel: &IndexRel, key: &BTScanInsertData, mut buf: Buffer) -> Buffer {
     unsafe {
         let cmpval = if key.nextkey { 0 } else { 1 };
@@ -417,6 +476,89 @@ pub unsafe fn bt_getroot(bm: *mut BufMgr, rel: &IndexRel) -> Buffer {
     }
 }
 
+/// `_bt_metaversion`: `heapkeyspace` and `allequalimage` from the cached metapage
+/// (`rd_amcache`), which `_bt_first` reads on every primitive scan to fill its insertion key.
+///
+/// # Safety
+/// `heapkeyspace` and `allequalimage` must be writable.
+#[inline(never)]
+pub unsafe fn bt_metaversion(rel: &IndexRel, heapkeyspace: *mut bool, allequalimage: *mut bool) {
+    // An index without a root has nothing cached: PostgreSQL reads the metapage here
+    // (`_bt_getmeta`, not modelled: the model's block 0 is never read) and finds what a new
+    // index's metapage holds, the current version and allequalimage for int4/int8.
+    let (version, allequal) = match rel.metad {
+        Some(metad) => (metad.version, metad.allequalimage),
+        None => (BTREE_VERSION, true),
+    };
+    unsafe {
+        *heapkeyspace = version > BTREE_NOVAC_VERSION;
+        *allequalimage = allequal;
+    }
+}
+
+/// `index_getprocinfo(irel, attnum, procnum)` (indexam.c): the support proc's cached `FmgrInfo`
+/// in `rd_supportinfo` (the model's relcache entry has it filled: `fmgr_info_cxt` never runs).
+///
+/// # Safety
+/// `rel.supportinfo` must hold `attnum`'s procs.
+#[inline(never)]
+pub unsafe fn index_getprocinfo(rel: &IndexRel, attnum: i16, procnum: u16) -> *const FmgrInfo {
+    let nproc = rel.amsupport as usize;
+    if procnum < 1 || procnum as usize > nproc {
+        not_modelled("index_getprocinfo: a procnum beyond amsupport");
+    }
+    let procindex = nproc * (attnum as usize - 1) + (procnum as usize - 1);
+    if rel.supportinfo.is_null() || procindex != 0 {
+        not_modelled("index_getprocinfo: support procs other than column 1's ORDER proc");
+    }
+    let locinfo = unsafe { rel.supportinfo.add(procindex) };
+    if unsafe { (*locinfo).fn_oid } == 0 {
+        not_modelled("index_getprocinfo: a first lookup (fmgr_info_cxt)");
+    }
+    locinfo
+}
+
+/// `fmgr_info_copy` (fmgr.c): copy the `FmgrInfo`, no `fn_extra`, owned by `destcxt`.
+///
+/// # Safety
+/// `dst` writable, `src` valid.
+#[inline(never)]
+pub unsafe fn fmgr_info_copy(dst: *mut FmgrInfo, src: *const FmgrInfo, destcxt: *mut u8) {
+    unsafe {
+        *dst = *src;
+        (*dst).fn_mcxt = destcxt;
+        (*dst).fn_extra = std::ptr::null_mut();
+    }
+}
+
+/// `ScanKeyEntryInitializeWithInfo` (scankey.c): fill an insertion scan key, its `sk_func`
+/// copied from `finfo` into `CurrentMemoryContext`.
+///
+/// # Safety
+/// `entry` writable, `finfo` valid.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn scan_key_entry_initialize_with_info(
+    entry: *mut ScanKeyData,
+    flags: i32,
+    attno: i16,
+    strategy: u16,
+    subtype: Oid,
+    collation: Oid,
+    finfo: *const FmgrInfo,
+    argument: Datum,
+) {
+    unsafe {
+        (*entry).sk_flags = flags;
+        (*entry).sk_attno = attno;
+        (*entry).sk_strategy = strategy;
+        (*entry).sk_subtype = subtype;
+        (*entry).sk_collation = collation;
+        (*entry).sk_argument = argument;
+        fmgr_info_copy(&raw mut (*entry).sk_func, finfo, super::mcxt::current_memory_context().cast());
+    }
+}
+
 /// `_bt_getbuf(rel, blkno, BT_READ)`: `ReadBuffer`, `_bt_lockbuf`, `_bt_checkpage`.
 ///
 /// # Safety
@@ -469,8 +611,10 @@ pub unsafe fn bt_unlockbuf(bm: *mut BufMgr, buf: Buffer) {
     unsafe { lock_buffer(bm, buf, BufferLockMode::Unlock) }
 }
 
-/// `_bt_checkpage`: not new, and the special space is a `BTPageOpaqueData`.
-#[inline(always)]
+/// `_bt_checkpage`: not new, and the special space is a `BTPageOpaqueData`. Out of line: an
+/// exported nbtpage.c function (18's profile: two calls a primitive scan, from `_bt_getbuf` and
+/// `_bt_relandgetbuf`).
+#[inline(never)]
 unsafe fn bt_checkpage(bm: *mut BufMgr, buf: Buffer) {
     unsafe {
         let page = buffer_get_page(bm, buf) as *const u8;

@@ -86,8 +86,9 @@
 //!   `btgetbitmap` call, each a descent returning one TID. The descent is PostgreSQL's
 //!   (`_bt_search`, [`crate::pg::nbtsearch`]): root, internal page and leaf (3 buffers a key,
 //!   30 for the ten: §8b; the sorted build gives 27,323 leaves under 97 internal pages and a
-//!   root at 10M rows), each read through `ReadBuffer` (tag hash, partition LWLock, mapping
-//!   table lookup, pin CAS, resource owner) and share-locked; `_bt_moveright` checks each
+//!   root at 10M rows), each read through 18's `ReadBuffer` -> `ReadBufferExtended` ->
+//!   `StartReadBuffer` (tag hash, partition LWLock, mapping table lookup, `PinBuffer`'s CAS,
+//!   resource owner, the I/O counters) and share-locked; `_bt_moveright` checks each
 //!   non-rightmost page's high key and `_bt_binsrch` bisects each page, every comparison a
 //!   `_bt_compare` -> `FunctionCall2Coll` -> `btint8cmp` call through a function pointer; the
 //!   metapage is cached (`rd_amcache`); `_bt_search` pallocs a `BTStack` entry per internal
@@ -102,10 +103,11 @@
 //!   `_bt_start_prim_scan` reads; `_bt_first` takes its key from the array's current element.
 //!   Each primitive scan also pays `_bt_preprocess_keys`' early return, `pgstat_count_index_scan`,
 //!   the "Index Searches" count and `PredicateLockPage`'s early return. The array is sorted
-//!   and deduplicated once at setup (PostgreSQL does it at the first `_bt_first` after each
-//!   `btrescan`: not in the measured run). Where PostgreSQL would carry a primitive scan onto
-//!   the right sibling (the next element is the sibling's first key), the model descends
-//!   again instead (same TIDs; never on btree-few's path). Not modelled: the look-ahead skip
+//!   and deduplicated once at setup; PostgreSQL does it at the first `_bt_first` after each
+//!   `btrescan`, inside amgetbitmap (18: about 270 instructions a TID of btree-few with its
+//!   catalog lookups), which the model leaves out. Where PostgreSQL would carry a primitive
+//!   scan onto the right sibling (the next element is the sibling's first key), the model
+//!   descends again instead (same TIDs; never on btree-few's path). Not modelled: the look-ahead skip
 //!   and `_bt_set_startikey` (no effect with one match a leaf), `PredicateLockPage` on pages
 //!   stepped to, scan-key preprocessing itself, and the executor around `btgetbitmap`.
 //!   **btree-lossy**: btree-many at work_mem 2 MB scaled by rows / 10M (§8b: 2 MB is where
