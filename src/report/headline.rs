@@ -86,9 +86,11 @@ fn warning(lines: &[Line]) -> Option<String> {
     (n > 0).then(|| format!("WARNING: {n} of {} pairs are flagged (listed under their study); their verdicts may not hold.", lines.len()))
 }
 
-fn study_table(lines: &[&Line], wide: bool) -> Table {
-    let mut t = Table::new([
-        ("case", Align::Left),
+/// The study's table; `with_case`: the case as a column (else the caller heads each case).
+fn study_table(lines: &[&Line], wide: bool, with_case: bool) -> Table {
+    let mut cols = vec![("case", Align::Left)];
+    cols.truncate(with_case as usize);
+    cols.extend([
         ("variant", Align::Left),
         ("time", Align::Right),
         ("95% interval", Align::Right),
@@ -98,6 +100,7 @@ fn study_table(lines: &[&Line], wide: bool) -> Table {
         (if wide { "A/A floor" } else { "A/A" }, Align::Right),
         (if wide { "seed (time)" } else { "seed" }, Align::Right),
     ]);
+    let mut t = Table::new(cols);
     for l in lines {
         let seed = match (l.seed, wide) {
             (Some(s), true) => seed_words(s),
@@ -105,17 +108,35 @@ fn study_table(lines: &[&Line], wide: bool) -> Table {
             (None, _) => String::new(),
         };
         let verdict = if l.flags.is_empty() { l.verdict.clone() } else { format!("{} *", l.verdict) };
-        t.row([
-            l.case.clone(),
-            short(&l.variant).to_string(),
-            pct(l.ratio),
-            format!("[{}, {}]", pct(l.ci.0), pct(l.ci.1)),
-            verdict,
-            format!("±{:.2}%", l.floor * 100.0),
-            seed,
-        ]);
+        let mut cells = vec![l.case.clone()];
+        cells.truncate(with_case as usize);
+        cells.extend([short(&l.variant).to_string(), pct(l.ratio), format!("[{}, {}]", pct(l.ci.0), pct(l.ci.1)), verdict, format!("±{:.2}%", l.floor * 100.0), seed]);
+        t.row(cells);
     }
     t
+}
+
+/// A study's rows as one table, or, in the terminal, when long case and variant names with
+/// flagged verdicts (a loaded host) widen it past the terminal's width, a table per case under
+/// its name.
+fn study_tables(ls: &[&Line], wide: bool) -> String {
+    let table = study_table(ls, wide, true).render();
+    if wide || table.lines().all(|l| l.chars().count() <= super::TERMINAL_WIDTH) {
+        return table;
+    }
+    let mut cases: Vec<&str> = Vec::new();
+    for l in ls {
+        if !cases.contains(&l.case.as_str()) {
+            cases.push(&l.case);
+        }
+    }
+    let mut m = String::new();
+    for c in cases {
+        let rows: Vec<&Line> = ls.iter().copied().filter(|l| l.case == c).collect();
+        let _ = writeln!(m, "  case {c}");
+        m.push_str(&study_table(&rows, wide, false).render());
+    }
+    m
 }
 
 fn render(r: &Report, wide: bool) -> String {
@@ -136,7 +157,7 @@ fn render(r: &Report, wide: bool) -> String {
             let _ = writeln!(m, "(no pairs measured)\n");
             continue;
         }
-        m.push_str(&study_table(&ls, wide).render());
+        m.push_str(&study_tables(&ls, wide));
         for l in ls.iter().filter(|l| !l.flags.is_empty()) {
             let f = format!("flagged {}/{}: {}", l.case, short(&l.variant), l.flags.join("; "));
             m.push_str(&if wide { format!("\n- {f}\n") } else { wrap(&format!("  ! {f}"), "    ") });
@@ -169,5 +190,30 @@ mod tests {
         assert_eq!(seed_words(0.5), "-50.00% time (2.00x faster)");
         assert_eq!(speed_words(1.05), "5.00% slower");
         assert_eq!(speed_words(f64::NAN), "n/a");
+    }
+
+    /// A loaded host flags every pair and widens every interval: the terminal's table still
+    /// fits, each case heading its own rows, and no row is lost.
+    #[test]
+    fn a_flagged_wide_table_still_fits_the_terminal() {
+        let line = |case: &str, variant: &str| Line {
+            study: "dir-by-value".into(),
+            case: case.into(),
+            variant: variant.into(),
+            ratio: 1.3129,
+            ci: (0.8207, 1.3461),
+            verdict: "layout-sensitive".into(),
+            floor: 0.1252,
+            seed: Some(0.9524),
+            flags: vec!["busy-host".into()],
+        };
+        let ls = [line("range-15000/0-keys", "dir-by-value/c-by-value@gcc12-upstream"), line("range-2000/1-key", "dir-by-value/c-opaque@clang19-pg")];
+        let refs: Vec<&Line> = ls.iter().collect();
+        assert!(study_table(&refs, false, true).render().lines().any(|l| l.chars().count() > super::super::TERMINAL_WIDTH), "the case is wide enough to need the fallback");
+        let out = study_tables(&refs, false);
+        for l in out.lines() {
+            assert!(l.chars().count() <= super::super::TERMINAL_WIDTH, "{} columns: {l}", l.chars().count());
+        }
+        assert!(out.contains("  case range-15000/0-keys") && out.contains("c-by-value@gcc12-upstream") && out.contains("c-opaque@clang19-pg"), "{out}");
     }
 }
