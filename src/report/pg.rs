@@ -209,9 +209,11 @@ pub struct PgSection {
     pub instructions: Option<instructions::InstructionsReport>,
 }
 
-/// Rows of table3 for the instruction counts: counts a TID hardly depend on the table's size
-/// (`hotloops pg --instructions`' default), and callgrind runs the backend some 50x slower.
-pub const INSTRUCTION_ROWS: u64 = 100_000;
+/// Rows of table3 for the instruction counts: the model's test size (20,000 TIDs), since the
+/// TIDBitmap's hash-table work a TID grows with the number of TIDs it holds (at 100,000 rows
+/// 18's per-TID btree-many costs 306 a TID against 282 at 20,000), and callgrind runs the backend some
+/// 50x slower.
+pub const INSTRUCTION_ROWS: u64 = 20_000;
 
 /// Fill each Pair row's instructions from the model's callgrind rows and the servers' counts.
 pub fn add_instructions(fidelity: &mut [Fidelity], rows: &[Row], counts: &instructions::InstructionsReport) {
