@@ -344,11 +344,14 @@ pub fn build_extension(inst: &Install) -> Result<PathBuf> {
     if !tmp.publish(&dir) && !so.is_file() {
         bail!("could not place the built extension at {}", dir.display());
     }
-    // Builds of older sources for this server are of no more use.
+    // Builds of older sources for this server are of no more use, once no run can still be
+    // using them: another build key (other flags, a --pg-config of the same version) may be
+    // in use by a concurrent run, so only builds untouched for a day go.
     let stale = format!("pgext-{}-", inst.short_version);
+    let old = |e: &std::fs::DirEntry| e.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok()).is_some_and(|a| a > std::time::Duration::from_secs(24 * 3600));
     for e in std::fs::read_dir(data_dir()).into_iter().flatten().flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with(&stale) && e.path() != dir {
+        if name.starts_with(&stale) && e.path() != dir && old(&e) {
             let _ = std::fs::remove_dir_all(e.path());
         }
     }
