@@ -217,11 +217,10 @@ pub const INSTRUCTION_ROWS: u64 = 20_000;
 
 /// Fill each Pair row's instructions from the model's callgrind rows and the servers' counts.
 pub fn add_instructions(fidelity: &mut [Fidelity], rows: &[Row], counts: &instructions::InstructionsReport) {
-    let version = |v: &str| v.split_whitespace().find(|w| w.starts_with(|c: char| c.is_ascii_digit())).unwrap_or(v).to_string();
     for f in fidelity.iter_mut() {
         let Some(Real::Pair { case, state, a, b }) = COUNTERPARTS.iter().find(|c| c.study == f.study && c.case == f.case && c.variant == f.variant).map(|c| c.real) else { continue };
         let model = |v: &str| rows.iter().find(|r| r.study == f.study && r.case == f.case && r.variant == v && r.metric == "instructions").map(|r| r.value);
-        let Some(s) = counts.servers.iter().find(|s| version(&s.server_version) == f.server) else { continue };
+        let Some(s) = counts.servers.iter().find(|s| server_major_minor(&s.server_version) == f.server) else { continue };
         let server = |v: &str| s.comparisons.iter().find(|c| c.case == case && c.cache_state == state && c.variant == v).map(|c| c.server.total_per_tid);
         if let (Some(ma), Some(mb), Some(sa), Some(sb)) = (model(&f.baseline), model(&f.variant), server(a), server(b)) {
             f.instructions = Some([ma, mb, sa, sb]);
@@ -416,7 +415,6 @@ fn measure(opts: &PgOptions, quick: bool, count: bool, studies: &[&str]) -> Resu
 /// The model's read-stream and dir-by-value rows beside seed 002's and seed 001's server runs,
 /// a row per server (and io_method) that has the comparison.
 pub fn seed_fidelity(rows: &[Row], rs: Option<&readstream::ReadStreamRuns>, dv: Option<&dirbyvalue::DirByValueReport>) -> Vec<Fidelity> {
-    let version = |v: &str| v.split_whitespace().find(|w| w.starts_with(|c: char| c.is_ascii_digit())).unwrap_or(v).to_string();
     let mut out = Vec::new();
     for c in COUNTERPARTS {
         let Some(m) = rows.iter().find(|r| r.study == c.study && r.case == c.case && r.variant == c.variant && r.metric == "wall-clock") else {
@@ -431,7 +429,7 @@ pub fn seed_fidelity(rows: &[Row], rs: Option<&readstream::ReadStreamRuns>, dv: 
                     for x in s.results.iter().filter(|x| x.cache_state == state && io_methods.contains(&x.io_method.as_str())) {
                         if let Some(p) = x.measured.pairs.iter().find(|p| p.a == a && p.b == b && p.metric == "bis") {
                             let words = format!("tbloom/{state}, io_method {}: {} -> {} (Bitmap Index Scan time)", x.io_method, short(a), short(b));
-                            reals.push((version(&s.provenance.server_version), words, p.median_ratio, Some((p.ci_low, p.ci_high)), p.verdict.clone()));
+                            reals.push((server_major_minor(&s.provenance.server_version), words, p.median_ratio, Some((p.ci_low, p.ci_high)), p.verdict.clone()));
                         }
                     }
                 }
@@ -441,7 +439,7 @@ pub fn seed_fidelity(rows: &[Row], rs: Option<&readstream::ReadStreamRuns>, dv: 
                     let Some(q) = s.queries.iter().find(|q| q.range == range && q.scan == scan) else { continue };
                     if let Some(p) = q.ratios.iter().find(|p| p.a.ends_with("c-opaque") && p.b.ends_with("c-by-value") && p.metric == "node") {
                         let words = format!("pgbench range {range}, {scan}: c-opaque -> c-by-value (scan node time)");
-                        reals.push((version(&s.server_version), words, p.ratio, Some(p.ci), p.verdict.clone()));
+                        reals.push((server_major_minor(&s.server_version), words, p.ratio, Some(p.ci), p.verdict.clone()));
                     }
                 }
             }
@@ -472,7 +470,6 @@ pub fn seed_fidelity(rows: &[Row], rs: Option<&readstream::ReadStreamRuns>, dv: 
 
 /// The fidelity rows of every server, in server order.
 pub fn servers_fidelity(rows: &[Row], servers: &[bench::PgReport], sweeps: &[sweep::SweepReport]) -> Vec<Fidelity> {
-    let version = |v: &str| v.split_whitespace().find(|w| w.starts_with(|c: char| c.is_ascii_digit())).unwrap_or(v).to_string();
     let mut all: Vec<String> = servers.iter().map(|s| s.provenance.server_version.clone()).collect();
     for w in sweeps {
         if !all.contains(&w.server_version) {
@@ -484,11 +481,16 @@ pub fn servers_fidelity(rows: &[Row], servers: &[bench::PgReport], sweeps: &[swe
         let s = servers.iter().find(|s| &s.provenance.server_version == v);
         let w = sweeps.iter().find(|w| &w.server_version == v);
         for mut f in fidelity(rows, s, w) {
-            f.server = version(v);
+            f.server = server_major_minor(v);
             out.push(f);
         }
     }
     out
+}
+
+/// `postgres (PostgreSQL) 18.6` -> `18.6`.
+pub fn server_major_minor(v: &str) -> String {
+    v.split_whitespace().find(|w| w.starts_with(|c: char| c.is_ascii_digit())).unwrap_or(v).to_string()
 }
 
 fn short(id: &str) -> &str {
@@ -681,7 +683,7 @@ pub fn markdown(p: &PgSection) -> String {
         for s in &r.servers {
             for c in &s.comparisons {
                 t.row([
-                    s.server_version.split_whitespace().find(|w| w.starts_with(|c: char| c.is_ascii_digit())).unwrap_or(&s.server_version).to_string(),
+                    server_major_minor(&s.server_version),
                     c.case.clone(),
                     c.cache_state.clone(),
                     format!("`{}`", short(&c.variant)),

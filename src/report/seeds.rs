@@ -478,7 +478,7 @@ fn short(id: &str) -> &str {
 }
 
 fn version(v: &str) -> String {
-    v.split_whitespace().find(|w| w.starts_with(|c: char| c.is_ascii_digit())).unwrap_or(v).to_string()
+    super::pg::server_major_minor(v)
 }
 
 fn display(p: &Path) -> String {
