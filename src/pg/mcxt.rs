@@ -521,6 +521,14 @@ pub fn current_memory_context() -> *mut AllocSetData {
     CURRENT_MEMORY_CONTEXT.with(|c| c.get())
 }
 
+/// The backend the current context takes its blocks from (a child context takes its parent's;
+/// libc when none is current).
+pub fn current_backend() -> MallocBackend {
+    let c = current_memory_context();
+    // SAFETY: a current context is live (cleared when its AllocSet is dropped).
+    if c.is_null() { MallocBackend::Libc } else { unsafe { (*c).backend } }
+}
+
 #[cold]
 #[inline(never)]
 fn no_current_context() -> ! {

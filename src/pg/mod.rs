@@ -2,11 +2,13 @@
 //! `../shared/reference/postgres-hot-loops.md` (§9's table is asserted at compile time).
 
 pub mod amapi;
+pub mod array;
 pub mod bloom;
 pub mod bufmgr;
 pub mod fmgr;
 pub mod itemptr;
 pub mod mcxt;
+pub mod nbtpreprocesskeys;
 pub mod nbtree;
 pub mod nbtreadpage;
 pub mod nbtscan;
@@ -15,6 +17,7 @@ pub mod page;
 pub mod pagedam;
 pub mod pgstat;
 pub mod predicate;
+pub mod qsort;
 pub mod read_stream;
 pub mod sink;
 pub mod tidbitmap;

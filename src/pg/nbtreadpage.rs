@@ -1,9 +1,9 @@
 //! Reading a leaf for a scan with an `= ANY(array)` key: `_bt_readpage`, `_bt_checkkeys`,
 //! `_bt_check_compare`, `_bt_tuple_before_array_skeys`, `_bt_advance_array_keys` and
 //! `_bt_saveitem` (src/backend/access/nbtree/nbtreadpage.c on master), `_bt_binsrch_array_skey`,
-//! `_bt_start_array_keys`, `_bt_start_prim_scan` (nbtutils.c), and what
-//! `_bt_preprocess_array_keys` (nbtpreprocesskeys.c) leaves behind: the array sorted by the ORDER
-//! proc and deduplicated once per `btrescan`.
+//! `_bt_start_array_keys`, `_bt_start_prim_scan` (nbtutils.c), and the keys
+//! `_bt_preprocess_keys` outputs ([`crate::pg::nbtpreprocesskeys`]): the array sorted by the
+//! ORDER proc and deduplicated once per `btrescan`.
 //!
 //! What is modelled is the path a forward scan with one required equality array key on the
 //! first column takes: each tuple is tested with the `=` operator's function (`int8eq` through
@@ -18,7 +18,9 @@
 //! elements on one leaf), and parallel scans; reaching any of them panics.
 
 use super::bufmgr::{BufMgr, buffer_get_block_number, buffer_get_page};
-use super::fmgr::{Datum, FmgrInfo, datum_get_bool, datum_get_int32, function_call2_coll};
+use super::array::ArrayType;
+use super::fmgr::{Datum, FmgrInfo, INT4OID, Oid, datum_get_bool, datum_get_int32, function_call2_coll};
+use super::mcxt::AllocSet;
 use super::itemptr::{BlockNumber, OffsetNumber};
 use super::nbtree::{BTScanOpaque, BTScanPosItem, P_HIKEY, P_NONE, SK_BT_REQBKWD, SK_BT_REQFWD, ScanDirection, tuple_tid};
 use super::nbtsearch::{
@@ -68,80 +70,99 @@ pub struct BTArrayKeyInfo {
     pub elem_values: *mut Datum,
 }
 
-/// The scan keys `_bt_preprocess_keys` outputs into `so` for `col0 = ANY(array)`:
-/// `so->keyData` (one search-type key: `=`, required both ways, `SK_SEARCHARRAY`),
-/// `so->orderProcs` (its ORDER proc) and `so->arrayKeys` (the sorted, deduplicated array, in
-/// `so->arrayContext`). `so.array_keys` and `so.order_procs` point here.
+/// A scan's keys for `col0 = ANY(array)` or `col0 < bound`: the input key as the executor
+/// builds it (`scan->keyData`; for `= ANY` its argument is the array constant), and what
+/// `_bt_preprocess_keys` outputs at the first `_bt_first` after each `btrescan`
+/// ([`crate::pg::nbtpreprocesskeys`]): `so->keyData` (one search-type key, marked required),
+/// and for an array `so->orderProcs` and `so->arrayKeys` (the sorted, deduplicated elements),
+/// `palloc`'d in `so->arrayContext`. `so.array_keys` and `so.order_procs` point to those.
 pub struct BTScanKeys {
-    /// `so->numberOfKeys`.
+    /// `so->numberOfKeys` once preprocessed.
     pub number_of_keys: i32,
-    /// `so->keyData`.
+    /// `scan->keyData`: the input key.
+    pub input: [ScanKeyData; 1],
+    /// `so->keyData`: the output key.
     pub key_data: [ScanKeyData; 1],
-    /// `so->orderProcs`.
-    pub order_procs: [FmgrInfo; 1],
-    /// `so->arrayKeys`.
-    pub array_keys: [BTArrayKeyInfo; 1],
-    elems: Box<[Datum]>,
+    /// `so->orderProcs` (in the array context; null without an array or before preprocessing).
+    pub order_procs: *mut FmgrInfo,
+    /// `so->arrayKeys` (as `order_procs`).
+    pub array_keys: *mut BTArrayKeyInfo,
+    /// `rel->rd_indoption` of the key column (0: ASC, NULLS LAST).
+    pub indoption: [i16; 1],
+    /// `rel->rd_opcintype` of the key column.
+    pub opcintype: Oid,
+    /// The array constant (`DatumGetArrayTypeP(sk_argument)`), for `= ANY`.
+    pub array: Option<ArrayType>,
+    /// `so->arrayContext`: made at the first preprocessing, reset at each later one.
+    pub array_context: Option<AllocSet>,
 }
 
 impl BTScanKeys {
-    /// `_bt_preprocess_array_keys` for `col0 = ANY(values)`: sort the elements with the ORDER
-    /// proc (`_bt_sort_array_elements`: qsort_arg, then qunique_arg) and build the required
-    /// equality key with the `=` operator's function. `values` must not be empty (an empty
-    /// array makes `qual_ok` false: no scan at all).
-    pub fn new(values: &[Datum], eqproc: FmgrInfo, orderproc: FmgrInfo) -> Box<BTScanKeys> {
-        assert!(!values.is_empty(), "an empty array: qual_ok = false, no primitive scan");
-        let cmp = |a: &Datum, b: &Datum| {
-            // SAFETY: orderproc is a two-argument ORDER proc.
-            datum_get_int32(unsafe { function_call2_coll(&orderproc, 0, *a, *b) }).cmp(&0)
+    /// `col0 = ANY(values)` on a column of `opcintype` (int8 or int4: the array's element
+    /// type), with the `=` operator's function as the executor's `ScanKeyEntryInitialize`
+    /// sets it (`sk_subtype` the operator's right type, here the column's).
+    pub fn new(values: &[Datum], opcintype: Oid, eqproc: FmgrInfo) -> Box<BTScanKeys> {
+        let elmlen = if opcintype == INT4OID { 4 } else { 8 };
+        let array = ArrayType::new(opcintype, elmlen, values);
+        let input = ScanKeyData {
+            sk_flags: SK_SEARCHARRAY,
+            sk_attno: 1,
+            sk_strategy: BT_EQUAL_STRATEGY_NUMBER,
+            sk_subtype: opcintype,
+            sk_collation: 0,
+            sk_func: eqproc,
+            sk_argument: array.as_ptr() as Datum,
         };
-        let mut elems: Vec<Datum> = values.to_vec();
-        elems.sort_by(cmp);
-        elems.dedup_by(|a, b| cmp(a, b).is_eq());
-        let mut elems = elems.into_boxed_slice();
-        let first = elems[0];
-        let array = BTArrayKeyInfo { scan_key: 0, num_elems: elems.len() as i32, cur_elem: 0, elem_values: elems.as_mut_ptr() };
         Box::new(BTScanKeys {
-            number_of_keys: 1,
-            key_data: [ScanKeyData {
-                sk_flags: SK_SEARCHARRAY | SK_BT_REQFWD | SK_BT_REQBKWD,
-                sk_attno: 1,
-                sk_strategy: BT_EQUAL_STRATEGY_NUMBER,
-                sk_subtype: 0,
-                sk_collation: 0,
-                sk_func: eqproc,
-                sk_argument: first,
-            }],
-            order_procs: [orderproc],
-            array_keys: [array],
-            elems,
+            number_of_keys: 0,
+            input: [input],
+            key_data: [input],
+            order_procs: std::ptr::null_mut(),
+            array_keys: std::ptr::null_mut(),
+            indoption: [0],
+            opcintype,
+            array: Some(array),
+            array_context: None,
         })
     }
 
-    /// What `_bt_preprocess_keys` outputs for `col0 < bound`: one inequality key, required in
-    /// the forward direction (the scan ends at the first tuple that fails it), no arrays.
-    /// `ltproc` is the `<` operator's function (`int84lt` for seed 000's int4 literal).
-    pub fn less_than(bound: Datum, ltproc: FmgrInfo, orderproc: FmgrInfo) -> Box<BTScanKeys> {
+    /// `col0 < bound`: one inequality key, no arrays (preprocessing marks it required in the
+    /// forward direction: the scan ends at the first tuple that fails it). `ltproc` is the
+    /// `<` operator's function (`int84lt` for seed 000's int4 literal).
+    pub fn less_than(bound: Datum, opcintype: Oid, subtype: Oid, ltproc: FmgrInfo) -> Box<BTScanKeys> {
+        let input = ScanKeyData {
+            sk_flags: 0,
+            sk_attno: 1,
+            sk_strategy: BT_LESS_STRATEGY_NUMBER,
+            sk_subtype: subtype,
+            sk_collation: 0,
+            sk_func: ltproc,
+            sk_argument: bound,
+        };
         Box::new(BTScanKeys {
-            number_of_keys: 1,
-            key_data: [ScanKeyData {
-                sk_flags: SK_BT_REQFWD,
-                sk_attno: 1,
-                sk_strategy: BT_LESS_STRATEGY_NUMBER,
-                sk_subtype: 0,
-                sk_collation: 0,
-                sk_func: ltproc,
-                sk_argument: bound,
-            }],
-            order_procs: [orderproc],
-            array_keys: [BTArrayKeyInfo { scan_key: 0, num_elems: 0, cur_elem: 0, elem_values: std::ptr::null_mut() }],
-            elems: Box::new([]),
+            number_of_keys: 0,
+            input: [input],
+            key_data: [input],
+            order_procs: std::ptr::null_mut(),
+            array_keys: std::ptr::null_mut(),
+            indoption: [0],
+            opcintype,
+            array: None,
+            array_context: None,
         })
     }
 
-    /// The array after preprocessing.
+    /// The array after the last preprocessing (sorted, deduplicated); empty before the first
+    /// or without an array.
     pub fn elems(&self) -> &[Datum] {
-        &self.elems
+        if self.array_keys.is_null() {
+            return &[];
+        }
+        // SAFETY: array_keys and its elements live in array_context until its next reset.
+        unsafe {
+            let a = &*self.array_keys;
+            std::slice::from_raw_parts(a.elem_values, a.num_elems as usize)
+        }
     }
 }
 
@@ -183,7 +204,7 @@ pub unsafe fn bt_start_array_keys(scan: &NbtScan, dir: ScanDirection) {
         let so = &mut *scan.so;
         let keys = &mut *scan.keys;
         for i in 0..so.num_array_keys as usize {
-            let a = &mut keys.array_keys[i];
+            let a = &mut *keys.array_keys.add(i);
             a.cur_elem = if dir == ScanDirection::Backward { a.num_elems - 1 } else { 0 };
             keys.key_data[a.scan_key as usize].sk_argument = *a.elem_values.add(a.cur_elem as usize);
         }
@@ -203,23 +224,6 @@ pub unsafe fn bt_start_prim_scan(scan: &NbtScan) -> bool {
         so.scan_behind = false;
         so.opposite_dir_check = false;
         so.need_prim_scan
-    }
-}
-
-/// `_bt_preprocess_keys` after the first primitive scan: the keys are already output (once
-/// per `btrescan`), so it returns at once. Out of line (nbtpreprocesskeys.c).
-///
-/// # Safety
-/// As [`bt_start_array_keys`].
-#[inline(never)]
-pub unsafe fn bt_preprocess_keys(scan: &NbtScan) {
-    unsafe {
-        let so = &mut *scan.so;
-        if so.number_of_keys > 0 {
-            return;
-        }
-        so.qual_ok = true;
-        so.number_of_keys = (*scan.keys).number_of_keys;
     }
 }
 
@@ -593,7 +597,7 @@ unsafe fn bt_tuple_before_array_skeys(
             if cur.sk_flags & (SK_BT_MINVAL | SK_BT_MAXVAL) != 0 {
                 not_modelled("skip arrays");
             }
-            let mut result = bt_compare_array_skey(&keys.order_procs[ikey as usize], tupdatum, tupnull, cur.sk_argument, cur);
+            let mut result = bt_compare_array_skey(keys.order_procs.add(ikey as usize), tupdatum, tupnull, cur.sk_argument, cur);
             if result == 0 {
                 if cur.sk_flags & SK_BT_NEXT != 0 {
                     result = -1;
@@ -644,7 +648,7 @@ unsafe fn bt_advance_array_keys(
             let mut array: *mut BTArrayKeyInfo = std::ptr::null_mut();
             if (*cur).sk_strategy == BT_EQUAL_STRATEGY_NUMBER {
                 if (*cur).sk_flags & SK_SEARCHARRAY != 0 {
-                    array = &mut keys.array_keys[arrayidx];
+                    array = keys.array_keys.add(arrayidx);
                     arrayidx += 1;
                 }
             } else {
@@ -689,7 +693,7 @@ unsafe fn bt_advance_array_keys(
                 }
                 let cur_elem_trig = sktrig_required && ikey == sktrig;
                 set_elem = bt_binsrch_array_skey(
-                    &keys.order_procs[ikey as usize],
+                    keys.order_procs.add(ikey as usize),
                     cur_elem_trig,
                     tupdatum,
                     tupnull,
@@ -783,7 +787,7 @@ unsafe fn bt_advance_array_keys_increment(scan: &NbtScan) -> bool {
         let so = &*scan.so;
         let keys = &mut *scan.keys;
         for i in (0..so.num_array_keys as usize).rev() {
-            let array = &mut keys.array_keys[i];
+            let array = &mut *keys.array_keys.add(i);
             let skey = &mut keys.key_data[array.scan_key as usize];
             // _bt_array_increment for a SAOP array.
             if array.cur_elem < array.num_elems - 1 {

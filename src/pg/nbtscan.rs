@@ -10,9 +10,10 @@
 use crate::pg::ItemPointer;
 use crate::pg::itemptr::INVALID_BLOCK_NUMBER;
 use crate::pg::bufmgr::{BufMgr, Buffer, DEFAULT_NBUFFERS, INVALID_BUFFER, RelFileLocator, buffer_get_page, release_buffer};
-use crate::pg::fmgr::{F_BTINT4CMP, F_BTINT8CMP, F_INT4EQ, F_INT4LT, F_INT8EQ, F_INT84LT, FmgrInfo, btint4cmp, btint8cmp, int4eq, int4lt, int8eq, int84lt, int32_get_datum};
+use crate::pg::fmgr::{F_BTINT4CMP, F_BTINT8CMP, F_INT4EQ, F_INT4LT, F_INT8EQ, F_INT84LT, FmgrInfo, INT4OID, INT8OID, btint4cmp, btint8cmp, int4eq, int4lt, int8eq, int84lt, int32_get_datum};
 use crate::pg::mcxt::{AllocSet, MallocBackend};
-use crate::pg::nbtreadpage::{BTScanKeys, NbtScan, bt_more_right, bt_preprocess_keys, bt_readpage, bt_start_array_keys};
+use crate::pg::nbtpreprocesskeys::bt_preprocess_keys;
+use crate::pg::nbtreadpage::{BTScanKeys, NbtScan, bt_more_right, bt_readpage, bt_start_array_keys};
 use crate::pg::pgstat::{PgStatTableStatus, pgstat_count_index_scan};
 use crate::pg::nbtree::{BTScanOpaque, BTScanPos, BTree, IndexScanDesc, KeyType, P_NONE, ScanDirection};
 use crate::pg::nbtsearch::{
@@ -148,13 +149,15 @@ impl BtreeScan {
             supportinfo: std::ptr::null(),
             amsupport: BT_NPROCS,
         };
-        // _bt_preprocess_array_keys sorts and deduplicates the array at the first _bt_first
-        // of each btrescan; done once here, outside the measured runs. Without an array, the
-        // seed's `col0 < 10000000`: an int4 literal, so int8 < int4 (int84lt) on table3.
+        // The key as the executor builds it: `= ANY` an int8[] (or int4[]) constant, which
+        // _bt_preprocess_keys sorts and deduplicates at the first _bt_first of each btrescan,
+        // inside the measured runs. Without an array, the seed's `col0 < 10000000`: an int4
+        // literal, so int8 < int4 (int84lt) on table3.
+        let opcintype = if attlen == 4 { INT4OID } else { INT8OID };
         let skeys = Some(if keys.is_empty() {
-            BTScanKeys::less_than(int32_get_datum(SEED000_BOUND), ltproc, orderproc)
+            BTScanKeys::less_than(int32_get_datum(SEED000_BOUND), opcintype, INT4OID, ltproc)
         } else {
-            BTScanKeys::new(&keys.iter().map(|&k| k as usize).collect::<Vec<_>>(), eqproc, orderproc)
+            BTScanKeys::new(&keys.iter().map(|&k| k as usize).collect::<Vec<_>>(), opcintype, eqproc)
         });
         let mut bs = Box::new(BtreeScan {
             desc: IndexScanDesc { number_of_keys: 1, key_data: std::ptr::null(), ..*IndexScanDesc::new(&rel, &[]) },
@@ -181,23 +184,19 @@ impl BtreeScan {
         bs.irel.rd_att = bs.rd_att.as_ptr();
         let keys_ptr = bs.skeys.as_deref_mut().map_or(std::ptr::null_mut(), |k| k as *mut BTScanKeys);
         bs.nbt = NbtScan { so: &mut *bs.so, keys: keys_ptr, rel: &bs.irel };
-        if let Some(k) = bs.skeys.as_deref_mut().filter(|k| k.array_keys[0].num_elems > 0) {
-            // One array key; so->arrayKeys and so->orderProcs live with the keys.
-            bs.so.num_array_keys = 1;
-            bs.so.array_keys = k.array_keys.as_mut_ptr().cast();
-            bs.so.order_procs = k.order_procs.as_mut_ptr().cast();
-        }
         bs
     }
 
     /// `btrescan`: drop a pin a previous scan left (none after a complete scan), invalidate,
-    /// and reset the array-key state (`numberOfKeys = 0` makes the first `_bt_first` rerun
-    /// preprocessing; here that only republishes the keys sorted at setup).
+    /// and reset the key state (`numberOfKeys = 0` and `numArrayKeys = 0` make the first
+    /// `_bt_first` rerun `_bt_preprocess_keys`: the array deconstructed, sorted and
+    /// deduplicated again).
     pub fn reset(&mut self) {
         self.so.need_prim_scan = false;
         self.so.scan_behind = false;
         self.so.opposite_dir_check = false;
         self.so.number_of_keys = 0;
+        self.so.num_array_keys = 0;
         if self.so.curr_pos.buf != INVALID_BUFFER {
             // SAFETY: the pin is this scan's.
             unsafe { release_buffer(&mut *self.bufmgr, self.so.curr_pos.buf) };
@@ -368,13 +367,13 @@ unsafe fn bt_readfirstpage(bs: *mut BtreeScan, offnum: crate::pg::itemptr::Offse
             so.curr_pos.more_right = true;
         }
         let arrays = so.num_array_keys != 0;
-        let elem_before = if arrays { (*scan.keys).array_keys[0].cur_elem } else { 0 };
+        let elem_before = if arrays { (*(*scan.keys).array_keys).cur_elem } else { 0 };
         let found = bt_readpage(bm, &scan, offnum, true);
         if arrays {
             if bt_more_right(&scan) != P_NONE {
                 // The departure: only an advanced array continues on the sibling here (a key
                 // whose duplicates span leaves would need the sibling read with the old one).
-                if (*scan.keys).array_keys[0].cur_elem == elem_before {
+                if (*(*scan.keys).array_keys).cur_elem == elem_before {
                     not_modelled("equal keys spanning leaves (a keyed step to the right sibling)");
                 }
                 so.need_prim_scan = true;

@@ -102,14 +102,16 @@
 //!   beyond the high key (`finaltup`) and end the page with `needPrimScan` set, which
 //!   `_bt_start_prim_scan` reads; `_bt_first` takes its key from the array's current element.
 //!   Each primitive scan also pays `_bt_preprocess_keys`' early return, `pgstat_count_index_scan`,
-//!   the "Index Searches" count and `PredicateLockPage`'s early return. The array is sorted
-//!   and deduplicated once at setup; PostgreSQL does it at the first `_bt_first` after each
-//!   `btrescan`, inside amgetbitmap (18: about 270 instructions a TID of btree-few with its
-//!   catalog lookups), which the model leaves out. Where PostgreSQL would carry a primitive
+//!   the "Index Searches" count and `PredicateLockPage`'s early return. The first `_bt_first`
+//!   after each `btrescan` runs the whole of it ([`crate::pg::nbtpreprocesskeys`]): the array
+//!   context reset, `deconstruct_array` of the `int8[]` constant, `qsort_arg` and `qunique_arg`
+//!   through `_bt_compare_array_elements` -> `FunctionCall2Coll` -> `btint8cmp`, the output
+//!   key marked required; left out there, `get_typlenbyvalalign`'s catalog cache lookup
+//!   (18: about 24 instructions a TID of btree-few). Where PostgreSQL would carry a primitive
 //!   scan onto the right sibling (the next element is the sibling's first key), the model
 //!   descends again instead (same TIDs; never on btree-few's path). Not modelled: the look-ahead skip
 //!   and `_bt_set_startikey` (no effect with one match a leaf), `PredicateLockPage` on pages
-//!   stepped to, scan-key preprocessing itself, and the executor around `btgetbitmap`.
+//!   stepped to, and the executor around `btgetbitmap`.
 //!   **btree-lossy**: btree-many at work_mem 2 MB scaled by rows / 10M (§8b: 2 MB is where
 //!   the seed's bitmap goes lossy).
 //! - **hash-many**: bucket order: TIDs sorted by (bucket, hash) of a 32-bit mix of the key, so
@@ -886,7 +888,7 @@ mod tests {
         let mut elems = keys.clone();
         elems.sort_unstable();
         elems.dedup();
-        assert_eq!(bs.array_elems(), elems);
+        assert!(bs.array_elems().is_empty(), "the array is preprocessed at the first _bt_first, not before");
         for _ in 0..2 {
             bs.reset();
             let old = memory_context_switch_to(bs.cxt.as_ptr());
@@ -912,6 +914,7 @@ mod tests {
                 }
             }
             memory_context_switch_to(old);
+            assert_eq!(bs.array_elems(), elems, "sorted and deduplicated at each btrescan's first _bt_first");
             let want_tids: Vec<ItemPointer> = want.iter().map(|e| e.1).collect();
             assert_eq!(got.iter().map(|g| g.0).collect::<Vec<_>>(), want_tids);
             for (g, e) in got.iter().zip(&want) {
