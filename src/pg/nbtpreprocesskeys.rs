@@ -20,7 +20,7 @@ use super::array::deconstruct_array;
 use super::fmgr::{Datum, FmgrInfo, INT4OID, datum_get_int32, function_call2_coll};
 use super::mcxt::{AllocSet, memory_context_switch_to, palloc};
 use super::nbtree::{SK_BT_REQBKWD, SK_BT_REQFWD};
-use super::nbtreadpage::{BT_EQUAL_STRATEGY_NUMBER, BT_LESS_STRATEGY_NUMBER, BTArrayKeyInfo, NbtScan, SK_ROW_HEADER, SK_SEARCHARRAY};
+use super::nbtreadpage::{BT_EQUAL_STRATEGY_NUMBER, BTArrayKeyInfo, NbtScan, SK_ROW_HEADER, SK_SEARCHARRAY};
 use super::nbtsearch::{BTORDER_PROC, SK_BT_DESC, SK_ISNULL, ScanKeyData, index_getprocinfo, not_modelled};
 use super::qsort::{qsort_arg, qunique_arg};
 
@@ -239,7 +239,6 @@ pub unsafe fn bt_preprocess_keys(scan: &NbtScan) {
         if (*inkeys).sk_attno == 1 {
             bt_mark_scankey_required(&mut keys.key_data[0]);
         }
-        debug_assert!(keys.key_data[0].sk_strategy != BT_LESS_STRATEGY_NUMBER || array_key_data.is_null());
     }
 }
 
