@@ -53,6 +53,15 @@ impl ArrayType {
     }
 }
 
+/// `ARR_ELEMTYPE(array)`.
+///
+/// # Safety
+/// `array` must be an [`ArrayType`]'s bytes.
+#[inline(always)]
+pub unsafe fn arr_elemtype(array: *const u8) -> Oid {
+    unsafe { array.add(12).cast::<Oid>().read() }
+}
+
 /// `ArrayGetNItems(ndim, dims)`: the element count, with arrayutils.c's overflow checks.
 /// Out of line, as in C.
 ///
@@ -93,7 +102,7 @@ pub unsafe fn deconstruct_array(array: *const u8, elmtype: Oid, elmlen: i16, elm
     unsafe {
         let ndim = array.add(4).cast::<i32>().read();
         let dataoffset = array.add(8).cast::<i32>().read();
-        if array.add(12).cast::<Oid>().read() != elmtype {
+        if arr_elemtype(array) != elmtype {
             not_modelled("an element type other than the array's");
         }
         if ndim > 1 {

@@ -54,6 +54,10 @@ pub const ALLOCSET_DEFAULT_MINSIZE: usize = 0;
 pub const ALLOCSET_DEFAULT_INITSIZE: usize = 8 * 1024;
 /// `ALLOCSET_DEFAULT_MAXSIZE`.
 pub const ALLOCSET_DEFAULT_MAXSIZE: usize = 8 * 1024 * 1024;
+/// `ALLOCSET_SMALL_INITSIZE` (its min size is 0, its max `ALLOCSET_SMALL_MAXSIZE`, 8 KiB).
+pub const ALLOCSET_SMALL_INITSIZE: usize = 1024;
+/// `ALLOCSET_SMALL_MAXSIZE`.
+pub const ALLOCSET_SMALL_MAXSIZE: usize = 8 * 1024;
 
 const _: () = {
     assert!(ALLOC_CHUNK_LIMIT == 8192);
@@ -284,6 +288,12 @@ impl AllocSet {
     /// `ALLOCSET_DEFAULT_SIZES` (0, 8 KiB, 8 MiB): ExecutorState, MessageContext.
     pub fn with_default_sizes(name: &'static str, backend: MallocBackend) -> AllocSet {
         Self::new(name, backend, ALLOCSET_DEFAULT_MINSIZE, ALLOCSET_DEFAULT_INITSIZE, ALLOCSET_DEFAULT_MAXSIZE)
+    }
+
+    /// `ALLOCSET_SMALL_SIZES` (0, 1 KiB, 8 KiB): contexts expected to stay small (a B-tree
+    /// scan's array context).
+    pub fn with_small_sizes(name: &'static str, backend: MallocBackend) -> AllocSet {
+        Self::new(name, backend, 0, ALLOCSET_SMALL_INITSIZE, ALLOCSET_SMALL_MAXSIZE)
     }
 
     /// The raw context, for `MemoryContextSwitchTo`.

@@ -16,18 +16,16 @@
 //! there), array merging, inequality arrays (`_bt_find_extreme_element`), skip arrays,
 //! several keys (the full pass over `xform`), DESC columns and null keys.
 
-use super::array::deconstruct_array;
+use super::array::{arr_elemtype, deconstruct_array};
 use super::fmgr::{Datum, FmgrInfo, INT4OID, datum_get_int32, function_call2_coll};
 use super::mcxt::{AllocSet, memory_context_switch_to, palloc};
 use super::nbtree::{SK_BT_REQBKWD, SK_BT_REQFWD};
-use super::nbtreadpage::{BT_EQUAL_STRATEGY_NUMBER, BTArrayKeyInfo, NbtScan, SK_ROW_HEADER, SK_SEARCHARRAY};
+use super::nbtreadpage::{BT_EQUAL_STRATEGY_NUMBER, BT_LESS_STRATEGY_NUMBER, BTArrayKeyInfo, NbtScan, SK_ROW_HEADER, SK_SEARCHARRAY};
 use super::nbtsearch::{BTORDER_PROC, SK_BT_DESC, SK_ISNULL, ScanKeyData, index_getprocinfo, not_modelled};
 use super::qsort::{qsort_arg, qunique_arg};
 
 /// `SK_BT_INDOPTION_SHIFT`: `rd_indoption` bits land in `sk_flags` from bit 24.
 const SK_BT_INDOPTION_SHIFT: i32 = 24;
-/// `ALLOCSET_SMALL_SIZES`: min, initial and maximum block size.
-const ALLOCSET_SMALL_SIZES: (usize, usize, usize) = (0, 1024, 8 * 1024);
 
 /// `BTSortArrayContext`.
 #[repr(C)]
@@ -91,7 +89,7 @@ fn bt_fix_scankey_strategy(skey: &mut ScanKeyData, indoption: &[i16]) -> bool {
 #[inline(always)]
 fn bt_mark_scankey_required(skey: &mut ScanKeyData) {
     let addflags = match skey.sk_strategy {
-        1 | 2 => SK_BT_REQFWD,
+        BT_LESS_STRATEGY_NUMBER | 2 => SK_BT_REQFWD,
         BT_EQUAL_STRATEGY_NUMBER => SK_BT_REQFWD | SK_BT_REQBKWD,
         4 | 5 => SK_BT_REQBKWD,
         _ => not_modelled("an unknown strategy"),
@@ -123,8 +121,7 @@ unsafe fn bt_preprocess_array_keys(scan: &NbtScan) -> *mut ScanKeyData {
             Some(c) => c.reset(),
             None => {
                 let backend = crate::pg::mcxt::current_backend();
-                let (min, init, max) = ALLOCSET_SMALL_SIZES;
-                let c = keys.array_context.insert(AllocSet::new("BTree array context", backend, min, init, max));
+                let c = keys.array_context.insert(AllocSet::with_small_sizes("BTree array context", backend));
                 so.array_context = c.as_ptr().cast();
             }
         }
@@ -152,7 +149,7 @@ unsafe fn bt_preprocess_array_keys(scan: &NbtScan) -> *mut ScanKeyData {
             // DatumGetArrayTypeP (no detoasting: a plain constant); get_typlenbyvalalign left
             // out: the column's int8 or int4 (8 or 4 bytes, by value, aligned 'd' or 'i').
             let array = (*cur).sk_argument as *const u8;
-            let elemtype = array.add(12).cast::<u32>().read();
+            let elemtype = arr_elemtype(array);
             let (elmlen, elmalign) = if elemtype == INT4OID { (4, b'i') } else { (8, b'd') };
             let (elem_values, elem_nulls, num_elems) = deconstruct_array(array, elemtype, elmlen, true, elmalign);
             let mut num_nonnulls = 0usize;

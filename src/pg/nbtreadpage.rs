@@ -113,17 +113,7 @@ impl BTScanKeys {
             sk_func: eqproc,
             sk_argument: array.as_ptr() as Datum,
         };
-        Box::new(BTScanKeys {
-            number_of_keys: 0,
-            input: [input],
-            key_data: [input],
-            order_procs: std::ptr::null_mut(),
-            array_keys: std::ptr::null_mut(),
-            indoption: [0],
-            opcintype,
-            array: Some(array),
-            array_context: None,
-        })
+        Self::with_input(input, opcintype, Some(array))
     }
 
     /// `col0 < bound`: one inequality key, no arrays (preprocessing marks it required in the
@@ -139,6 +129,11 @@ impl BTScanKeys {
             sk_func: ltproc,
             sk_argument: bound,
         };
+        Self::with_input(input, opcintype, None)
+    }
+
+    /// Keys not yet preprocessed: the output key starts as a copy of the input.
+    fn with_input(input: ScanKeyData, opcintype: Oid, array: Option<ArrayType>) -> Box<BTScanKeys> {
         Box::new(BTScanKeys {
             number_of_keys: 0,
             input: [input],
@@ -147,7 +142,7 @@ impl BTScanKeys {
             array_keys: std::ptr::null_mut(),
             indoption: [0],
             opcintype,
-            array: None,
+            array,
             array_context: None,
         })
     }
