@@ -1,7 +1,9 @@
 //! Paired, interleaved wall clock: baseline (A) and variant (B) alternate in short blocks
 //! within one trial (ABBA, then BAAB on the next trial, so linear drift cancels), one time
-//! ratio B/A per trial, the median ratio with a bootstrap 95% interval. An A/A pair (a kernel
-//! against itself) run the same way is the noise floor of that run.
+//! ratio B/A per trial, the median ratio with a bootstrap 95% interval. Several variants of one
+//! case on one baseline share its blocks: a trial is a palindrome (A B1..Bk Bk..B1 A), so drift
+//! still cancels in every pair and the baseline is timed twice a trial rather than twice a
+//! pair. An A/A pair (a kernel against itself) run the same way is the noise floor of that run.
 //!
 //! Trials inside one process share its code layout, heap addresses and frequency state: they
 //! are not independent runs. [`combine`] pools several processes with a hierarchical bootstrap
@@ -35,7 +37,10 @@ pub struct PairConfig {
 
 impl PairConfig {
     /// `--quick`: 0.6 s a pair (split over its code layouts) and at least 4 trials a layout, so
-    /// that a quick report of every study stays near 2 minutes on a 2-core VM.
+    /// that a quick report of every study stays near 90 s on a 2-core VM. A case's pairs share
+    /// its baseline's blocks ([`run_arms`]): with three pairs on a case each gets 1.5 times the
+    /// trials it would timed alone, and a case whose slow baseline sets the minimum of trials
+    /// takes half the time. (At 0.5 s the A/A floors widened past those of pairs timed alone.)
     pub fn quick() -> Self {
         Self { budget: Duration::from_millis(600), block: Duration::from_millis(3), min_trials: 8, warmup: 3, resamples: 2000, seed: 0x4a11 }
     }
@@ -164,54 +169,82 @@ pub fn run_trials(case: &mut dyn Case, a: &'static Variant, b: &'static Variant,
     run_trials_expecting(case, a, b, expect, cfg, tick)
 }
 
-/// [`run_trials`] with the baseline's digest on this case already known (a worker measuring
-/// several pairs of one case runs the baseline for it once).
+/// [`run_trials`] with the baseline's digest on this case already known.
 fn run_trials_expecting(case: &mut dyn Case, a: &'static Variant, b: &'static Variant, expect: u64, cfg: &PairConfig, tick: &mut dyn FnMut(f64)) -> Result<PairTrials> {
-    // Warm-up rounds are timed, and the last one calibrates the block length on the slower of
-    // the two arms; every run is checked against the baseline's digest, so the first round is
-    // also the check that the variant computes the same result. A case whose every run
-    // already fills a block (a cold 150 ms scan) is warm after one round: more would only add
-    // seconds, and its block is one run whatever they say.
+    Ok(run_arms(case, a, &[b], expect, cfg, tick)?.remove(0))
+}
+
+/// The trials of every pair (`a`, `arms[i]`) at once: one trial times the baseline twice and
+/// each arm twice, in a palindrome (A B1..Bk Bk..B1 A, then B1..Bk A A Bk..B1 on the next
+/// trial), so that every arm's two blocks are centred where the baseline's are and linear
+/// drift cancels for each pair, as ABBA/BAAB does for one (which is what one arm gives). A
+/// case with several variants times its baseline two blocks a trial instead of two a pair:
+/// where the baseline is the slow arm (a synchronous cold scan, glibc's trimmed heap) that is
+/// most of the case's time. The pairs' budgets add up to the case's; each pair's ratio is its
+/// arm's time over the baseline's in the same trial.
+fn run_arms(case: &mut dyn Case, a: &'static Variant, arms: &[&'static Variant], expect: u64, cfg: &PairConfig, tick: &mut dyn FnMut(f64)) -> Result<Vec<PairTrials>> {
+    // Warm-up rounds are timed, and the last one calibrates the block length on the slowest
+    // arm; every run is checked against the baseline's digest, so the first round is also the
+    // check that each variant computes the same result. A case whose every run already fills
+    // a block (a cold 150 ms scan) is warm after one round: more would only add seconds, and
+    // its block is one run whatever they say.
     let mut one = Duration::ZERO;
     for _ in 0..cfg.warmup.max(1) {
         let ta = time_block(case, a, 1, expect)?;
-        let tb = time_block(case, b, 1, expect).with_context(|| format!("{} against the baseline {}", b.id, a.id))?;
-        one = ta.max(tb);
-        if ta.min(tb) >= cfg.block {
+        let (mut slowest, mut fastest) = (ta, ta);
+        for b in arms {
+            let tb = time_block(case, b, 1, expect).with_context(|| format!("{} against the baseline {}", b.id, a.id))?;
+            slowest = slowest.max(tb);
+            fastest = fastest.min(tb);
+        }
+        one = slowest;
+        if fastest >= cfg.block {
             break;
         }
     }
     let reps = (cfg.block.as_nanos() / one.as_nanos().max(1)).clamp(1, 1_000_000) as u32;
-    let per_trial = one * reps * 4;
-    let fit = (cfg.budget.as_nanos() / per_trial.as_nanos().max(1)) as usize;
+    let blocks = 2 + 2 * arms.len() as u32;
+    let per_trial = one * reps * blocks;
+    let fit = (cfg.budget.as_nanos() * arms.len() as u128 / per_trial.as_nanos().max(1)) as usize;
     // `min_trials` holds while it costs at most twice the budget; a case so slow that even that
     // is too long (a cold 153 MiB scan) gets what twice the budget allows, and never fewer than
     // 8 trials (or `min_trials`, when a pair's trials are shared out over code layouts). The
     // interval then says how few there were.
     let trials = if fit >= cfg.min_trials { fit } else { cfg.min_trials.min((2 * fit).max(cfg.min_trials.min(8))) };
     let items = case.items().max(1) as f64 * reps as f64;
-    let mut out = PairTrials { ratios: vec![], a_ns_per_item: vec![], b_ns_per_item: vec![], reps_per_block: reps, usage: ThreadUsage::default() };
+    let new = || PairTrials { ratios: vec![], a_ns_per_item: vec![], b_ns_per_item: vec![], reps_per_block: reps, usage: ThreadUsage::default() };
+    let mut out: Vec<PairTrials> = arms.iter().map(|_| new()).collect();
+    let mut tb = vec![Duration::ZERO; arms.len()];
     let meter = UsageMeter::start();
     for t in 0..trials {
-        let (ta, tb) = if t % 2 == 0 {
-            let a1 = time_block(case, a, reps, expect)?;
-            let b1 = time_block(case, b, reps, expect)?;
-            let b2 = time_block(case, b, reps, expect)?;
-            let a2 = time_block(case, a, reps, expect)?;
-            (a1 + a2, b1 + b2)
-        } else {
-            let b1 = time_block(case, b, reps, expect)?;
-            let a1 = time_block(case, a, reps, expect)?;
-            let a2 = time_block(case, a, reps, expect)?;
-            let b2 = time_block(case, b, reps, expect)?;
-            (a1 + a2, b1 + b2)
-        };
-        out.ratios.push(tb.as_secs_f64() / ta.as_secs_f64());
-        out.a_ns_per_item.push(ta.as_nanos() as f64 / 2.0 / items);
-        out.b_ns_per_item.push(tb.as_nanos() as f64 / 2.0 / items);
+        tb.iter_mut().for_each(|d| *d = Duration::ZERO);
+        let mut ta = Duration::ZERO;
+        let outer_a = t % 2 == 0;
+        if outer_a {
+            ta += time_block(case, a, reps, expect)?;
+        }
+        for (i, b) in arms.iter().enumerate() {
+            tb[i] += time_block(case, b, reps, expect)?;
+        }
+        if !outer_a {
+            ta += time_block(case, a, reps, expect)?;
+            ta += time_block(case, a, reps, expect)?;
+        }
+        for (i, b) in arms.iter().enumerate().rev() {
+            tb[i] += time_block(case, b, reps, expect)?;
+        }
+        if outer_a {
+            ta += time_block(case, a, reps, expect)?;
+        }
+        for (o, d) in out.iter_mut().zip(&tb) {
+            o.ratios.push(d.as_secs_f64() / ta.as_secs_f64());
+            o.a_ns_per_item.push(ta.as_nanos() as f64 / 2.0 / items);
+            o.b_ns_per_item.push(d.as_nanos() as f64 / 2.0 / items);
+        }
         tick(t as f64 / trials as f64);
     }
-    out.usage = meter.stop();
+    let usage = meter.stop();
+    out.iter_mut().for_each(|o| o.usage = usage);
     Ok(out)
 }
 
@@ -274,21 +307,26 @@ pub fn case_trials_by_id(case: &str, size: Size, pairs: &[(String, String)], bud
     cfg.budget = budget;
     cfg.block = block;
     cfg.min_trials = min_trials.max(2);
-    // Each pair's baseline is the study's: its digest once for all of them.
-    let mut expected: Vec<(&'static str, u64)> = Vec::new();
-    rows.iter()
-        .map(|(a, b)| {
-            let expect = match expected.iter().find(|(id, _)| *id == a.id) {
-                Some(&(_, d)) => d,
-                None => {
-                    let d = c.run(a)?;
-                    expected.push((a.id, d));
-                    d
-                }
-            };
-            run_trials_expecting(c.as_mut(), a, b, expect, &cfg, &mut |_| {}).with_context(|| format!("{} vs {} on {case}", b.id, a.id))
-        })
-        .collect()
+    // Pairs on one baseline (a study's are all on its baseline) share its blocks: one
+    // palindrome of trials for all of them, the answers in the order asked.
+    let mut out: Vec<Option<PairTrials>> = vec![None; rows.len()];
+    let mut done = vec![false; rows.len()];
+    for i in 0..rows.len() {
+        if done[i] {
+            continue;
+        }
+        let a = rows[i].0;
+        let group: Vec<usize> = (i..rows.len()).filter(|&j| !done[j] && rows[j].0.id == a.id).collect();
+        let arms: Vec<&'static Variant> = group.iter().map(|&j| rows[j].1).collect();
+        let expect = c.run(a)?;
+        let names = arms.iter().map(|b| b.id).collect::<Vec<_>>().join(", ");
+        let got = run_arms(c.as_mut(), a, &arms, expect, &cfg, &mut |_| {}).with_context(|| format!("{names} vs {} on {case}", a.id))?;
+        for (&j, t) in group.iter().zip(got) {
+            done[j] = true;
+            out[j] = Some(t);
+        }
+    }
+    Ok(out.into_iter().flatten().collect())
 }
 
 /// Pool the trials of one or more processes into a [`Paired`].
@@ -496,6 +534,68 @@ mod tests {
         let e = run_trials(&mut ByVariant, a, b, &PairConfig::quick(), &mut |_| {}).unwrap_err();
         assert!(format!("{e:#}").contains("the results differ") && format!("{e:#}").contains(b.id), "{e:#}");
         assert!(run_trials(&mut ByVariant, a, a, &PairConfig { budget: Duration::from_millis(5), ..PairConfig::quick() }, &mut |_| {}).is_ok());
+    }
+
+    /// A case that logs which variant each run was and spins until a deadline that grows with
+    /// every run (linear drift, whatever else the machine is doing: the spin ends on the clock).
+    struct Drifting {
+        log: Vec<&'static str>,
+        base: Duration,
+        step: Duration,
+    }
+
+    impl Case for Drifting {
+        fn describe(&self) -> String {
+            "drifting".into()
+        }
+        fn items(&self) -> u64 {
+            1
+        }
+        fn run(&mut self, v: &'static Variant) -> Result<u64> {
+            let until = std::time::Instant::now() + self.base + self.step * self.log.len() as u32;
+            self.log.push(v.id);
+            while std::time::Instant::now() < until {
+                std::hint::spin_loop();
+            }
+            Ok(7)
+        }
+    }
+
+    /// Several arms on one baseline: each trial is a palindrome around the baseline's two
+    /// blocks (so a drift that makes every run slower than the last cancels in every pair's
+    /// ratio), the baseline is timed twice a trial and not twice a pair, and every pair gets
+    /// as many trials as the others.
+    #[test]
+    fn arms_on_one_baseline_share_its_blocks_and_cancel_drift() {
+        let vs = crate::study::local_index::info().variants;
+        let (a, arms) = (&vs[0], [&vs[1], &vs[2], &vs[0]]);
+        let cfg = PairConfig { budget: Duration::from_millis(4), block: Duration::from_micros(400), min_trials: 6, warmup: 1, ..PairConfig::quick() };
+        let mut c = Drifting { log: vec![], base: Duration::from_micros(100), step: Duration::from_micros(1) };
+        let got = run_arms(&mut c, a, &arms, 7, &cfg, &mut |_| {}).unwrap();
+        assert_eq!(got.len(), 3);
+        let (n, reps) = (got[0].ratios.len(), got[0].reps_per_block as usize);
+        assert!(n >= 6 && got.iter().all(|t| t.ratios.len() == n && t.reps_per_block as usize == reps), "{got:?}");
+        // After the warm-up round (the baseline, then each arm once): trials of 8 blocks.
+        let (warm, timed) = c.log.split_at(4);
+        assert_eq!(warm, [a.id, arms[0].id, arms[1].id, arms[2].id]);
+        assert_eq!(timed.len(), n * 8 * reps);
+        for (t, trial) in timed.chunks(8 * reps).enumerate() {
+            let blocks: Vec<&str> = trial.chunks(reps).map(|b| b[0]).collect();
+            assert!(trial.chunks(reps).all(|b| b.iter().all(|id| *id == b[0])), "trial {t}: a block mixes variants");
+            let want: Vec<&str> = if t % 2 == 0 {
+                [a.id, arms[0].id, arms[1].id, arms[2].id, arms[2].id, arms[1].id, arms[0].id, a.id].into()
+            } else {
+                [arms[0].id, arms[1].id, arms[2].id, a.id, a.id, arms[2].id, arms[1].id, arms[0].id].into()
+            };
+            assert_eq!(blocks, want, "trial {t}");
+        }
+        // The drift adds 1 us a run, ~4% a block from one block to the next: a
+        // pair timed out of order would be off by several percent; in the palindrome each pair
+        // sits within 1% of 1.
+        for (arm, t) in arms.iter().zip(&got) {
+            let m = median(&t.ratios);
+            assert!((m - 1.0).abs() < 0.01, "{}: median ratio {m}: {:?}", arm.id, t.ratios);
+        }
     }
 
     #[test]
