@@ -90,7 +90,8 @@ pub fn profile_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::S
         .arg(format!("--callgrind-out-file={}", out.display()))
         .arg(format!("--toggle-collect={}", v.kernel))
         .arg("--dump-before=hotloops_callgrind_boundary")
-        .args(["--collect-atstart=no", "--compress-strings=no", "--compress-pos=no"])
+        // Instruction positions: a function's calls are its first instruction's runs.
+        .args(["--collect-atstart=no", "--compress-strings=no", "--compress-pos=no", "--dump-instr=yes"])
         .arg(exe)
         .args(["run", id, "--size", size.name()]);
     for c in cases {
@@ -202,7 +203,10 @@ pub struct Parsed {
     /// `Ir` of the calls each function made (their inclusive cost): with its own, its inclusive
     /// cost ([`Parsed::inclusive`]).
     pub call_cost: HashMap<String, u64>,
-    /// Calls into each function.
+    /// Calls into each function: how often its first instruction ran, where the file has
+    /// instruction positions (`--dump-instr=yes`), else the sum of its `calls=` lines (which
+    /// callgrind 3.19 over-counts for some call sites under `--toggle-collect`: 90 calls
+    /// recorded for a function whose first instruction ran 60 times).
     pub calls: HashMap<String, u64>,
     /// The functions that call each function.
     pub callers: HashMap<String, std::collections::BTreeSet<String>>,
@@ -233,6 +237,12 @@ pub fn parse(text: &str) -> Result<Parsed> {
     let mut callee: Option<String> = None;
     let mut after_calls = false;
     let mut saw_events = false;
+    // Columns before the costs (`positions: instr line` is two), and whether the first is an
+    // instruction address.
+    let (mut npos, mut by_instr) = (1usize, false);
+    let mut call_lines: HashMap<String, u64> = HashMap::new();
+    // Per function, its lowest instruction address and how often that instruction ran.
+    let mut entry: HashMap<String, (u64, u64)> = HashMap::new();
     let resolve = |spec: &str, names: &mut HashMap<String, String>| -> String {
         // `(12) name` defines id 12; `(12)` refers to it; plain `name` when uncompressed.
         let spec = spec.trim();
@@ -255,6 +265,10 @@ pub fn parse(text: &str) -> Result<Parsed> {
             if ev.split_whitespace().next() != Some("Ir") {
                 bail!("callgrind file counts `{}`, expected Ir first", ev.trim());
             }
+        } else if let Some(v) = line.strip_prefix("positions:") {
+            let cols: Vec<&str> = v.split_whitespace().collect();
+            npos = cols.len().max(1);
+            by_instr = cols.first() == Some(&"instr");
         } else if let Some(v) = line.strip_prefix("part:") {
             p.part = v.trim().parse().ok();
         } else if let Some(v) = line.strip_prefix("totals:").or_else(|| line.strip_prefix("summary:")) {
@@ -268,33 +282,40 @@ pub fn parse(text: &str) -> Result<Parsed> {
             after_calls = true;
             let n: u64 = c.split_whitespace().next().unwrap_or("0").parse().unwrap_or(0);
             if let Some(t) = &callee {
-                *p.calls.entry(t.clone()).or_default() += n;
+                *call_lines.entry(t.clone()).or_default() += n;
                 if let Some(f) = &current {
                     p.callers.entry(t.clone()).or_default().insert(f.clone());
                 }
             }
         } else if line.starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '-' || c == '*') {
+            let mut it = line.split_whitespace();
+            let pos = it.next().unwrap_or("");
+            let cost: u64 = it.nth(npos - 1).unwrap_or("0").parse().unwrap_or(0);
             if after_calls {
                 after_calls = false;
-                let mut it = line.split_whitespace();
-                let _pos = it.next();
-                let cost: u64 = it.next().unwrap_or("0").parse().unwrap_or(0);
                 if let Some(f) = &current {
                     *p.call_cost.entry(f.clone()).or_default() += cost;
                 }
                 continue;
             }
-            let mut it = line.split_whitespace();
-            let _pos = it.next();
-            let cost: u64 = it.next().unwrap_or("0").parse().unwrap_or(0);
             if let Some(f) = &current {
                 *p.self_cost.entry(f.clone()).or_default() += cost;
+                // Ir of one instruction is how often it ran (uncompressed positions only).
+                if let Some(addr) = by_instr.then(|| pos.strip_prefix("0x")).flatten().and_then(|h| u64::from_str_radix(h, 16).ok()) {
+                    let e = entry.entry(f.clone()).or_insert((addr, 0));
+                    if addr < e.0 {
+                        *e = (addr, cost);
+                    } else if addr == e.0 {
+                        e.1 += cost;
+                    }
+                }
             }
         }
     }
     if !saw_events {
         bail!("not a callgrind output file (no `events:` line)");
     }
+    p.calls = if by_instr { entry.into_iter().filter(|(f, _)| call_lines.contains_key(f)).map(|(f, (_, n))| (f, n)).collect() } else { call_lines };
     Ok(p)
 }
 
@@ -318,6 +339,21 @@ mod tests {
         let f = "events: Ir\nfn=(1) k__gcc12_pg\n1 10\nfn=(2) k__gcc12_pg.cold\n1 3\nfn=(3) hl_h__gcc12_pg.isra.0\n1 5\nfn=(4) hl_h__gcc12_pg.constprop.0\n1 2\nfn=(5) k__gcc12_pgx\n1 100\nfn=(6) other\n1 1000\ntotals: 1120\n";
         let p = parse(f).unwrap();
         assert_eq!(own_cost(&p, &["k__gcc12_pg".into(), "hl_h__gcc12_pg".into()]), 20);
+    }
+
+    /// With instruction positions, a function's calls are the runs of its first instruction,
+    /// not its `calls=` lines (which callgrind over-counts under `--toggle-collect`); costs
+    /// are read past both position columns.
+    #[test]
+    fn calls_come_from_the_entry_instruction_with_instr_positions() {
+        let f = "events: Ir\npositions: instr line\nfn=kernel\n0x10 0 4\n0x14 0 4\ncfn=callee\ncalls=6 0x40 0\n0x14 0 70\n\
+                 fn=callee\n0x44 0 30\n0x40 0 4\n0x40 0 0\n0x48 0 36\nfn=orphan\n0x80 0 9\ntotals: 78\n";
+        let p = parse(f).unwrap();
+        assert_eq!((p.self_cost["kernel"], p.self_cost["callee"], p.inclusive("kernel")), (8, 70, 78));
+        assert_eq!(p.calls["callee"], 4, "{:?}", p.calls);
+        // A function no call reached (the collection's root) has no calls.
+        assert!(!p.calls.contains_key("kernel") && !p.calls.contains_key("orphan"));
+        assert_eq!(p.callers["callee"].iter().collect::<Vec<_>>(), ["kernel"]);
     }
 
     #[test]

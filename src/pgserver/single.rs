@@ -153,6 +153,8 @@ pub fn callgrind(c: &Cluster, statements: &[String], toggle: &str, r: &Run) -> R
         "--collect-atstart=no".into(),
         "--compress-strings=no".into(),
         "--compress-pos=no".into(),
+        // Instruction positions: a function's calls are its first instruction's runs.
+        "--dump-instr=yes".into(),
     ];
     let result = run(c, statements, &r);
     let mut parts = Vec::new();
@@ -161,6 +163,13 @@ pub fn callgrind(c: &Cluster, statements: &[String], toggle: &str, r: &Run) -> R
             let path = e?.path();
             let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
             let parsed = crate::measure::callgrind::parse(&text).with_context(|| format!("{}", path.display()))?;
+            // HOTLOOPS_KEEP_CALLGRIND=DIR keeps the raw profiles, for callgrind_annotate's
+            // caller trees (which server function made a call the model does not).
+            if let Some(keep) = std::env::var_os("HOTLOOPS_KEEP_CALLGRIND") {
+                let name = format!("{toggle}-{}-{}", std::process::id(), path.file_name().map_or("cg.out".into(), |n| n.to_string_lossy()));
+                let to = std::path::Path::new(&keep).join(name);
+                crate::host::write_atomic(&to, text.as_bytes()).with_context(|| format!("keeping the profile as {} (HOTLOOPS_KEEP_CALLGRIND)", to.display()))?;
+            }
             parts.push(parsed);
         }
     }
