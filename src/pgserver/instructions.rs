@@ -201,30 +201,54 @@ impl Comparison {
     /// instructions a TID, the largest gap first, named as the server names it (the model's
     /// name where the server has none); a function on one side only has 0 on the other.
     pub fn function_gaps(&self) -> Vec<(String, f64, f64)> {
+        self.function_pairs().into_iter().map(|p| (p.name, p.model_own, p.server_own)).collect()
+    }
+
+    /// [`Comparison::function_gaps`] with each side's calls a TID: where the calls agree and
+    /// the own cost does not, the model does the same steps in fewer or more instructions a
+    /// step; where the calls differ, it does other steps.
+    pub fn function_pairs(&self) -> Vec<FunctionPair> {
         let Some(model) = &self.model else { return Vec::new() };
-        // (key, display name, model, server)
-        let mut rows: Vec<(String, String, f64, f64)> = Vec::new();
+        let mut rows: Vec<(String, FunctionPair)> = Vec::new();
         for (server, fs) in [(false, &model.functions), (true, &self.server.functions)] {
             for f in fs.iter() {
                 let k = function_key(&f.name);
                 let i = match rows.iter().position(|r| r.0 == k) {
                     Some(i) => i,
                     None => {
-                        rows.push((k, f.name.clone(), 0.0, 0.0));
+                        rows.push((k, FunctionPair { name: f.name.clone(), ..Default::default() }));
                         rows.len() - 1
                     }
                 };
+                let r = &mut rows[i].1;
                 if server {
-                    rows[i].1 = f.name.clone();
-                    rows[i].3 += f.self_per_tid;
+                    r.name = f.name.clone();
+                    r.server_own += f.self_per_tid;
+                    r.server_calls += f.calls_per_tid;
                 } else {
-                    rows[i].2 += f.self_per_tid;
+                    r.model_own += f.self_per_tid;
+                    r.model_calls += f.calls_per_tid;
                 }
             }
         }
-        rows.sort_by(|a, b| (b.2 - b.3).abs().total_cmp(&(a.2 - a.3).abs()));
-        rows.into_iter().map(|(_, n, m, s)| (n, m, s)).collect()
+        rows.sort_by(|a, b| (b.1.model_own - b.1.server_own).abs().total_cmp(&(a.1.model_own - a.1.server_own).abs()));
+        rows.into_iter().map(|(_, r)| r).collect()
     }
+}
+
+/// One function met on both sides (or one side only: 0 on the other), a TID.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FunctionPair {
+    /// The server's name for it (the model's where the server has none).
+    pub name: String,
+    /// The model's own instructions.
+    pub model_own: f64,
+    /// The server's own instructions.
+    pub server_own: f64,
+    /// The model's calls.
+    pub model_calls: f64,
+    /// The server's calls.
+    pub server_calls: f64,
 }
 
 fn warm() -> String {
@@ -363,6 +387,20 @@ pub fn markdown(r: &InstructionsReport) -> String {
                 if let (Some((g, gap)), Some((f, fm, fs))) = (c.largest_gap(), c.function_gaps().first()) {
                     let _ = writeln!(m, "\nLargest gap: {g} ({gap:+.1} a TID); function `{f}`: model {fm:.1}, server {fs:.1} ({:+.1}).", fm - fs);
                 }
+                // Same calls, other cost: the same steps compiled differently (or a step's
+                // inside left out); other calls: other steps.
+                let pairs = c.function_pairs();
+                let same = |p: &FunctionPair| (p.model_calls - p.server_calls).abs() <= 0.005 * p.server_calls.max(1.0);
+                let in_same: f64 = pairs.iter().filter(|p| same(p)).map(|p| p.model_own - p.server_own).sum();
+                let _ = writeln!(
+                    m,
+                    "\nPer function, the largest gaps first (own instructions and calls a TID; gcc's clones summed): {:+.1} a TID of the gap is in functions called as often on both sides.\n\n| function | model own | server own | gap | model calls | server calls |\n|---|---:|---:|---:|---:|---:|",
+                    in_same
+                );
+                for p in pairs.iter().take(20) {
+                    let mark = if same(p) { "" } else { " (differ)" };
+                    let _ = writeln!(m, "| `{}` | {:.1} | {:.1} | {:+.1} | {:.2} | {:.2}{mark} |", p.name, p.model_own, p.server_own, p.model_own - p.server_own, p.model_calls, p.server_calls);
+                }
                 m += "\n";
             }
             m += "| server function | group | own a TID | inclusive a TID | calls a TID |\n|---|---|---:|---:|---:|\n";
@@ -424,6 +462,10 @@ mod tests {
         let g = c.function_gaps();
         assert_eq!((g[0].0.as_str(), g[0].1, g[0].2), ("_bt_readpage", 39.0, 45.0));
         assert_eq!(g.len(), 2);
+        let p = &c.function_pairs()[0];
+        assert_eq!((p.model_calls, p.server_calls), (1.0, 1.0));
+        let md = markdown(&InstructionsReport { host_cpu: "h".into(), command: "c".into(), servers: vec![ServerCounts { server_version: "18".into(), rows: 1, comparisons: vec![c.clone()] }] });
+        assert!(md.contains("| `_bt_readpage` | 39.0 | 45.0 | -6.0 | 1.00 | 1.00 |") && md.contains("-7.0 a TID of the gap is in functions called as often"), "{md}");
         assert_eq!(c.largest_gap().unwrap().0, GROUPS[2].name);
     }
 
