@@ -193,7 +193,13 @@ pub fn function_key(name: &str) -> String {
     let base = base.strip_suffix("_btree").unwrap_or(base);
     let base = base.strip_prefix("tbm_").or_else(|| base.strip_prefix("pagetable_")).unwrap_or(base);
     // Rust spells `FunctionCall2Coll` as `function_call2_coll`.
-    base.strip_suffix("_hash_internal").unwrap_or(base).chars().filter(|c| *c != '_').map(|c| c.to_ascii_lowercase()).collect()
+    let key: String = base.strip_suffix("_hash_internal").unwrap_or(base).chars().filter(|c| *c != '_').map(|c| c.to_ascii_lowercase()).collect();
+    // Model functions named for the one path of the server function they model.
+    match key.as_str() {
+        "hashsearchfind" => "hashsearchwithhashvalue".into(),
+        "btsteppagebuf" => "btsteppage".into(),
+        _ => key,
+    }
 }
 
 impl Comparison {
@@ -450,6 +456,8 @@ mod tests {
         assert_ne!(function_key("_bt_readpage"), function_key("_bt_checkkeys"));
         assert_eq!(function_key("hotloops::pg::tidbitmap::Pagetable::insert"), function_key("pagetable_insert_hash_internal"));
         assert_eq!(function_key("hl_tid_batch_batched_btree"), function_key("hotloops_tid_batch_batched"));
+        assert_eq!(function_key("hotloops::pg::bufmgr::hash_search_find"), function_key("hash_search_with_hash_value"));
+        assert_eq!(function_key("hotloops::pg::nbtscan::bt_steppage_buf"), function_key("_bt_steppage"));
         let f = |name: &str, own: f64| Function { name: name.into(), group: group_of(name, name.contains("::")).into(), self_per_tid: own, inclusive_per_tid: own, calls_per_tid: 1.0 };
         let side = |fs: Vec<Function>| Side { what: String::new(), tids: 1, total_per_tid: fs.iter().map(|x| x.self_per_tid).sum(), functions: fs };
         let c = Comparison {
