@@ -1,9 +1,9 @@
 //! Paired, interleaved wall clock: baseline (A) and variant (B) alternate in short blocks
 //! within one trial (ABBA, then BAAB on the next trial, so linear drift cancels), one time
 //! ratio B/A per trial, the median ratio with a bootstrap 95% interval. Several variants of one
-//! case on one baseline share its blocks: a trial is a palindrome (A B1..Bk Bk..B1 A), so drift
-//! still cancels in every pair and the baseline is timed twice a trial rather than twice a
-//! pair. An A/A pair (a kernel against itself) run the same way is the noise floor of that run.
+//! case on one baseline share its blocks: a trial is a palindrome (A B1..Bk Bk..B1 A, rotated a
+//! place each trial so that each starts warm as often), so drift still cancels in every pair
+//! and the baseline is timed twice a trial rather than twice a pair. An A/A pair (a kernel against itself) run the same way is the noise floor of that run.
 //!
 //! Trials inside one process share its code layout, heap addresses and frequency state: they
 //! are not independent runs. [`combine`] pools several processes with a hierarchical bootstrap
@@ -174,16 +174,21 @@ fn run_trials_expecting(case: &mut dyn Case, a: &'static Variant, b: &'static Va
     Ok(run_arms(case, a, &[b], expect, cfg, tick)?.remove(0))
 }
 
-/// The blocks of one trial of `k` arms on one baseline, in order: `None` the baseline,
-/// `Some(i)` arm `i`. With the baseline outside, A B1..Bk Bk..B1 A; else B1..Bk A A Bk..B1.
-/// Either way each arm's two blocks sit symmetric to the baseline's about the trial's middle.
-fn palindrome(k: usize, baseline_outside: bool) -> Vec<Option<usize>> {
-    let half: Vec<Option<usize>> = if baseline_outside { std::iter::once(None).chain((0..k).map(Some)).collect() } else { (0..k).map(Some).chain(std::iter::once(None)).collect() };
+/// The blocks of trial `t` of `k` arms on one baseline, in order: `None` the baseline,
+/// `Some(i)` arm `i`. The sequence (A, B1, ..., Bk), rotated by `t` places, then the same
+/// reversed: each arm's two blocks sit symmetric to the baseline's about the trial's middle,
+/// so linear drift cancels in every pair. Only the middle block follows one of its own kind
+/// (a warm start: its code and data just ran), and the rotation gives that place to the
+/// baseline and to each arm once every k + 1 trials; one arm is ABBA, then BAAB.
+fn palindrome(k: usize, t: usize) -> Vec<Option<usize>> {
+    let seq: Vec<Option<usize>> = std::iter::once(None).chain((0..k).map(Some)).collect();
+    let r = t % (k + 1);
+    let half: Vec<Option<usize>> = seq[r..].iter().chain(&seq[..r]).copied().collect();
     half.iter().copied().chain(half.iter().rev().copied()).collect()
 }
 
 /// The trials of every pair (`a`, `arms[i]`) at once: one trial times the baseline twice and
-/// each arm twice, in a palindrome (A B1..Bk Bk..B1 A, then B1..Bk A A Bk..B1 on the next
+/// each arm twice, in a palindrome ([`palindrome`]: A B1..Bk Bk..B1 A, rotated a place each
 /// trial), so that every arm's two blocks are centred where the baseline's are and linear
 /// drift cancels for each pair, as ABBA/BAAB does for one (which is what one arm gives). A
 /// case with several variants times its baseline two blocks a trial instead of two a pair:
@@ -227,7 +232,7 @@ fn run_arms(case: &mut dyn Case, a: &'static Variant, arms: &[&'static Variant],
     for t in 0..trials {
         tb.iter_mut().for_each(|d| *d = Duration::ZERO);
         let mut ta = Duration::ZERO;
-        for slot in palindrome(arms.len(), t % 2 == 0) {
+        for slot in palindrome(arms.len(), t) {
             match slot {
                 None => ta += time_block(case, a, reps, expect)?,
                 Some(i) => tb[i] += time_block(case, arms[i], reps, expect)?,
@@ -576,22 +581,22 @@ mod tests {
         for (t, trial) in timed.chunks(8 * reps).enumerate() {
             let blocks: Vec<&str> = trial.chunks(reps).map(|b| b[0]).collect();
             assert!(trial.chunks(reps).all(|b| b.iter().all(|id| *id == b[0])), "trial {t}: a block mixes variants");
-            let want: Vec<&str> = if t % 2 == 0 {
-                [a.id, arms[0].id, arms[1].id, arms[2].id, arms[2].id, arms[1].id, arms[0].id, a.id].into()
-            } else {
-                [arms[0].id, arms[1].id, arms[2].id, a.id, a.id, arms[2].id, arms[1].id, arms[0].id].into()
-            };
+            let want: Vec<&str> = palindrome(3, t).iter().map(|s| s.map_or(a.id, |i| arms[i].id)).collect();
             assert_eq!(blocks, want, "trial {t}");
         }
     }
 
     /// Every trial's schedule times the baseline and each arm twice, at positions with the
-    /// same sum, so that a drift linear in time adds as much to each arm as to the baseline.
+    /// same sum, so that a drift linear in time adds as much to each arm as to the baseline;
+    /// over k + 1 trials each of them follows itself (starts warm) exactly once, and no trial
+    /// starts with what the last one ended with.
     #[test]
-    fn each_arm_of_a_palindrome_is_centred_on_the_baseline() {
+    fn each_arm_of_a_palindrome_is_centred_on_the_baseline_and_starts_warm_as_often() {
         for k in 1..8 {
-            for outside in [true, false] {
-                let order = palindrome(k, outside);
+            let mut warm = vec![0usize; k + 1];
+            let mut last: Option<Option<usize>> = None;
+            for t in 0..k + 1 {
+                let order = palindrome(k, t);
                 assert_eq!(order.len(), 2 + 2 * k);
                 let at = |slot: Option<usize>| order.iter().enumerate().filter(|(_, s)| **s == slot).map(|(p, _)| p).collect::<Vec<_>>();
                 let base = at(None);
@@ -599,12 +604,18 @@ mod tests {
                 for i in 0..k {
                     let arm = at(Some(i));
                     assert_eq!(arm.len(), 2, "k {k}: arm {i}");
-                    assert_eq!(arm[0] + arm[1], base[0] + base[1], "k {k}, baseline outside {outside}: arm {i} at {arm:?}, baseline at {base:?}");
+                    assert_eq!(arm[0] + arm[1], base[0] + base[1], "k {k}, trial {t}: arm {i} at {arm:?}, baseline at {base:?}");
+                }
+                assert_ne!(last, Some(order[0]), "k {k}, trial {t} starts with what trial {} ended with", t.wrapping_sub(1));
+                last = order.last().copied();
+                for w in order.windows(2).filter(|w| w[0] == w[1]) {
+                    warm[w[0].map_or(0, |i| i + 1)] += 1;
                 }
             }
+            assert_eq!(warm, vec![1; k + 1], "k {k}: warm starts of the baseline, then of each arm, over {} trials", k + 1);
         }
-        assert_eq!(palindrome(1, true), [None, Some(0), Some(0), None]);
-        assert_eq!(palindrome(1, false), [Some(0), None, None, Some(0)]);
+        assert_eq!(palindrome(1, 0), [None, Some(0), Some(0), None]);
+        assert_eq!(palindrome(1, 1), [Some(0), None, None, Some(0)]);
     }
 
     #[test]
