@@ -32,15 +32,15 @@
 //! partition's exclusive lock (`BufTableInsert`: dynahash `HASH_ENTER` with its free list),
 //! the header gets the tag and a usage count of 1. The read (`StartBufferIO`, `smgrread` ->
 //! `mdreadv` -> `FileReadV` -> `pread(2)` of 8 KiB from the relation's file through the OS page
-//! cache into the buffer's block, `PageIsVerifiedExtended`'s header checks without data
-//! checksums, `TerminateBufferIO` setting `BM_VALID`) and the counters (`shared_blks_read`,
+//! cache into the buffer's block, `PageIsVerified`'s data checksum (on: 18's initdb default)
+//! and header checks, `TerminateBufferIO` setting `BM_VALID`) and the counters (`shared_blks_read`,
 //! `pgstat_count_io_op(IOOP_READ)`) follow.
 //!
 //! The model is single-threaded: every atomic is a real read-modify-write (its latency is what
 //! PostgreSQL pays), never contended. Left out: dirty victims (a read-only scan never has one:
 //! no `FlushBuffer`, no WAL), buffer access strategies (ring buffers: a plain index scan uses
 //! none), the bgwriter latch, `track_io_timing`, read-ahead (`StartReadBuffers` of several
-//! blocks; a B-tree reads one page at a time), data checksums (off by default), relation
+//! blocks; a B-tree reads one page at a time), relation
 //! segments (one file a relation), local buffers, waiting on a contended LWLock or a
 //! locked buffer header, the private refcount overflow hash and the resource owner's hash
 //! (the model holds at most a few pins), buffer strategies, and 18's asynchronous I/O: a miss
@@ -357,6 +357,9 @@ pub struct BufMgr {
     pub blocks_hit: u64,
     /// `pgBufferUsage.shared_blks_read`.
     pub shared_blks_read: u64,
+    /// `DataChecksumsEnabled()`: on, as 18's initdb sets up a cluster; a page read from the
+    /// relation's file is then checksummed before its header is checked.
+    pub data_checksums: bool,
 }
 
 impl BufMgr {
@@ -450,6 +453,7 @@ impl BufMgr {
             blocks_fetched: 0,
             blocks_hit: 0,
             shared_blks_read: 0,
+            data_checksums: true,
         })
     }
 
@@ -1436,14 +1440,17 @@ fn smgr_read(bm: &mut BufMgr, rel: &RelFileLocator, block: BlockNumber, id: usiz
     }
 }
 
-/// `PageIsVerifiedExtended` without data checksums (initdb's default): a non-new page's
-/// header must be sane; a new page (`pd_upper == 0`) must be all zeroes.
+/// `PageIsVerified`: a non-new page's checksum must match (with `checksums` on, 18's initdb
+/// default: [`crate::pg::checksum`]) and its header be sane; a new page (`pd_upper == 0`) must
+/// be all zeroes.
 #[inline(never)]
-pub fn page_is_verified(page: &[u8; BLCKSZ]) -> bool {
-    let u16at = |at: usize| u16::from_ne_bytes([page[at], page[at + 1]]);
-    let (flags, lower, upper, special) = (u16at(10), u16at(12), u16at(14), u16at(16));
+pub fn page_is_verified(page: &mut [u8; BLCKSZ], blkno: BlockNumber, checksums: bool) -> bool {
+    let u16at = |page: &[u8; BLCKSZ], at: usize| u16::from_ne_bytes([page[at], page[at + 1]]);
+    let (flags, lower, upper, special) = (u16at(page, 10), u16at(page, 12), u16at(page, 14), u16at(page, 16));
     if upper != 0 {
-        return flags & !PD_VALID_FLAG_BITS == 0
+        let checksum_failure = checksums && crate::pg::checksum::pg_checksum_page(page, blkno) != crate::pg::checksum::stored(page);
+        return !checksum_failure
+            && flags & !PD_VALID_FLAG_BITS == 0
             && lower <= upper
             && upper <= special
             && special as usize <= BLCKSZ
@@ -1480,7 +1487,7 @@ unsafe fn read_buffer_miss(bm: &mut BufMgr, rel: &RelFileLocator, tag: &BufferTa
         lwlock_release(bm, part);
         if start_buffer_io(bm, id) {
             smgr_read(bm, rel, tag.block_num, id);
-            if !page_is_verified(&bm.blocks[id].0) {
+            if !page_is_verified(&mut bm.blocks[id].0, tag.block_num, bm.data_checksums) {
                 invalid_page(rel, tag.block_num);
             }
             terminate_buffer_io(bm, id);
@@ -1744,6 +1751,7 @@ mod tests {
         for b in 0..n {
             let mut p = Page::new(16);
             p.0[100] = b as u8;
+            crate::pg::checksum::set_checksum(&mut p.0, b);
             f.write_all(&p.0).unwrap();
         }
         f
@@ -1818,13 +1826,18 @@ mod tests {
     #[test]
     fn page_verification_rejects_a_corrupt_header() {
         let mut p = Page::new(16);
-        assert!(page_is_verified(&p.0));
-        assert!(page_is_verified(&[0; BLCKSZ]), "a new (all-zero) page is valid");
+        assert!(page_is_verified(&mut p.0, 0, false));
+        assert!(page_is_verified(&mut [0; BLCKSZ], 0, true), "a new (all-zero) page is valid");
+        // Checksums on: only the block the checksum was set for, and only unchanged.
+        crate::pg::checksum::set_checksum(&mut p.0, 5);
+        assert!(page_is_verified(&mut p.0, 5, true) && !page_is_verified(&mut p.0, 6, true));
+        p.0[300] ^= 1;
+        assert!(!page_is_verified(&mut p.0, 5, true) && page_is_verified(&mut p.0, 5, false));
         p.0[14] = 0xff; // pd_upper beyond pd_special
         p.0[15] = 0x7f;
-        assert!(!page_is_verified(&p.0));
+        assert!(!page_is_verified(&mut p.0, 5, false));
         let mut z = [0u8; BLCKSZ];
         z[4000] = 1;
-        assert!(!page_is_verified(&z), "a new page with data is not");
+        assert!(!page_is_verified(&mut z, 0, false), "a new page with data is not");
     }
 }

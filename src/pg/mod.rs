@@ -5,6 +5,7 @@ pub mod amapi;
 pub mod array;
 pub mod bloom;
 pub mod bufmgr;
+pub mod checksum;
 pub mod fmgr;
 pub mod itemptr;
 pub mod mcxt;

@@ -28,16 +28,18 @@ use std::rc::Rc;
 // B-tree: btgetbitmap over the nbtree model.
 
 /// The index as its relation file: every block in order (block 0, the metapage, is never read
-/// by a scan with the metapage cached, and is left zero: a new page), written and flushed to
-/// the page cache. Unnamed (O_TMPFILE where available): nothing to remove afterwards.
+/// by a scan with the metapage cached, and is left zero: a new page), each with its data
+/// checksum (as 18's initdb default has the server write them), written and flushed to the
+/// page cache. Unnamed (O_TMPFILE where available): nothing to remove afterwards.
 pub fn index_file(rel: &BTree) -> std::io::Result<std::fs::File> {
     use std::io::Write;
     let mut f = tempfile::tempfile()?;
     let mut w = std::io::BufWriter::new(&mut f);
     w.write_all(&[0u8; crate::pg::page::BLCKSZ])?;
     for b in 1..rel.nblocks() as u32 {
-        let page = rel.block_page(b).expect("a block of the index");
-        w.write_all(&page.0)?;
+        let mut page = rel.block_page(b).expect("a block of the index").0;
+        crate::pg::checksum::set_checksum(&mut page, b);
+        w.write_all(&page)?;
     }
     w.flush()?;
     drop(w);
