@@ -3,7 +3,8 @@
 //! ratio B/A per trial, the median ratio with a bootstrap 95% interval. Several variants of one
 //! case on one baseline share its blocks: a trial is a palindrome (A B1..Bk Bk..B1 A, rotated a
 //! place each trial so that each starts warm as often), so drift still cancels in every pair
-//! and the baseline is timed twice a trial rather than twice a pair. An A/A pair (a kernel against itself) run the same way is the noise floor of that run.
+//! and the baseline is timed twice a trial rather than twice a pair. An A/A pair (a kernel
+//! against itself) run the same way is the noise floor of that run.
 //!
 //! Trials inside one process share its code layout, heap addresses and frequency state: they
 //! are not independent runs. [`combine`] pools several processes with a hierarchical bootstrap
@@ -545,7 +546,7 @@ mod tests {
 
     impl Case for Logged {
         fn describe(&self) -> String {
-            "drifting".into()
+            "logged".into()
         }
         fn items(&self) -> u64 {
             1
