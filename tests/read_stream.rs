@@ -249,7 +249,10 @@ fn no_variant_leaves_page_cache_state_behind() {
         let (r1, total) = resident_pages(&ix.path).unwrap();
         assert!(r1 >= total - (BLCKSZ as u64 / 4096), "{m:?}: data pages resident after a buffered scan ({r1} of {total})");
         std::thread::sleep(Duration::from_millis(100));
-        assert_eq!(resident_pages(&ix.path).unwrap().0, r1, "{m:?}: pages still arriving after the scan returned");
+        // No more pages than at the return; fewer is the kernel reclaiming under memory
+        // pressure (two test suites at once evicted 3 of 394), not the variant.
+        let r2 = resident_pages(&ix.path).unwrap().0;
+        assert!(r2 <= r1, "{m:?}: pages still arriving after the scan returned ({r1} resident at its return, {r2} 100 ms later)");
         assert_eq!(open_fds_on(&ix.path), 0, "{m:?}: a descriptor on the file stayed open");
         evict(&ix.path).unwrap();
         assert_eq!(resident_pages(&ix.path).unwrap().0, 0);
