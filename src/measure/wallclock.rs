@@ -167,11 +167,6 @@ fn time_block(case: &mut dyn Case, v: &'static Variant, reps: u32, expect: u64) 
 /// Run the trials of pair (a, b) on `case` in this process. `tick` is called once per trial.
 pub fn run_trials(case: &mut dyn Case, a: &'static Variant, b: &'static Variant, cfg: &PairConfig, tick: &mut dyn FnMut(f64)) -> Result<PairTrials> {
     let expect = case.run(a)?;
-    run_trials_expecting(case, a, b, expect, cfg, tick)
-}
-
-/// [`run_trials`] with the baseline's digest on this case already known.
-fn run_trials_expecting(case: &mut dyn Case, a: &'static Variant, b: &'static Variant, expect: u64, cfg: &PairConfig, tick: &mut dyn FnMut(f64)) -> Result<PairTrials> {
     Ok(run_arms(case, a, &[b], expect, cfg, tick)?.remove(0))
 }
 

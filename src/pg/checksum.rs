@@ -19,6 +19,8 @@ const BASE_OFFSETS: [u32; N_SUMS] = [
 ];
 /// Where `pd_checksum` sits in the page header (after the 8-byte LSN).
 pub const PD_CHECKSUM: usize = 8;
+/// Where `pd_upper` sits (0 on a new page).
+const PD_UPPER: usize = 14;
 
 #[inline(always)]
 fn comp(sum: u32, value: u32) -> u32 {
@@ -51,10 +53,10 @@ pub fn pg_checksum_page(page: &mut [u8; BLCKSZ], blkno: u32) -> u16 {
     ((folded % 65535) + 1) as u16
 }
 
-/// `PageSetChecksumInplace`: store the page's checksum as block `blkno` (a new, all-zero page
-/// keeps none).
+/// `PageSetChecksumInplace`: store the page's checksum as block `blkno` (a new page,
+/// `pd_upper == 0`, keeps none).
 pub fn set_checksum(page: &mut [u8; BLCKSZ], blkno: u32) {
-    if page.iter().all(|b| *b == 0) {
+    if page[PD_UPPER] == 0 && page[PD_UPPER + 1] == 0 {
         return;
     }
     let c = pg_checksum_page(page, blkno);
