@@ -254,7 +254,9 @@ fn arm64_kernels_under_qemu_give_the_x86_digests() {
     }
     let dir = tempfile::Builder::new().prefix("hotloops-emu-").tempdir().unwrap();
     let mut cases: Vec<(&str, &str)> = vec![];
-    for c in local_index::info().cases {
+    // table3-server reads its leaves through the crate's buffer manager, which the emulated
+    // program does not have; its kernels are the same as table3-bitmap's.
+    for c in local_index::info().cases.iter().filter(|c| c.id != "table3-server") {
         cases.push(("local-index", c.id));
     }
     for c in hotloops::study::dir_by_value::info().cases {

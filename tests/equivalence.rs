@@ -48,10 +48,25 @@ fn check_local_index(per_leaf: &[usize]) -> Result<(), TestCaseError> {
         want.add_tuples(std::slice::from_ref(t), false);
     }
     case.into_bitmap = Some(DEFAULT_WORK_MEM_BYTES);
+    let mut in_memory = vec![];
     for v in info.variants {
         let o = case.outcome(v).unwrap();
         prop_assert_eq!(o.bitmap, Some(want.digest()), "{} into the bitmap on leaves {:?}", v.id, per_leaf);
         prop_assert_eq!(o.ntids as usize, expected.len());
+        in_memory.push(o);
+    }
+    // The same index read as the server reads it (case table3-server: _bt_first's descent,
+    // shared buffers, 18's _bt_readpage with col0 < 10000000): every variant builds the same
+    // bitmap from the same TIDs as on the in-memory leaves, and every variant leaves the
+    // server's end state, currPos invalidated (the in-memory step keeps the last page's).
+    let mut server = ScanCase::through_shared_buffers(heap_index(per_leaf).0);
+    server.into_bitmap = Some(DEFAULT_WORK_MEM_BYTES);
+    let server_base = server.outcome(info.baseline_variant()).unwrap();
+    prop_assert_eq!((server_base.item_index, server_base.last_item, server_base.curr_page), (0, -1, u32::MAX), "the server's scan ends with currPos invalid");
+    for (v, want) in info.variants.iter().zip(in_memory) {
+        let o = server.outcome(v).unwrap();
+        prop_assert_eq!((o.ntids, o.sink, o.bitmap), (want.ntids, want.sink, want.bitmap), "{} through shared buffers on leaves {:?}", v.id, per_leaf);
+        prop_assert_eq!(o, server_base, "{} through shared buffers on leaves {:?}", v.id, per_leaf);
     }
     Ok(())
 }

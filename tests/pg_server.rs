@@ -328,7 +328,7 @@ fn report_pg_sets_the_real_ratios_beside_the_model_and_stops_its_clusters() {
     let server = &p.servers[0];
     assert_eq!(server.results.len(), 4, "btree-many and btree-few, warm and os-cache");
     let keys: Vec<(&str, &str)> = p.fidelity.iter().map(|f| (f.study.as_str(), f.case.as_str())).collect();
-    for want in [("tid-batch", "btree-many"), ("tid-batch", "btree-many-miss"), ("tid-batch", "btree-few"), ("local-index", "table3"), ("local-index", "table3-bitmap")] {
+    for want in [("tid-batch", "btree-many"), ("tid-batch", "btree-many-miss"), ("tid-batch", "btree-few"), ("local-index", "table3"), ("local-index", "table3-bitmap"), ("local-index", "table3-server")] {
         assert!(keys.contains(&want), "no fidelity row for {want:?}: {keys:?}");
     }
     for f in &p.fidelity {
@@ -585,8 +585,9 @@ fn dir_by_value_study_small_run_writes_its_report_and_bound() {
 /// The model's instructions a TID against the server's on the scan it models, btree-many
 /// (`col0 < 10000000` into a TIDBitmap, PostgreSQL 18's nbtree: `_bt_set_startikey` on the
 /// leaves after the first): the whole amgetbitmap within ±10% for the per-TID loop (the
-/// server's own and hl_btree's copy) and the batched one, or the failure names the group and
-/// the function with the largest gap. Counts, not time: load on the host cannot move them.
+/// server's own and hl_btree's copy), the batched one and seed 000's v1/v2 copy loops
+/// (`batched-store`, `batched-local`: local-index's store-each and local on `table3-server`),
+/// or the failure names the group and the function with the largest gap. Counts, not time: load on the host cannot move them.
 /// 15 and 17 are counted beside it and printed (15 has no `_bt_set_startikey`).
 #[test]
 fn model_instructions_follow_the_servers_within_10_percent() {
@@ -630,7 +631,9 @@ fn model_instructions_follow_the_servers_within_10_percent() {
             }
         }
     }
-    assert_eq!(checked, 3, "server, per-tid and batched counted on 18: {r:?}");
+    assert_eq!(checked, 5, "server, per-tid, batched-store, batched-local and batched counted on 18: {r:?}");
+    let local: Vec<&str> = r.servers.iter().flat_map(|s| &s.comparisons).filter_map(|c| c.model.as_ref()).map(|m| m.what.as_str()).filter(|w| w.contains("local-index")).collect();
+    assert!(local.iter().any(|w| w.contains("local-index/store-each @ table3-server")) && local.iter().any(|w| w.contains("local-index/local @ table3-server")), "local-index's kernels counted on the server's scan: {local:?}");
     // The miss path (every leaf read through the OS page cache) is counted and met by the
     // model's btree-many-miss: printed above, not yet held.
     assert!(r.servers.iter().flat_map(|s| &s.comparisons).any(|c| c.cache_state == "os-cache" && c.model.is_some()), "os-cache counted beside btree-many-miss: {r:?}");

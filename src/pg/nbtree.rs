@@ -486,6 +486,23 @@ pub struct BTree {
     pub root: BlockNumber,
     /// Level of the root (0: a single leaf).
     pub root_level: u32,
+    /// How [`bt_steppage`] reaches the next leaf: unset, straight from `leaves`; set, through
+    /// a scan's shared buffers and PostgreSQL 18's leaf read, as `ReadBuffer` reaches shared
+    /// buffers through the relation and the backend's globals. Last, so that the fields other
+    /// studies' asm reads keep their offsets.
+    pub page_step: std::cell::Cell<Option<PageStep>>,
+}
+
+/// A page step through something other than the in-memory leaves: `step(scan)` does what
+/// `_bt_steppage` does for the scan `scan` whose `so` the caller passes.
+#[derive(Clone, Copy, Debug)]
+pub struct PageStep {
+    /// The step: true with the next matching page in `currPos`, false at the end.
+    pub step: unsafe fn(*mut ()) -> bool,
+    /// The scan it steps.
+    pub scan: *mut (),
+    /// That scan's `BTScanOpaque` (checked against the caller's).
+    pub so: *const BTScanOpaque,
 }
 
 /// Special space of a leaf page (`BTPageOpaqueData`).
@@ -544,7 +561,7 @@ impl BTree {
         }
         assert_eq!(at, entries.len(), "per_leaf must cover every entry");
         let root = if nleaves == 0 { P_NONE } else { Self::leaf_block(0) };
-        let mut t = BTree { leaves, key, bounds, upper: Vec::new(), root, root_level: 0 };
+        let mut t = BTree { leaves, key, bounds, upper: Vec::new(), root, root_level: 0, page_step: Default::default() };
         t.build_upper(lowkeys);
         t
     }
@@ -792,6 +809,11 @@ pub fn bt_readpage_all(so: &mut BTScanOpaque, rel: &BTree, block: BlockNumber) -
 /// opaque call once per page.
 #[inline(never)]
 pub fn bt_steppage(so: &mut BTScanOpaque, rel: &BTree) -> bool {
+    if let Some(p) = rel.page_step.get() {
+        assert!(std::ptr::eq(p.so, so), "the page step belongs to another scan of this index");
+        // SAFETY: whoever set `page_step` keeps `p.scan` live while it is set.
+        return unsafe { (p.step)(p.scan) };
+    }
     loop {
         let next = so.curr_pos.next_page;
         if next == 0 || next == INVALID_BLOCK_NUMBER {

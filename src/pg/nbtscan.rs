@@ -15,7 +15,7 @@ use crate::pg::mcxt::{AllocSet, MallocBackend};
 use crate::pg::nbtpreprocesskeys::bt_preprocess_keys;
 use crate::pg::nbtreadpage::{BTScanKeys, NbtScan, bt_more_right, bt_readpage, bt_start_array_keys};
 use crate::pg::pgstat::{PgStatTableStatus, pgstat_count_index_scan};
-use crate::pg::nbtree::{BTScanOpaque, BTScanPos, BTree, IndexScanDesc, KeyType, P_NONE, ScanDirection};
+use crate::pg::nbtree::{BTScanOpaque, BTScanPos, BTree, IndexScanDesc, KeyType, P_NONE, PageStep, ScanDirection};
 use crate::pg::nbtsearch::{
     BT_NPROCS, BTMetaCache, BTORDER_PROC, BTREE_VERSION, BTScanInsertData, CompactAttribute, IndexRel, RelForm, bt_binsrch, bt_freestack,
     bt_getbuf, bt_metaversion, bt_relbuf, bt_search, bt_unlockbuf, first_data_key, index_getprocinfo, not_modelled,
@@ -225,6 +225,45 @@ impl BtreeScan {
     pub fn memory_context(&self) -> &AllocSet {
         &self.cxt
     }
+
+    /// Route [`crate::pg::nbtree::bt_steppage`] on this scan's index through this scan: a
+    /// kernel written against the in-memory page step (local-index's) then reads each next
+    /// leaf as btree-many's server scan does, through shared buffers and `_bt_readpage` with
+    /// the seed's key. The box keeps the scan in place; dropping it removes the route.
+    pub fn route_page_step(self: &mut Box<Self>) {
+        let so: *const BTScanOpaque = &*self.so;
+        let scan: *mut BtreeScan = &mut **self;
+        self.rel.page_step.set(Some(PageStep { step: step_through_buffers, scan: scan.cast(), so }));
+    }
+
+    /// `btrescan` then `_bt_first` (in the scan's memory context, where the descent pallocs
+    /// its stack): the first page read and `currPos.itemIndex` on its first match, for a
+    /// kernel that copies from the cursor on. False, with `currPos` invalid, if nothing matches.
+    pub fn rescan_and_first(&mut self) -> bool {
+        self.reset();
+        let old = crate::pg::mcxt::memory_context_switch_to(self.cxt.as_ptr());
+        // SAFETY: self is live and reset; its context is current.
+        let found = unsafe { bt_first(self) };
+        crate::pg::mcxt::memory_context_switch_to(old);
+        found
+    }
+}
+
+impl Drop for BtreeScan {
+    fn drop(&mut self) {
+        let me: *mut BtreeScan = self;
+        if self.rel.page_step.get().is_some_and(|p| p.scan == me.cast()) {
+            self.rel.page_step.set(None);
+        }
+    }
+}
+
+/// [`PageStep::step`] of a routed scan: [`bt_steppage_buf`].
+///
+/// # Safety
+/// `scan` must point to a live [`BtreeScan`].
+unsafe fn step_through_buffers(scan: *mut ()) -> bool {
+    unsafe { bt_steppage_buf(scan.cast()) }
 }
 
 /// Seed 000's `col0 < 10000000`: every row of table3 up to its 10M rows passes.

@@ -35,7 +35,7 @@ pub struct Group {
 pub const GROUPS: &[Group] = &[
     Group {
         name: "amgetbitmap loop (btgetbitmap / the variant's loop)",
-        model: &["hotloops_tid_batch_*", "hl_tid_batch_*"],
+        model: &["hotloops_tid_batch_*", "hl_tid_batch_*", "hotloops_local_index_*", "hl_local_index_*"],
         server: &["btgetbitmap", "hotloops_tid_batch_*", "hl_getbitmap"],
     },
     Group { name: "TIDBitmap insert (tbm_add_tuples, its hash table)", model: &["*tidbitmap*", "*TidBitmap*", "*pagetable*"], server: &["tbm_*", "pagetable_*", "murmurhash*"] },
@@ -198,6 +198,9 @@ pub fn function_key(name: &str) -> String {
     match key.as_str() {
         "hashsearchfind" => "hashsearchwithhashvalue".into(),
         "btsteppagebuf" => "btsteppage".into(),
+        // local-index's kernels are the extension's copy loops of seed 000's v1/v2.
+        "localindexstoreeach" => "tidbatchbatchedstore".into(),
+        "localindexlocal" => "tidbatchbatchedlocal".into(),
         _ => key,
     }
 }
@@ -286,8 +289,20 @@ pub struct InstructionsReport {
 /// The model's counterpart of a server case, cache state and variant: (model variant, model
 /// case). Every server variant of the per-TID shape is modelled by `tid-batch/per-tid` (the
 /// stock loop and hl_btree's copy of it), the batched ones by `tid-batch/batched`; btree-many
-/// read through the OS page cache is the model's btree-many-miss.
+/// read through the OS page cache is the model's btree-many-miss. The seed's v1/v2 copy loops
+/// (`batched-store`, `batched-local`) are local-index's `store-each` and `local` on
+/// `table3-server`, the one local-index case that runs the server's whole amgetbitmap
+/// (descent, shared buffers, 18's leaf read) around the copy loop; its pages are all in shared
+/// buffers, so it has no os-cache counterpart.
 pub fn model_counterpart(case: &str, state: &str, variant: &str) -> Option<(&'static str, &'static str)> {
+    let local = match variant {
+        "tid-batch/batched-store" => Some("local-index/store-each"),
+        "tid-batch/batched-local" => Some("local-index/local"),
+        _ => None,
+    };
+    if let Some(v) = local {
+        return ((case, state) == ("btree-many", "warm")).then_some((v, "table3-server"));
+    }
     let v = match variant {
         "tid-batch/server" | "tid-batch/per-tid" => "tid-batch/per-tid",
         "tid-batch/batched" => "tid-batch/batched",
@@ -438,6 +453,7 @@ mod tests {
         assert_eq!(group_of("palloc", false), "memory and the rest");
         assert_eq!(group_of("<hotloops::pg::tidbitmap::TidBitmap as hotloops::pg::sink::TidSink>::add_tuples", true), GROUPS[1].name);
         assert_eq!(group_of("hl_tid_batch_per_tid_btree", true), GROUPS[0].name);
+        assert_eq!(group_of("hotloops_local_index_store_each", true), GROUPS[0].name);
         assert_eq!(group_of("hotloops::pg::nbtree::bt_readpage_all", true), GROUPS[2].name);
         // The descent's comparisons and the buffer mapping's hash are not the leaf's or the bitmap's.
         assert_eq!(group_of("_bt_compare", false), GROUPS[4].name);
@@ -456,6 +472,8 @@ mod tests {
         assert_ne!(function_key("_bt_readpage"), function_key("_bt_checkkeys"));
         assert_eq!(function_key("hotloops::pg::tidbitmap::Pagetable::insert"), function_key("pagetable_insert_hash_internal"));
         assert_eq!(function_key("hl_tid_batch_batched_btree"), function_key("hotloops_tid_batch_batched"));
+        assert_eq!(function_key("hotloops_local_index_store_each"), function_key("hotloops_tid_batch_batched_store"));
+        assert_eq!(function_key("hotloops_local_index_local"), function_key("hotloops_tid_batch_batched_local"));
         assert_eq!(function_key("hotloops::pg::bufmgr::hash_search_find"), function_key("hash_search_with_hash_value"));
         assert_eq!(function_key("hotloops::pg::nbtscan::bt_steppage_buf"), function_key("_bt_steppage"));
         let f = |name: &str, own: f64| Function { name: name.into(), group: group_of(name, name.contains("::")).into(), self_per_tid: own, inclusive_per_tid: own, calls_per_tid: 1.0 };
@@ -482,7 +500,10 @@ mod tests {
         assert_eq!(model_counterpart("btree-many", "warm", "tid-batch/server"), Some(("tid-batch/per-tid", "btree-many")));
         assert_eq!(model_counterpart("btree-many", "os-cache", "tid-batch/batched"), Some(("tid-batch/batched", "btree-many-miss")));
         assert_eq!(model_counterpart("btree-few", "os-cache", "tid-batch/per-tid"), None);
-        assert_eq!(model_counterpart("btree-many", "warm", "tid-batch/batched-store"), None);
+        assert_eq!(model_counterpart("btree-many", "warm", "tid-batch/batched-store"), Some(("local-index/store-each", "table3-server")));
+        assert_eq!(model_counterpart("btree-many", "warm", "tid-batch/batched-local"), Some(("local-index/local", "table3-server")));
+        assert_eq!(model_counterpart("btree-many", "os-cache", "tid-batch/batched-local"), None);
+        assert_eq!(model_counterpart("btree-few", "warm", "tid-batch/batched-store"), None);
         // A file of an earlier shape (no cache state) was counted warm.
         let v = serde_json::json!({"case": "btree-many", "variant": "v", "server": {"what": "w", "tids": 1, "total_per_tid": 1.0, "functions": []}, "model": null});
         assert_eq!(serde_json::from_value::<Comparison>(v).unwrap().cache_state, "warm");

@@ -125,6 +125,7 @@ pub const COUNTERPARTS: &[Counterpart] = &[
     pair("tid-batch", "btree-few", "tid-batch/batched", "btree-few", "warm", "tid-batch/per-tid", "tid-batch/batched"),
     pair("local-index", "table3", "local-index/local", "btree-many", "warm", "tid-batch/batched-store", "tid-batch/batched-local"),
     pair("local-index", "table3-bitmap", "local-index/local", "btree-many", "warm", "tid-batch/batched-store", "tid-batch/batched-local"),
+    pair("local-index", "table3-server", "local-index/local", "btree-many", "warm", "tid-batch/batched-store", "tid-batch/batched-local"),
     trim("partitions-3", 3),
     trim("partitions-4", 4),
     trim("partitions-100", 100),

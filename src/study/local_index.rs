@@ -49,6 +49,8 @@
 //! `MaxTIDsPerBTreePage` = 1358 (the patch batches "saved leaf-page spans").
 
 use crate::pg::ItemPointer;
+use crate::pg::mcxt::memory_context_switch_to;
+use crate::pg::nbtscan::BtreeScan;
 use crate::pg::nbtree::{
     BTScanOpaque, BTScanPos, BTScanPosItem, BTree, IndexScanDesc, MAX_TIDS_PER_BTREE_PAGE,
     bt_first_all, bt_steppage,
@@ -57,6 +59,7 @@ use crate::pg::sink::{TidDigest, TidSink};
 use crate::pg::tidbitmap::{DEFAULT_WORK_MEM_BYTES, TidBitmap};
 use crate::pg::workload::{TABLE3_ROWS, TABLE3_TUPLES_PER_PAGE, table3_col0_index};
 use crate::study::{Case, CaseSpec, Kernel, Size, Study, StudyInfo, Variant};
+use std::rc::Rc;
 
 /// TIDs a batch holds before it is flushed to `tbm_add_tuples`.
 pub const BATCH_CAPACITY: usize = MAX_TIDS_PER_BTREE_PAGE;
@@ -230,6 +233,10 @@ static INFO: StudyInfo = StudyInfo {
             id: "table3-bitmap",
             summary: "the same scan into the TIDBitmap at work_mem 4 MB, as the seed's Bitmap Index Scan built it: the copy loop diluted by tbm_add_tuples",
         },
+        CaseSpec {
+            id: "table3-server",
+            summary: "the seed's whole amgetbitmap as PostgreSQL 18 runs it: col0 < 10000000 through _bt_first's descent, shared buffers and _bt_readpage (the page step every kernel calls, routed there), into the TIDBitmap; held against the server's batched-store and batched-local",
+        },
     ],
 };
 
@@ -239,12 +246,13 @@ impl Study for LocalIndex {
     }
 
     fn build(&self, case: &'static CaseSpec, size: Size) -> anyhow::Result<Box<dyn Case>> {
-        let mut c = ScanCase::new(table3_col0_index(rows_at(size)));
-        match case.id {
-            "table3" => {}
-            "table3-bitmap" => c.into_bitmap = Some(DEFAULT_WORK_MEM_BYTES),
+        let rel = || table3_col0_index(rows_at(size));
+        let c = match case.id {
+            "table3" => ScanCase::new(rel()),
+            "table3-bitmap" => ScanCase { into_bitmap: Some(DEFAULT_WORK_MEM_BYTES), ..ScanCase::new(rel()) },
+            "table3-server" => ScanCase { into_bitmap: Some(DEFAULT_WORK_MEM_BYTES), ..ScanCase::through_shared_buffers(rel()) },
             other => anyhow::bail!("local-index has no case `{other}`"),
-        }
+        };
         Ok(Box::new(c))
     }
 }
@@ -386,7 +394,7 @@ pub unsafe fn hotloops_local_index_local(
 
 /// A bitmap index scan over one index: the scan state every variant starts from.
 pub struct ScanCase {
-    rel: Box<BTree>,
+    rel: Rc<BTree>,
     so: Box<BTScanOpaque>,
     scan: Box<IndexScanDesc>,
     batch: Box<TidBatch>,
@@ -395,6 +403,11 @@ pub struct ScanCase {
     /// Scan into a TIDBitmap of this many work_mem bytes instead of the digest alone (the
     /// whole Bitmap Index Scan, as the seed timed it).
     pub into_bitmap: Option<usize>,
+    /// The server's scan of the same index (`table3-server`): `_bt_first`'s descent, shared
+    /// buffers and PostgreSQL 18's `_bt_readpage` with the seed's `col0 < 10000000`, the page
+    /// step routed through it. The kernels then run on its scan descriptor; unset, on `scan`
+    /// with the in-memory page step.
+    buffered: Option<Box<BtreeScan>>,
 }
 
 /// The cursor state a variant leaves behind, which all variants must agree on.
@@ -426,7 +439,7 @@ impl Outcome {
 impl ScanCase {
     /// A case over `rel`.
     pub fn new(rel: BTree) -> Self {
-        let rel = Box::new(rel);
+        let rel = Rc::new(rel);
         let (so, _) = BTScanOpaque::new_boxed(&[]);
         let mut case = ScanCase {
             scan: IndexScanDesc::new(&rel, &[]),
@@ -435,9 +448,37 @@ impl ScanCase {
             batch: Box::new([ItemPointer::default(); BATCH_CAPACITY]),
             sink: TidDigest::new(),
             into_bitmap: None,
+            buffered: None,
         };
         case.scan.opaque = &mut *case.so;
         case
+    }
+
+    /// A case over `rel` read as the server reads it (`table3-server`): every page step of
+    /// every kernel goes through [`BtreeScan`]'s shared buffers and leaf read, and the scan
+    /// starts with its `_bt_first`.
+    pub fn through_shared_buffers(rel: BTree) -> Self {
+        let mut case = Self::new(rel);
+        let mut bs = BtreeScan::new(Rc::clone(&case.rel), vec![]);
+        bs.route_page_step();
+        case.buffered = Some(bs);
+        case
+    }
+
+    /// The scan descriptor the kernels run on.
+    fn scan_ptr(&mut self) -> *mut IndexScanDesc {
+        match &mut self.buffered {
+            Some(bs) => &mut bs.desc,
+            None => &mut *self.scan,
+        }
+    }
+
+    /// The scan's `BTScanOpaque`.
+    fn so(&self) -> &BTScanOpaque {
+        match &self.buffered {
+            Some(bs) => &bs.so,
+            None => &self.so,
+        }
     }
 
     /// The index.
@@ -447,6 +488,10 @@ impl ScanCase {
 
     /// `_bt_first`: position the scan on the first leaf (or leave `currPos` empty).
     pub fn position(&mut self) {
+        if let Some(bs) = &mut self.buffered {
+            bs.rescan_and_first();
+            return;
+        }
         self.so.curr_pos = BTScanPos::invalid();
         bt_first_all(&mut self.so, &self.rel);
     }
@@ -454,12 +499,14 @@ impl ScanCase {
     /// Position the scan with `currPos` set directly (tests: a full 1358-item page, pages no
     /// real leaf can hold), then continue along the index from `next_page`.
     pub fn position_at(&mut self, pos: &BTScanPos) {
+        assert!(self.buffered.is_none(), "position_at sets the in-memory scan's cursor; the server's scan starts from _bt_first");
         self.so.curr_pos = pos.clone();
     }
 
     /// The cursor now: (`itemIndex`, `lastItem`, `currPage`).
     pub fn cursor(&self) -> (i32, i32, u32) {
-        (self.so.curr_pos.item_index, self.so.curr_pos.last_item, self.so.curr_pos.curr_page)
+        let p = &self.so().curr_pos;
+        (p.item_index, p.last_item, p.curr_page)
     }
 
     /// Run variant `v` from the current position; `position` first for a whole scan.
@@ -470,21 +517,27 @@ impl ScanCase {
     /// Run `kernel` from the current position: what [`ScanCase::run_from_position`] runs for a
     /// row, open to a kernel that is no row (a C kernel under another configuration).
     pub fn run_kernel_from_position(&mut self, kernel: &LocalKernel, sink: &mut dyn TidSink) -> i64 {
-        let scan: *mut IndexScanDesc = &mut *self.scan;
+        let scan = self.scan_ptr();
         let batch = self.batch.as_mut_ptr();
-        // SAFETY: scan.opaque points at self.so, index_relation at self.rel, and the batch is
-        // a separate allocation of BATCH_CAPACITY TIDs.
-        unsafe {
+        // The server's scan may palloc in its per-query context (the executor's, current
+        // while the node runs).
+        let cxt = self.buffered.as_ref().map_or(std::ptr::null_mut(), |bs| bs.cxt.as_ptr());
+        let old = memory_context_switch_to(cxt);
+        // SAFETY: scan.opaque points at its so (self.so or the server scan's), index_relation
+        // at self.rel, and the batch is a separate allocation of BATCH_CAPACITY TIDs.
+        let n = unsafe {
             match kernel {
                 LocalKernel::Raw(f) => f(scan, batch, sink),
-                LocalKernel::Safe(f) => f(&mut *(*scan).opaque, &self.rel, &mut self.batch, sink),
+                LocalKernel::Safe(f) => f(&mut *(*scan).opaque, &*(*scan).index_relation, &mut self.batch, sink),
                 LocalKernel::C(f) => {
                     // The callback (`hl_tid_sink_add_tuples`) reads a `&mut dyn TidSink` here.
                     let mut sink: &mut dyn TidSink = sink;
                     f(scan, batch, (&raw mut sink).cast())
                 }
             }
-        }
+        };
+        memory_context_switch_to(old);
+        n
     }
 
     /// Run variant `v` over the whole scan and report what it did.
@@ -510,14 +563,8 @@ impl ScanCase {
             }
         };
         self.sink = sink;
-        Ok(Outcome {
-            ntids,
-            sink,
-            item_index: self.so.curr_pos.item_index,
-            last_item: self.so.curr_pos.last_item,
-            curr_page: self.so.curr_pos.curr_page,
-            bitmap,
-        })
+        let (item_index, last_item, curr_page) = self.cursor();
+        Ok(Outcome { ntids, sink, item_index, last_item, curr_page, bitmap })
     }
 }
 
@@ -526,7 +573,7 @@ impl Case for ScanCase {
         let n = self.rel.len();
         format!(
             "seed 000's idx_table3_col0 over {} rows: {} leaves of up to 366 TIDs in heap order \
-             ({} heap tuples a page, {} heap blocks); one bitmap scan of every TID, batch {}, into {}",
+             ({} heap tuples a page, {} heap blocks); one bitmap scan of every TID, batch {}, into {}{}",
             n,
             self.rel.leaves.len(),
             TABLE3_TUPLES_PER_PAGE,
@@ -535,6 +582,11 @@ impl Case for ScanCase {
             match self.into_bitmap {
                 None => "a digest (the copy loop alone)".to_string(),
                 Some(b) => format!("a TIDBitmap at work_mem {} kB (tbm_add_tuples per batch)", b / 1024),
+            },
+            if self.buffered.is_some() {
+                "; each leaf read as PostgreSQL 18 reads it (_bt_first's descent, shared buffers, _bt_readpage with col0 < 10000000)"
+            } else {
+                ""
             }
         )
     }
