@@ -335,6 +335,18 @@ fn compare_names_a_corrupt_or_old_report_and_exits_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("other.json") && text(&o).contains("not a hotloops report"));
     assert!(!dir.path().join("c").exists());
+    // A report whose server ratio was exactly 1 (no effect to divide by: `effect_ratio`
+    // null) reads back; a field of the wrong type is named by its path.
+    let saved = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/kvm-amd-epyc-2core/report-pg-quick-7693cf8/report.json");
+    let r = hotloops::report::load(&saved).unwrap_or_else(|e| panic!("{e:#}"));
+    assert!(r.pg.as_ref().unwrap().fidelity.iter().any(|f| f.effect_ratio.is_none()), "the saved run has a server ratio of exactly 1");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    v["rows"][3]["value"] = serde_json::json!("many");
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, v.to_string()).unwrap();
+    let o = hotloops(&["compare", broken.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("broken.json") && text(&o).contains("malformed report at `rows[3].value`"), "{}", text(&o));
 }
 
 #[test]

@@ -533,7 +533,9 @@ pub fn load(path: &Path) -> Result<Report> {
         ),
         None => anyhow::bail!("{}: no schema_version", path.display()),
     }
-    serde_json::from_value(v).with_context(|| format!("{}: malformed report", path.display()))
+    // The path of the first bad field (`pg.fidelity[22].effect_ratio`), not only what was wrong.
+    let mut de = serde_json::Deserializer::from_str(&text);
+    serde_path_to_error::deserialize(&mut de).map_err(|e| anyhow::anyhow!("{}: malformed report at `{}`: {}", path.display(), e.path(), e.inner()))
 }
 
 /// Rows for the counters of one variant.

@@ -177,8 +177,17 @@ pub struct Fidelity {
     pub instructions: Option<[f64; 4]>,
     /// model_ratio / real_ratio - 1 (+: the model's ratio is above the server's).
     pub model_over_real: f64,
-    /// The effects' ratio, (1 - model) / (1 - real) (1: the model's saving equals the server's).
-    pub effect_ratio: f64,
+    /// The effects' ratio, (1 - model) / (1 - real) (1: the model's saving equals the server's);
+    /// none where the server's ratio is exactly 1 (no effect to divide by). An Option, not
+    /// NaN: JSON has no NaN, and a null where a number belongs would make the report
+    /// unreadable to `render`, `compare` and `seed`.
+    #[serde(default)]
+    pub effect_ratio: Option<f64>,
+}
+
+/// [`Fidelity::effect_ratio`] of a model ratio against the server's.
+fn effect_ratio(model_ratio: f64, real_ratio: f64) -> Option<f64> {
+    ((1.0 - real_ratio).abs() > 1e-9).then(|| (1.0 - model_ratio) / (1.0 - real_ratio))
 }
 
 /// The report's pg section.
@@ -462,7 +471,7 @@ pub fn seed_fidelity(rows: &[Row], rs: Option<&readstream::ReadStreamRuns>, dv: 
                 real_node_ratio: None,
                 instructions: None,
                 model_over_real: model_ratio / real_ratio - 1.0,
-                effect_ratio: if (1.0 - real_ratio).abs() > 1e-9 { (1.0 - model_ratio) / (1.0 - real_ratio) } else { f64::NAN },
+                effect_ratio: effect_ratio(model_ratio, real_ratio),
             });
         }
     }
@@ -551,7 +560,7 @@ pub fn fidelity(rows: &[Row], server: Option<&bench::PgReport>, sweep: Option<&s
             real_node_ratio,
             instructions: None,
             model_over_real: model_ratio / real_ratio - 1.0,
-            effect_ratio: if (1.0 - real_ratio).abs() > 1e-9 { (1.0 - model_ratio) / (1.0 - real_ratio) } else { f64::NAN },
+            effect_ratio: effect_ratio(model_ratio, real_ratio),
         });
     }
     out
@@ -631,7 +640,7 @@ pub fn markdown(p: &PgSection) -> String {
                 format!("{:.3}{}", f.real_ratio, ci(f.real_ci)),
                 f.real_verdict.clone(),
                 format!("{:+.1}%", f.model_over_real * 100.0),
-                if f.effect_ratio.is_finite() { format!("{:.2}", f.effect_ratio) } else { "n/a".into() },
+                f.effect_ratio.filter(|e| e.is_finite()).map_or_else(|| "n/a".into(), |e| format!("{e:.2}")),
                 f.instructions.map(|[ma, mb, sa, sb]| format!("{ma:.0} -> {mb:.0} ({sa:.0} -> {sb:.0})")).unwrap_or_else(|| "-".into()),
             ]);
         }
@@ -806,7 +815,15 @@ mod tests {
         assert_eq!(f.len(), 2, "{f:?}");
         assert_eq!((f[0].case.as_str(), f[0].real_ratio, f[0].real_node_ratio), ("btree-many", 0.64, Some(0.64 + 0.05)));
         assert!((f[0].model_over_real - (0.5 / 0.64 - 1.0)).abs() < 1e-12);
-        assert!((f[0].effect_ratio - 0.5 / 0.36).abs() < 1e-12);
+        assert!((f[0].effect_ratio.unwrap() - 0.5 / 0.36).abs() < 1e-12);
+        // A server ratio of exactly 1 has no effect to divide by: none, and the row still
+        // reads back from JSON (a NaN was written as null, which no reader accepts).
+        let mut flat = f[0].clone();
+        flat.real_ratio = 1.0;
+        flat.effect_ratio = effect_ratio(flat.model_ratio, flat.real_ratio);
+        assert_eq!(flat.effect_ratio, None);
+        let back: Fidelity = serde_json::from_str(&serde_json::to_string(&flat).unwrap()).unwrap();
+        assert_eq!(back, flat);
         assert!(f[1].real.contains("os-cache") && f[1].real_ratio == 0.68);
         let md = markdown(&PgSection { status: "measured".into(), servers: vec![server], sweeps: vec![], fidelity: f, model_sweep: vec![], read_stream: None, dir_by_value: None, instructions: None });
         assert!(md.contains("tid-batch / btree-many-miss / `batched`") && md.contains("-11.8%"), "{md}");
@@ -846,7 +863,7 @@ mod tests {
             real_node_ratio: None,
             instructions: None,
             model_over_real: 0.0,
-            effect_ratio: 1.0,
+            effect_ratio: Some(1.0),
         };
         let mut f = vec![fid("btree-many", "18.6"), fid("btree-many-miss", "18.6"), fid("btree-many", "17.11")];
         add_instructions(&mut f, &rows, &counts);
