@@ -97,13 +97,15 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
 }
 
-/// Install the SIGINT/SIGTERM hook once: wait for a start in flight, stop every running
-/// server and remove every cluster directory (the host's handler then kills children,
-/// removes temporaries and exits 130).
+/// Install the SIGINT/SIGTERM hook once: kill the server code's children (an initdb or a
+/// `cp -a` writing into a cluster directory would race its removal), wait for a start in
+/// flight, stop every running server and remove every cluster directory (the host's handler
+/// then removes temporaries and exits 130).
 fn install_signal_handler() {
     HANDLER.call_once(|| {
         crate::host::cleanup::on_signal(|| {
             INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+            super::proc::kill_all();
             let deadline = std::time::Instant::now() + std::time::Duration::from_secs(150);
             let mut g = live();
             while g.iter().any(|l| l.starting) && std::time::Instant::now() < deadline {
@@ -111,19 +113,39 @@ fn install_signal_handler() {
                 std::thread::sleep(std::time::Duration::from_millis(20));
                 g = live();
             }
-            let (mut stopped, n) = (0, g.len());
+            let (mut stopped, mut n) = (0, 0);
             for l in g.iter_mut() {
                 if l.running {
                     stop_server(&l.pg_ctl, &l.data, l.run_as);
                     l.running = false;
                     stopped += 1;
                 }
-                let _ = std::fs::remove_dir_all(&l.root);
+                match remove_tree(&l.root) {
+                    Ok(()) => n += 1,
+                    Err(e) => eprintln!("interrupted: could not remove the cluster directory {}: {e}", l.root.display()),
+                }
             }
             g.clear();
             eprintln!("interrupted: stopped {stopped} server(s) and removed {n} cluster director(ies)");
         });
     });
+}
+
+/// Remove a cluster directory, retrying for a moment while a process that is exiting (a
+/// killed postmaster's backends) still writes into it; gone already counts as removed.
+fn remove_tree(p: &Path) -> std::io::Result<()> {
+    let mut tries = 0;
+    loop {
+        match std::fs::remove_dir_all(p) {
+            Ok(()) => return Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) if tries >= 40 => return Err(e),
+            Err(_) => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        }
+    }
 }
 
 fn stop_server(pg_ctl: &Path, data: &Path, run_as: RunAs) {

@@ -31,20 +31,7 @@ impl Drop for Tracked {
 /// Spawn `cmd` in a new process group and register it (the leader is reaped by the host's
 /// handler, the group killed by this module's hook).
 pub fn spawn(cmd: &mut Command) -> io::Result<(Child, Tracked)> {
-    HOOK.call_once(|| {
-        crate::host::cleanup::on_signal(|| {
-            let gs: Vec<i32> = groups().iter().copied().filter(|&g| g > 1).collect();
-            for &g in &gs {
-                // SAFETY: a negative pid signals the group we created for our own child.
-                unsafe { libc::kill(-g, libc::SIGKILL) };
-            }
-            // Exit only once they are gone: a killed compiler is still there for a moment.
-            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-            while gs.iter().any(|&g| group_alive(g)) && std::time::Instant::now() < deadline {
-                std::thread::sleep(std::time::Duration::from_millis(10));
-            }
-        })
-    });
+    HOOK.call_once(|| crate::host::cleanup::on_signal(kill_all));
     cmd.process_group(0);
     // Register under the lock so a signal between spawn and push still finds the group.
     let mut g = groups();
@@ -54,6 +41,22 @@ pub fn spawn(cmd: &mut Command) -> io::Result<(Child, Tracked)> {
     drop(g);
     let guard = crate::host::cleanup::child(child.id());
     Ok((child, Tracked { pgid, _child: guard }))
+}
+
+/// Kill every registered group and wait (10 s at most) until they are gone: the signal hook,
+/// and what the cluster code's hook runs first, so that no initdb or `cp -a` still writes into
+/// a cluster directory while it is removed (whichever hook was registered first).
+pub fn kill_all() {
+    let gs: Vec<i32> = groups().iter().copied().filter(|&g| g > 1).collect();
+    for &g in &gs {
+        // SAFETY: a negative pid signals the group we created for our own child.
+        unsafe { libc::kill(-g, libc::SIGKILL) };
+    }
+    // Return only once they are gone: a killed compiler is still there for a moment.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while gs.iter().any(|&g| group_alive(g)) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
 }
 
 /// Whether any process of group `g` is alive (zombies, which only wait to be reaped, are not).
