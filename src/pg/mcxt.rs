@@ -19,9 +19,15 @@
 //!   context; `pfree` finds the owning context from the chunk header, as PostgreSQL's
 //!   `MemoryChunk` lets it.
 //!
+//! - **Context free lists.** Deleting a context of the two standard sizes (default: 0 / 8 KiB,
+//!   small: 0 / 1 KiB) resets it and keeps it, header and keeper block, on aset.c's
+//!   `context_freelists` for the next context of that size; when a list already holds
+//!   [`MAX_FREE_CONTEXTS`] (100), every context on it is freed first. So a query that creates
+//!   and deletes more than 100 such contexts (an `ExprContext` per partition) mallocs and frees
+//!   them every time, and one with fewer recycles them.
+//!
 //! What it simplifies: one method (AllocSet only; no generation, slab or bump contexts), no
-//! context tree (parents, children, `MemoryContextDelete` of subtrees), no context free list
-//! for reuse (`context_freelists`), no `repalloc`, no accounting beyond `mem_allocated`, no
+//! context tree (parents, children, `MemoryContextDelete` of subtrees), no `repalloc`, no accounting beyond `mem_allocated`, no
 //! `MEMORY_CONTEXT_CHECKING` sentinels or Valgrind hooks. The chunk header holds the method
 //! id, an external flag, the free-list index and the offset back to the block, like
 //! `MemoryChunk`, but in a bit layout of our own. Out of memory aborts, as Rust's own
@@ -32,7 +38,7 @@
 //! mimalloc's `mi_malloc`/`mi_free`, which does not give memory back to the kernel on every
 //! free. [`glibc`] holds the `mallopt` settings and a probe of whether the heap is trimmed.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::ptr::{self, NonNull};
 
@@ -64,6 +70,20 @@ const _: () = {
     assert!(ALLOC_BLOCKHDRSZ == 40);
     assert!(ALLOC_CHUNKHDRSZ == 8);
 };
+
+/// `MAX_FREE_CONTEXTS`: deleted contexts aset.c keeps for reuse, per standard size.
+pub const MAX_FREE_CONTEXTS: usize = 100;
+
+/// The context free list of a context created with these sizes (aset.c: 0 for
+/// `ALLOCSET_DEFAULT_SIZES`, 1 for `ALLOCSET_SMALL_SIZES`, matched on the minimum and initial
+/// sizes), if any.
+const fn free_list_index(min_context_size: usize, init_block_size: usize) -> Option<usize> {
+    match (min_context_size, init_block_size) {
+        (ALLOCSET_DEFAULT_MINSIZE, ALLOCSET_DEFAULT_INITSIZE) => Some(0),
+        (0, ALLOCSET_SMALL_INITSIZE) => Some(1),
+        _ => None,
+    }
+}
 
 /// `MAXALIGN` (8 on x86-64).
 #[inline(always)]
@@ -174,9 +194,12 @@ pub struct AllocSetData {
     backend: MallocBackend,
     /// Context name.
     name: &'static str,
-    /// Calls to the backend's malloc / free since creation.
+    /// Calls to the backend's malloc / free since creation (a context taken from a free list
+    /// starts again at 0: its keeper was malloc'd by an earlier context).
     mallocs: u64,
     frees: u64,
+    /// Its context free list ([`free_list_index`]).
+    free_list_index: Option<usize>,
 }
 
 /// Counters of one context, for tests and reports.
@@ -248,6 +271,20 @@ impl AllocSet {
         } else {
             (hdr + ALLOC_BLOCKHDRSZ + ALLOC_CHUNKHDRSZ).max(init_block_size)
         };
+        let free_list_index = free_list_index(min_context_size, init_block_size);
+        if let Some(set) = free_list_index.and_then(|i| ContextFreeLists::take(i, backend)) {
+            // A deleted context of the same sizes: aset.c sets its maxBlockSize and name anew
+            // and keeps the rest (its keeper, and the allocChunkLimit it was created with).
+            // SAFETY: a context on a free list is reset and owned by nobody else.
+            unsafe {
+                let s = &mut *set.as_ptr();
+                s.max_block_size = max_block_size;
+                s.name = name;
+                s.mallocs = 0;
+                s.frees = 0;
+            }
+            return AllocSet { set };
+        }
         // allocChunkLimit shrinks until a chunk fits ALLOC_CHUNK_FRACTION times in a block.
         let mut limit = ALLOC_CHUNK_LIMIT;
         while limit + ALLOC_CHUNKHDRSZ > (max_block_size - ALLOC_BLOCKHDRSZ) / ALLOC_CHUNK_FRACTION {
@@ -280,6 +317,7 @@ impl AllocSet {
                 name,
                 mallocs: 1,
                 frees: 0,
+                free_list_index,
             });
             AllocSet { set: NonNull::new_unchecked(set) }
         }
@@ -324,6 +362,11 @@ impl AllocSet {
         unsafe { alloc_set_reset(self.set.as_ptr()) }
     }
 
+    /// malloc calls since creation ([`ContextStats::mallocs`] without walking the blocks).
+    pub fn mallocs(&self) -> u64 {
+        unsafe { (*self.set.as_ptr()).mallocs }
+    }
+
     /// `mem_allocated`.
     pub fn mem_allocated(&self) -> usize {
         unsafe { (*self.set.as_ptr()).mem_allocated }
@@ -359,17 +402,123 @@ impl AllocSet {
 
 impl Drop for AllocSet {
     fn drop(&mut self) {
-        // AllocSetDelete: every block, then the keeper's malloc, which holds the header.
+        // AllocSetDelete: every block but the keeper; then the context goes on its free list
+        // if it has one, else the keeper's malloc, which holds the header, is freed.
         unsafe {
             let set = self.set.as_ptr();
             if CURRENT_MEMORY_CONTEXT.with(|c| c.get()) == set {
                 CURRENT_MEMORY_CONTEXT.with(|c| c.set(ptr::null_mut()));
             }
             alloc_set_reset(set);
+            if let Some(i) = (*set).free_list_index {
+                if ContextFreeLists::put(i, self.set) {
+                    return;
+                }
+            }
             let backend = (*set).backend;
             backend.free(set.cast());
         }
     }
+}
+
+/// aset.c's `context_freelists`, one pair per malloc backend (a PostgreSQL process has one
+/// malloc; this crate's tests use two in one thread). Per thread, as contexts are.
+#[derive(Default)]
+struct ContextFreeLists {
+    lists: Vec<(MallocBackend, [Vec<NonNull<AllocSetData>>; 2])>,
+    counts: FreeListCounts,
+}
+
+/// What the context free lists did, since the thread started.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FreeListCounts {
+    /// Contexts created from a free list (no malloc).
+    pub reused: u64,
+    /// Contexts deleted onto a free list.
+    pub kept: u64,
+    /// Contexts freed because their list was full ([`MAX_FREE_CONTEXTS`]).
+    pub flushed: u64,
+}
+
+thread_local! {
+    static CONTEXT_FREELISTS: RefCell<ContextFreeLists> = RefCell::new(ContextFreeLists::default());
+}
+
+impl ContextFreeLists {
+    fn list(&mut self, i: usize, backend: MallocBackend) -> &mut Vec<NonNull<AllocSetData>> {
+        let k = match self.lists.iter().position(|(b, _)| *b == backend) {
+            Some(k) => k,
+            None => {
+                self.lists.push((backend, Default::default()));
+                self.lists.len() - 1
+            }
+        };
+        &mut self.lists[k].1[i]
+    }
+
+    /// The newest context on list `i` of `backend`, if any.
+    fn take(i: usize, backend: MallocBackend) -> Option<NonNull<AllocSetData>> {
+        CONTEXT_FREELISTS
+            .try_with(|f| {
+                let mut f = f.borrow_mut();
+                let set = f.list(i, backend).pop()?;
+                f.counts.reused += 1;
+                Some(set)
+            })
+            .ok()
+            .flatten()
+    }
+
+    /// Keep the reset context `set` on list `i`, first freeing every context there if the
+    /// list is full; false when the thread's lists are gone (its exit): the caller frees it.
+    ///
+    /// # Safety
+    /// `set` must be a live, reset context that nothing else refers to.
+    unsafe fn put(i: usize, set: NonNull<AllocSetData>) -> bool {
+        CONTEXT_FREELISTS
+            .try_with(|f| {
+                let mut f = f.borrow_mut();
+                // SAFETY: the caller's.
+                let backend = unsafe { (*set.as_ptr()).backend };
+                let list = f.list(i, backend);
+                let mut flushed = 0;
+                if list.len() >= MAX_FREE_CONTEXTS {
+                    for old in list.drain(..) {
+                        // SAFETY: a context on a list is owned by the list alone.
+                        unsafe { backend.free(old.as_ptr().cast()) };
+                        flushed += 1;
+                    }
+                }
+                list.push(set);
+                f.counts.flushed += flushed;
+                f.counts.kept += 1;
+            })
+            .is_ok()
+    }
+}
+
+impl Drop for ContextFreeLists {
+    fn drop(&mut self) {
+        for (backend, lists) in &mut self.lists {
+            for set in lists.iter_mut().flat_map(|l| l.drain(..)) {
+                // SAFETY: a context on a list is owned by the list alone.
+                unsafe { backend.free(set.as_ptr().cast()) };
+            }
+        }
+    }
+}
+
+/// What this thread's context free lists have done so far.
+pub fn context_free_list_counts() -> FreeListCounts {
+    CONTEXT_FREELISTS.with(|f| f.borrow().counts)
+}
+
+/// Contexts on this thread's free lists of `backend`: (default sizes, small sizes).
+pub fn context_free_list_lengths(backend: MallocBackend) -> (usize, usize) {
+    CONTEXT_FREELISTS.with(|f| {
+        let mut f = f.borrow_mut();
+        (f.list(0, backend).len(), f.list(1, backend).len())
+    })
 }
 
 /// Is `b` a dedicated block (holds one external chunk)?

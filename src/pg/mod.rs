@@ -6,6 +6,7 @@ pub mod array;
 pub mod bloom;
 pub mod bufmgr;
 pub mod checksum;
+pub mod execnodes;
 pub mod fmgr;
 pub mod itemptr;
 pub mod mcxt;

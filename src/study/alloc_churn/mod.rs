@@ -26,20 +26,29 @@
 //!    it to the context reset, as `equality_ops_are_compatible` or
 //!    `get_op_index_interpretation` did (reference §5.3). The count is our assumption; the
 //!    seed does not say which callers ran;
-//! 3. the executor begins an index-only scan per partition in `ExecutorState` through the
-//!    relcache's `rd_indam` (`btbeginscan`: scan descriptor, key arrays, the 27,352-byte scan
-//!    state; `xs_want_itup` set), runs each (`btrescan`: the 16 KiB tuple workspace of an
-//!    index-only scan; then the descent for `bid = 0`, which finds no match, through
-//!    `amgetbitmap`'s code: with no match both read the same pages), ends each (`btendscan`
-//!    frees the scan state's and the workspace's dedicated blocks), and frees the executor
-//!    state (context reset).
+//! 3. `ExecutorStart` creates the query's `ExecutorState` context and an `ExprContext` for
+//!    each node that evaluates expressions (`crate::pg::execnodes`: the Agg's three, one per
+//!    Index Only Scan), each with a per-tuple context of the default sizes, taken from aset.c's
+//!    context free list when a deleted one waits there (`crate::pg::mcxt::MAX_FREE_CONTEXTS`);
+//! 4. `ExecutorRun` creates printtup's context, then each scan's first `IndexOnlyNext` begins
+//!    it through the relcache's `rd_indam` (`btbeginscan`: scan descriptor, key arrays, the
+//!    27,352-byte scan state; `xs_want_itup` set), rescans it (`btrescan`: the 16 KiB tuple
+//!    workspace of an index-only scan) and runs the descent for `bid = 0`, which finds no
+//!    match, through `amgetbitmap`'s code (with no match both read the same pages); printtup's
+//!    context is deleted at the run's end;
+//! 5. `ExecutorEnd` ends each scan (`btendscan` frees the scan state's and the workspace's
+//!    dedicated blocks) and `FreeExecutorState` deletes the ExprContexts, newest first, then
+//!    `ExecutorState`. Below about 96 partitions the N + 5 contexts a query deletes all fit
+//!    the free list and the next query reuses them; at the seed's 100, the 101st deletion
+//!    frees the 100 on the list, so every query mallocs 99 scan ExprContexts and printtup's
+//!    context anew, as the servers' who-allocates table shows.
 //!
-//! Not modelled: the rest of planning and execution (RelOptInfos, paths, plan and state
-//! nodes, tuple slots), which add small chunks to the same contexts; each scan node's
-//! `ExprContext` (an 8 KiB context block per partition on the servers, which recycle up to
-//! 100 freed contexts of that size, so it churns malloc only at about 100 partitions: at the
-//! seed's 100, 99 of them a query); one relcache context for all indexes instead of one
-//! `rd_indexcxt` each. The digest of a query folds what the
+//! Not modelled: the rest of planning and execution (RelOptInfos, paths, restriction infos,
+//! plan and state nodes, tuple slots, expression steps), which on the servers grow
+//! `MessageContext` and `ExecutorState` by doubling blocks (at 100 partitions about 1 MiB and
+//! 0.5 MiB a query: 8 KiB to 512 KiB blocks in the who-allocates table), while the model's
+//! contexts grow by the few chunks it pallocs; one relcache context for all indexes instead
+//! of one `rd_indexcxt` each. The digest of a query folds what the
 //! planner read from the routines, every TID the scans returned and the scan states' final
 //! positions: every variant must agree on it.
 //!
@@ -85,6 +94,7 @@ use crate::pg::amapi::{
     self, AmHandler, BTREE_AM_OID, IndexAmRoutine, IndexRelation, PgAm, get_index_am_routine_by_am_id, hl_bthandler_palloc,
     hl_bthandler_static, scan::eq_key,
 };
+use crate::pg::execnodes::create_expr_context;
 use crate::pg::itemptr::ItemPointer;
 use crate::pg::mcxt::{self, AllocSet, MallocBackend, glibc::Mallopt, memory_context_switch_to, pfree};
 use crate::pg::nbtree::{BTree, IndexScanDesc, KeyType, ScanKey, leaf_items_per_page};
@@ -110,6 +120,10 @@ pub const MALLOPT_BYTES: i32 = 64 << 20;
 
 /// Routine look-ups per partition index during planning (one pfree'd, one left to the reset).
 pub const LOOKUPS_PER_PARTITION: usize = 2;
+
+/// ExprContexts of the plan's Agg node (`ExecInitAgg`: per-input-tuple, the one grouping
+/// set's, per-output-tuple).
+pub const AGG_EXPR_CONTEXTS: usize = 3;
 
 /// The seed's partition count.
 pub const SEED_PARTITIONS: usize = 100;
@@ -299,7 +313,9 @@ impl Workload {
 // The backend: one PostgreSQL backend's state for one variant.
 
 /// A backend process's state: `pg_am` with this variant's B-tree handler, the relcache's
-/// index entries, and the three memory contexts, all on the variant's malloc.
+/// index entries, and its memory contexts, all on the variant's malloc (a query's
+/// `ExecutorState` and `ExprContext`s are created and deleted by the query, through aset.c's
+/// context free lists, as the servers' are).
 pub struct Backend {
     /// The spec of the row this backend was built for: [`Backend::query`] calls its kernel,
     /// so a kernel never meets a backend built for another routine.
@@ -311,8 +327,11 @@ pub struct Backend {
     cache_cxt: AllocSet,
     /// `MessageContext`: the planner's allocations, reset before each query.
     message_cxt: AllocSet,
-    /// `ExecutorState`: scan descriptors and scan states, freed at `ExecutorEnd`.
-    executor_cxt: AllocSet,
+    /// The query's `ExprContext`s' per-tuple contexts, kept from `ExecutorStart` to
+    /// `FreeExecutorState` (capacity for every partition's, so the query never grows it).
+    expr_cxts: Vec<AllocSet>,
+    /// malloc calls the last query's `ExecutorState` made (scan states, workspaces, blocks).
+    last_executor_mallocs: u64,
     rels: Vec<IndexRelation>,
     scans: Vec<*mut IndexScanDesc>,
     keys: [ScanKey; 1],
@@ -334,7 +353,6 @@ impl Backend {
         };
         let cache_cxt = AllocSet::with_default_sizes("CacheMemoryContext", spec.backend);
         let message_cxt = AllocSet::with_default_sizes("MessageContext", spec.backend);
-        let executor_cxt = AllocSet::with_default_sizes("ExecutorState", spec.backend);
         let pg_am = amapi::pg_am(handler);
         // RelationInitIndexAccessInfo -> InitIndexAmRoutine, once per index.
         let mut rels = Vec::with_capacity(workload.partitions.len());
@@ -361,11 +379,12 @@ impl Backend {
         Ok(Backend {
             spec,
             scans: vec![std::ptr::null_mut(); workload.partitions.len()],
+            expr_cxts: Vec::with_capacity(workload.partitions.len() + AGG_EXPR_CONTEXTS),
+            last_executor_mallocs: 0,
             workload,
             pg_am,
             cache_cxt,
             message_cxt,
-            executor_cxt,
             rels,
             keys: [eq_key(key)],
             tbm: TidDigest::new(),
@@ -392,9 +411,14 @@ impl Backend {
         self.workload.clone()
     }
 
-    /// Context counters: (cache, message, executor).
-    pub fn context_stats(&self) -> [mcxt::ContextStats; 3] {
-        [self.cache_cxt.stats(), self.message_cxt.stats(), self.executor_cxt.stats()]
+    /// Context counters: (cache, message).
+    pub fn context_stats(&self) -> [mcxt::ContextStats; 2] {
+        [self.cache_cxt.stats(), self.message_cxt.stats()]
+    }
+
+    /// malloc calls of the last query's `ExecutorState` (deleted at its end).
+    pub fn last_executor_mallocs(&self) -> u64 {
+        self.last_executor_mallocs
     }
 
     /// One query with this backend's variant kernel.
@@ -461,29 +485,40 @@ fn query<const PALLOC: bool>(b: &mut Backend) -> u64 {
             planned = fold(planned, (*r).amconsistentequality as u64 | ((*r).amsearcharray as u64) << 1 | ((*r).amstrategies as u64) << 8);
         }
 
-        // ExecutorStart: an Index Only Scan per partition (the server's plan for the seed's
-        // count(*)), through the relcache's rd_indam: index_beginscan, then xs_want_itup,
-        // so the first rescan pallocs the scan's tuple workspace.
-        memory_context_switch_to(b.executor_cxt.as_ptr());
-        for (i, rel) in b.rels.iter().enumerate() {
-            let Some(begin) = (*rel.rd_indam).ambeginscan else { missing_callback("ambeginscan") };
-            let scan = begin(rel, 1, 0);
-            (*scan).xs_want_itup = true;
-            *b.scans.get_unchecked_mut(i) = scan;
+        // ExecutorStart: CreateExecutorState, then ExecInitNode over Agg -> Append -> an Index
+        // Only Scan per partition (the servers' plan for the seed's count(*)): each node that
+        // evaluates expressions gets an ExprContext (the Agg three, each scan one), whose
+        // per-tuple context comes from aset.c's free list or a fresh 8 KiB malloc.
+        let backend = b.spec.backend;
+        let estate = AllocSet::with_default_sizes("ExecutorState", backend);
+        memory_context_switch_to(estate.as_ptr());
+        for _ in 0..AGG_EXPR_CONTEXTS + b.rels.len() {
+            let (_, per_tuple) = create_expr_context(&estate, backend);
+            b.expr_cxts.push(per_tuple);
         }
-        // ExecutorRun: index_rescan + index_getbitmap per partition.
+        // ExecutorRun: printtup_startup's context for the result row, then each scan's first
+        // IndexOnlyNext: index_beginscan through the relcache's rd_indam, xs_want_itup, the
+        // rescan (whose first call pallocs the index-only tuple workspace), then the scan
+        // (amgetbitmap's code here: with no match both read the same pages).
+        let printtup = AllocSet::with_default_sizes("printtup", backend);
         b.tbm = TidDigest::new();
         let mut ntids = 0i64;
         let mut state = 0u64;
         for (i, rel) in b.rels.iter().enumerate() {
             let am = &*rel.rd_indam;
-            let scan = *b.scans.get_unchecked(i);
-            let (Some(rescan), Some(getbitmap)) = (am.amrescan, am.amgetbitmap) else { missing_callback("amrescan/amgetbitmap") };
+            let (Some(begin), Some(rescan), Some(getbitmap)) = (am.ambeginscan, am.amrescan, am.amgetbitmap) else {
+                missing_callback("ambeginscan/amrescan/amgetbitmap")
+            };
+            let scan = begin(rel, 1, 0);
+            (*scan).xs_want_itup = true;
+            *b.scans.get_unchecked_mut(i) = scan;
             rescan(scan, b.keys.as_ptr(), 1, std::ptr::null(), 0);
             let n = getbitmap(scan, &mut b.tbm);
             ntids += n;
             state = fold(state, n as u64);
         }
+        // printtup_shutdown.
+        drop(printtup);
         // ExecutorEnd: index_endscan per partition (amendscan, then IndexScanEnd). Only
         // fields the scan wrote are read: palloc'd memory is not zeroed.
         for (i, rel) in b.rels.iter().enumerate() {
@@ -497,9 +532,13 @@ fn query<const PALLOC: bool>(b: &mut Backend) -> u64 {
             }
             pfree(scan.cast());
         }
-        // FreeExecutorState.
-        b.executor_cxt.reset();
+        // FreeExecutorState: the ExprContexts, newest first, then the query's context.
+        while let Some(per_tuple) = b.expr_cxts.pop() {
+            drop(per_tuple);
+        }
         memory_context_switch_to(old);
+        b.last_executor_mallocs = estate.mallocs();
+        drop(estate);
         fold(fold(fold(planned, ntids as u64), b.tbm.value()), state)
     }
 }
