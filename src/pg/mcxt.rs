@@ -27,8 +27,8 @@
 //!   them every time, and one with fewer recycles them.
 //!
 //! What it simplifies: one method (AllocSet only; no generation, slab or bump contexts), no
-//! context tree (parents, children, `MemoryContextDelete` of subtrees), no `repalloc`, no accounting beyond `mem_allocated`, no
-//! `MEMORY_CONTEXT_CHECKING` sentinels or Valgrind hooks. The chunk header holds the method
+//! context tree (parents, children, `MemoryContextDelete` of subtrees), no `repalloc`, no
+//! accounting beyond `mem_allocated`, no `MEMORY_CONTEXT_CHECKING` sentinels or Valgrind hooks. The chunk header holds the method
 //! id, an external flag, the free-list index and the offset back to the block, like
 //! `MemoryChunk`, but in a bit layout of our own. Out of memory aborts, as Rust's own
 //! allocation failures do, where PostgreSQL raises `ERROR`.
@@ -38,7 +38,7 @@
 //! mimalloc's `mi_malloc`/`mi_free`, which does not give memory back to the kernel on every
 //! free. [`glibc`] holds the `mallopt` settings and a probe of whether the heap is trimmed.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::fmt;
 use std::ptr::{self, NonNull};
 
@@ -105,6 +105,14 @@ pub enum MallocBackend {
 }
 
 impl MallocBackend {
+    /// A small index per backend (the context free lists').
+    const fn index(self) -> usize {
+        match self {
+            MallocBackend::Libc => 0,
+            MallocBackend::Mimalloc => 1,
+        }
+    }
+
     /// `malloc(size)`; null when out of memory.
     ///
     /// # Safety
@@ -200,6 +208,9 @@ pub struct AllocSetData {
     frees: u64,
     /// Its context free list ([`free_list_index`]).
     free_list_index: Option<usize>,
+    /// The next context on that list while this one waits there (aset.c links them through
+    /// `nextchild`).
+    next_free: *mut AllocSetData,
 }
 
 /// Counters of one context, for tests and reports.
@@ -272,7 +283,7 @@ impl AllocSet {
             (hdr + ALLOC_BLOCKHDRSZ + ALLOC_CHUNKHDRSZ).max(init_block_size)
         };
         let free_list_index = free_list_index(min_context_size, init_block_size);
-        if let Some(set) = free_list_index.and_then(|i| ContextFreeLists::take(i, backend)) {
+        if let Some(set) = free_list_index.and_then(|i| take_free_context(i, backend)) {
             // A deleted context of the same sizes: aset.c sets its maxBlockSize and name anew
             // and keeps the rest (its keeper, and the allocChunkLimit it was created with).
             // SAFETY: a context on a free list is reset and owned by nobody else.
@@ -318,6 +329,7 @@ impl AllocSet {
                 mallocs: 1,
                 frees: 0,
                 free_list_index,
+                next_free: ptr::null_mut(),
             });
             AllocSet { set: NonNull::new_unchecked(set) }
         }
@@ -410,23 +422,19 @@ impl Drop for AllocSet {
                 CURRENT_MEMORY_CONTEXT.with(|c| c.set(ptr::null_mut()));
             }
             alloc_set_reset(set);
-            if let Some(i) = (*set).free_list_index {
-                if ContextFreeLists::put(i, self.set) {
-                    return;
-                }
+            match (*set).free_list_index {
+                Some(i) => keep_free_context(i, set),
+                None => (*set).backend.free(set.cast()),
             }
-            let backend = (*set).backend;
-            backend.free(set.cast());
         }
     }
 }
 
-/// aset.c's `context_freelists`, one pair per malloc backend (a PostgreSQL process has one
-/// malloc; this crate's tests use two in one thread). Per thread, as contexts are.
-#[derive(Default)]
-struct ContextFreeLists {
-    lists: Vec<(MallocBackend, [Vec<NonNull<AllocSetData>>; 2])>,
-    counts: FreeListCounts,
+/// One of aset.c's `context_freelists`: deleted contexts linked through their own headers, so
+/// keeping and taking one allocates nothing.
+struct FreeList {
+    head: Cell<*mut AllocSetData>,
+    len: Cell<usize>,
 }
 
 /// What the context free lists did, since the thread started.
@@ -440,85 +448,76 @@ pub struct FreeListCounts {
     pub flushed: u64,
 }
 
+#[allow(clippy::declare_interior_mutable_const)]
+const EMPTY_FREE_LIST: FreeList = FreeList { head: Cell::new(ptr::null_mut()), len: Cell::new(0) };
+
 thread_local! {
-    static CONTEXT_FREELISTS: RefCell<ContextFreeLists> = RefCell::new(ContextFreeLists::default());
+    /// Per malloc backend ([`MallocBackend::index`]; a PostgreSQL process has one malloc, this
+    /// crate's tests use two in a thread) and standard size. Per thread, as contexts are; no
+    /// destructor (registering one could malloc inside a kernel), so what waits on a thread's
+    /// lists when it exits stays allocated, as a backend's does until it exits.
+    static CONTEXT_FREELISTS: [[FreeList; 2]; 2] = const { [[EMPTY_FREE_LIST, EMPTY_FREE_LIST], [EMPTY_FREE_LIST, EMPTY_FREE_LIST]] };
+    static FREE_LIST_COUNTS: Cell<FreeListCounts> = const { Cell::new(FreeListCounts { reused: 0, kept: 0, flushed: 0 }) };
 }
 
-impl ContextFreeLists {
-    fn list(&mut self, i: usize, backend: MallocBackend) -> &mut Vec<NonNull<AllocSetData>> {
-        let k = match self.lists.iter().position(|(b, _)| *b == backend) {
-            Some(k) => k,
-            None => {
-                self.lists.push((backend, Default::default()));
-                self.lists.len() - 1
-            }
-        };
-        &mut self.lists[k].1[i]
-    }
+fn count(f: impl FnOnce(&mut FreeListCounts)) {
+    FREE_LIST_COUNTS.with(|c| {
+        let mut x = c.get();
+        f(&mut x);
+        c.set(x);
+    });
+}
 
-    /// The newest context on list `i` of `backend`, if any.
-    fn take(i: usize, backend: MallocBackend) -> Option<NonNull<AllocSetData>> {
-        CONTEXT_FREELISTS
-            .try_with(|f| {
-                let mut f = f.borrow_mut();
-                let set = f.list(i, backend).pop()?;
-                f.counts.reused += 1;
-                Some(set)
-            })
-            .ok()
-            .flatten()
-    }
+/// The newest context on list `i` of `backend`, if any.
+fn take_free_context(i: usize, backend: MallocBackend) -> Option<NonNull<AllocSetData>> {
+    CONTEXT_FREELISTS.with(|l| {
+        let fl = &l[backend.index()][i];
+        let set = NonNull::new(fl.head.get())?;
+        // SAFETY: a context on a list is live, reset, and owned by the list alone.
+        fl.head.set(unsafe { (*set.as_ptr()).next_free });
+        fl.len.set(fl.len.get() - 1);
+        count(|c| c.reused += 1);
+        Some(set)
+    })
+}
 
-    /// Keep the reset context `set` on list `i`, first freeing every context there if the
-    /// list is full; false when the thread's lists are gone (its exit): the caller frees it.
-    ///
-    /// # Safety
-    /// `set` must be a live, reset context that nothing else refers to.
-    unsafe fn put(i: usize, set: NonNull<AllocSetData>) -> bool {
-        CONTEXT_FREELISTS
-            .try_with(|f| {
-                let mut f = f.borrow_mut();
-                // SAFETY: the caller's.
-                let backend = unsafe { (*set.as_ptr()).backend };
-                let list = f.list(i, backend);
-                let mut flushed = 0;
-                if list.len() >= MAX_FREE_CONTEXTS {
-                    for old in list.drain(..) {
-                        // SAFETY: a context on a list is owned by the list alone.
-                        unsafe { backend.free(old.as_ptr().cast()) };
-                        flushed += 1;
-                    }
+/// Keep the reset context `set` on list `i` of its backend, first freeing every context there
+/// if the list holds [`MAX_FREE_CONTEXTS`] (aset.c's `AllocSetDelete`).
+///
+/// # Safety
+/// `set` must be a live, reset context that nothing else refers to.
+unsafe fn keep_free_context(i: usize, set: *mut AllocSetData) {
+    unsafe {
+        let backend = (*set).backend;
+        CONTEXT_FREELISTS.with(|l| {
+            let fl = &l[backend.index()][i];
+            if fl.len.get() >= MAX_FREE_CONTEXTS {
+                let mut old = fl.head.get();
+                while !old.is_null() {
+                    let next = (*old).next_free;
+                    backend.free(old.cast());
+                    old = next;
                 }
-                list.push(set);
-                f.counts.flushed += flushed;
-                f.counts.kept += 1;
-            })
-            .is_ok()
-    }
-}
-
-impl Drop for ContextFreeLists {
-    fn drop(&mut self) {
-        for (backend, lists) in &mut self.lists {
-            for set in lists.iter_mut().flat_map(|l| l.drain(..)) {
-                // SAFETY: a context on a list is owned by the list alone.
-                unsafe { backend.free(set.as_ptr().cast()) };
+                count(|c| c.flushed += fl.len.get() as u64);
+                fl.head.set(ptr::null_mut());
+                fl.len.set(0);
             }
-        }
+            (*set).next_free = fl.head.get();
+            fl.head.set(set);
+            fl.len.set(fl.len.get() + 1);
+            count(|c| c.kept += 1);
+        });
     }
 }
 
 /// What this thread's context free lists have done so far.
 pub fn context_free_list_counts() -> FreeListCounts {
-    CONTEXT_FREELISTS.with(|f| f.borrow().counts)
+    FREE_LIST_COUNTS.with(|c| c.get())
 }
 
 /// Contexts on this thread's free lists of `backend`: (default sizes, small sizes).
 pub fn context_free_list_lengths(backend: MallocBackend) -> (usize, usize) {
-    CONTEXT_FREELISTS.with(|f| {
-        let mut f = f.borrow_mut();
-        (f.list(0, backend).len(), f.list(1, backend).len())
-    })
+    CONTEXT_FREELISTS.with(|l| (l[backend.index()][0].len.get(), l[backend.index()][1].len.get()))
 }
 
 /// Is `b` a dedicated block (holds one external chunk)?
