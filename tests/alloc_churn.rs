@@ -277,7 +277,7 @@ fn contexts_hold_only_the_keepers_between_queries() {
     // partition and printtup's, 25 contexts, all now reset on the default-size free list...
     let c1 = mcxt::context_free_list_counts();
     assert_eq!((c1.kept - c0.kept, c1.flushed - c0.flushed), (25, 0));
-    assert_eq!(mcxt::context_free_list_lengths(MallocBackend::Libc).0, 25);
+    assert!(mcxt::context_free_list_lengths(MallocBackend::Libc).0 >= 25);
     // ...which the next query takes again: no context malloc'd.
     b.query();
     let c2 = mcxt::context_free_list_counts();
@@ -617,9 +617,16 @@ fn past_100_contexts_a_query_every_scan_context_but_one_is_malloced_as_on_the_se
 /// sizes are freed; a list holds `MAX_FREE_CONTEXTS`, and deleting one more frees them all.
 #[test]
 fn deleted_contexts_of_the_standard_sizes_wait_on_a_free_list_of_100() {
+    // A thread of its own: the lists are per thread, and this one starts with them empty
+    // whatever ran before it (`--test-threads=1` runs every test on one thread).
+    std::thread::spawn(free_lists_in_a_fresh_thread).join().unwrap();
+}
+
+fn free_lists_in_a_fresh_thread() {
     let b = MallocBackend::Libc;
     let lengths = || mcxt::context_free_list_lengths(b);
     let (d0, s0) = lengths();
+    assert_eq!((d0, s0), (0, 0));
     let a = AllocSet::with_default_sizes("a", b);
     let at = a.as_ptr();
     a.alloc(100_000);
