@@ -47,6 +47,15 @@
 //!
 //! The batch capacity is not in the seed; we take one leaf page's worth,
 //! `MaxTIDsPerBTreePage` = 1358 (the patch batches "saved leaf-page spans").
+//!
+//! Cases: `table3` (the copy loop into a digest) and `table3-bitmap` (into the TIDBitmap) read
+//! the leaves from memory, with no keys and no buffer manager: the loop alone, then diluted by
+//! `tbm_add_tuples`. `table3-server` runs the same kernels on the server's whole amgetbitmap:
+//! `_bt_first`'s descent, shared buffers and PostgreSQL 18's `_bt_readpage` with the seed's
+//! `col0 < 10000000`, reached through the page step every kernel already calls
+//! (`BTree::page_step`). That case is the one held against hl_btree's `batched-store` and
+//! `batched-local` function by function (`hotloops pg --instructions`); the leaf read is
+//! what the model still does in fewer instructions than 18 (`analysis/*/pg/model-fidelity.md`).
 
 use crate::pg::ItemPointer;
 use crate::pg::mcxt::memory_context_switch_to;
