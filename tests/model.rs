@@ -183,6 +183,40 @@ fn real_llvm_mca_run_on_a_small_block() {
     assert!(mca::run("bogus", &rewrite::mca_text(&insns)).is_err());
 }
 
+
+#[test]
+fn blocks_run_as_regions_of_one_llvm_mca_equal_each_run_alone() {
+    if mca::version().is_none() {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI installs llvm-19 (scripts/install-tools.sh): {}", mca::missing_message());
+        eprintln!("skipped: {}", mca::missing_message());
+        return;
+    }
+    let i = |op: &str, a: &str| hotloops::asm::structure::Insn { op: op.into(), args: a.into() };
+    // A chain, a port-bound block, and a store-reload loop: three different bottlenecks, each
+    // with the block label every snapshot block carries.
+    let blocks: Vec<String> = [
+        vec![i("add", "rax, rbx"), i("add", "rax, rcx")],
+        vec![i("imul", "rax, rbx"), i("imul", "rcx, rdx"), i("imul", "rsi, rdi")],
+        vec![i("mov", "eax, dword ptr [rsp + 8]"), i("inc", "eax"), i("mov", "dword ptr [rsp + 8], eax"), i("jne", ".Lhl_block")],
+    ]
+    .iter()
+    .map(|b| rewrite::mca_text(b))
+    .collect();
+    let refs: Vec<&str> = blocks.iter().map(String::as_str).collect();
+    assert_eq!(mca::regions_text(&refs).matches("LLVM-MCA-BEGIN").count(), 3);
+    for cpu in ["znver4", "sapphirerapids"] {
+        let many = mca::run_many(cpu, &refs);
+        assert_eq!(many.len(), 3);
+        for (b, m) in refs.iter().zip(&many) {
+            assert_eq!(m.as_ref().unwrap(), &mca::run(cpu, b).unwrap(), "{cpu}: {b}");
+        }
+    }
+    // A block llvm-mca rejects fails alone: the others still get their figures.
+    let bad = [refs[0], ".intel_syntax noprefix\n\tnot_an_instruction rax\n", refs[1]];
+    let got = mca::run_many("znver4", &bad);
+    assert!(got[0].is_ok() && got[1].is_err() && got[2].is_ok(), "{got:?}");
+    assert!(mca::parse_json_regions("{\"CodeRegions\": [{}]}", 2).is_err());
+}
 #[test]
 fn forwarding_table_covers_the_default_cpus_with_sources() {
     for cpu in model::DEFAULT_CPUS {

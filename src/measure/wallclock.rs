@@ -37,13 +37,14 @@ pub struct PairConfig {
 }
 
 impl PairConfig {
-    /// `--quick`: 0.6 s a pair (split over its code layouts) and at least 4 trials a layout, so
-    /// that a quick report of every study stays near 90 s on a 2-core VM. A case's pairs share
+    /// `--quick`: 0.5 s a pair (split over its code layouts) and at least 4 trials a layout, so
+    /// that a quick report of every study stays under 90 s on a 2-core VM. A case's pairs share
     /// its baseline's blocks ([`run_arms`]): with three pairs on a case each gets 1.5 times the
     /// trials it would timed alone, and a case whose slow baseline sets the minimum of trials
-    /// takes half the time. (At 0.5 s the A/A floors widened past those of pairs timed alone.)
+    /// takes half the time. The A/A floors at 0.5 s stay narrower than 0.6 s gave before the
+    /// pairs shared their baseline (analysis/README.md has both).
     pub fn quick() -> Self {
-        Self { budget: Duration::from_millis(600), block: Duration::from_millis(3), min_trials: 8, warmup: 3, resamples: 2000, seed: 0x4a11 }
+        Self { budget: Duration::from_millis(500), block: Duration::from_millis(3), min_trials: 8, warmup: 3, resamples: 2000, seed: 0x4a11 }
     }
     /// The full report: about 10 s a pair.
     pub fn full() -> Self {

@@ -49,6 +49,20 @@ fn resource_name(raw: &str) -> String {
 pub fn parse_json(text: &str) -> Result<McaResult> {
     let v: serde_json::Value = serde_json::from_str(text).context("llvm-mca output is not JSON")?;
     let region = v["CodeRegions"].get(0).ok_or_else(|| anyhow!("llvm-mca JSON has no code region"))?;
+    parse_region(&v, region)
+}
+
+/// Parse llvm-mca 19's `--json` output of `n` code regions, in order.
+pub fn parse_json_regions(text: &str, n: usize) -> Result<Vec<McaResult>> {
+    let v: serde_json::Value = serde_json::from_str(text).context("llvm-mca output is not JSON")?;
+    let regions = v["CodeRegions"].as_array().ok_or_else(|| anyhow!("llvm-mca JSON has no code regions"))?;
+    if regions.len() != n {
+        bail!("llvm-mca JSON has {} code regions for {n} blocks", regions.len());
+    }
+    regions.iter().map(|r| parse_region(&v, r)).collect()
+}
+
+fn parse_region(v: &serde_json::Value, region: &serde_json::Value) -> Result<McaResult> {
     let s = &region["SummaryView"];
     let num = |k: &str| s[k].as_f64().ok_or_else(|| anyhow!("llvm-mca JSON: SummaryView.{k} missing"));
     let iterations = num("Iterations")? as u64;
@@ -138,6 +152,35 @@ pub fn reported_name(cpu: &str) -> &str {
 
 /// Run llvm-mca on `asm` (the text of [`super::rewrite::mca_text`]) for `cpu`.
 pub fn run(cpu: &str, asm: &str) -> Result<McaResult> {
+    let out = invoke(cpu, asm)?;
+    checked(cpu, parse_json(&out)?)
+}
+
+/// [`run`] for several blocks on one CPU model in one llvm-mca process, each block a code
+/// region of its own (simulated alone, as [`run`] simulates it: the per-block start-up of a
+/// process is most of a small block's cost). A block llvm-mca cannot take on its own fails
+/// the whole input, so on any failure each block is run alone and gets its own answer.
+pub fn run_many(cpu: &str, blocks: &[&str]) -> Vec<Result<McaResult>> {
+    let joined = regions_text(blocks);
+    match invoke(cpu, &joined).and_then(|out| parse_json_regions(&out, blocks.len())) {
+        Ok(rs) => rs.into_iter().map(|r| checked(cpu, r)).collect(),
+        Err(_) => blocks.iter().map(|b| run(cpu, b)).collect(),
+    }
+}
+
+/// The blocks as one llvm-mca input: each between region markers, its labels renamed so that
+/// no two blocks define the same one (a label's name changes nothing llvm-mca simulates).
+pub fn regions_text(blocks: &[&str]) -> String {
+    let mut o = String::new();
+    for (i, b) in blocks.iter().enumerate() {
+        let renamed = b.replace(super::rewrite::BLOCK_LABEL, &format!("{}_r{i}", super::rewrite::BLOCK_LABEL));
+        o.push_str(&format!("# LLVM-MCA-BEGIN hl{i}\n{}\n# LLVM-MCA-END hl{i}\n", renamed.trim_end()));
+    }
+    o
+}
+
+/// llvm-mca's JSON for `asm` on `cpu`.
+fn invoke(cpu: &str, asm: &str) -> Result<String> {
     // Registered with the one cleanup (the first registration installs the handler): an
     // interrupted model kills the runs in flight and exits 130 only once they are gone.
     let (mut child, _registered) = crate::host::cleanup::spawn(
@@ -157,7 +200,11 @@ pub fn run(cpu: &str, asm: &str) -> Result<McaResult> {
     if err.contains("not a recognized processor") {
         bail!("{MCA} does not know CPU `{cpu}`");
     }
-    let mut r = parse_json(&String::from_utf8_lossy(&out.stdout))?;
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// `r` with the CPU name asked for, or an error if llvm-mca ran another.
+fn checked(cpu: &str, mut r: McaResult) -> Result<McaResult> {
     if r.cpu == reported_name(cpu) {
         r.cpu = cpu.to_string();
     }

@@ -446,6 +446,12 @@ pub fn caveats() -> Vec<String> {
 /// predicted for the x86 cores of `opts.cpus` (none: no x86 rows), the arm64 rows for its Arm
 /// cores (none: no arm64 rows).
 pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
+    build_many(&[target], opts)
+}
+
+/// [`build`] for several targets at once: one llvm-mca queue and one harness build for all
+/// of them (what a report of several studies needs).
+pub fn build_many(targets: &[Option<&str>], opts: &Options) -> Result<ModelReport> {
     let version = mca::version().ok_or_else(|| Usage(mca::missing_message()))?;
     let host_cpu = host::host_cpu();
     let x86_cpus: Vec<String> = opts.cpus.iter().filter(|c| !is_arm_cpu(c)).cloned().collect();
@@ -475,7 +481,8 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
         host: None,
         notes: vec![],
     };
-    for (info, ids) in resolve(target)? {
+    let resolved: Vec<_> = targets.iter().map(|&t| resolve(t).map(|r| r.into_iter().map(move |x| (t, x)))).collect::<Result<Vec<_>>>()?;
+    for (target, (info, ids)) in resolved.into_iter().flatten() {
         let mut sm = StudyModel { study: info.name.into(), unit: info.unit.into(), baseline: info.baseline.into(), variants: vec![], errors: vec![] };
         // The x86 rows (Rust, and the linked C configurations').
         for id in ids.iter().filter(|_| !x86_cpus.is_empty()) {
@@ -530,9 +537,23 @@ pub fn build(target: Option<&str>, opts: &Options) -> Result<ModelReport> {
     // One llvm-mca a (block, CPU model of its ISA), on every core the process started with:
     // static predictions, nothing timed here, so a report's pinned thread need not hold them to one.
     let cpus_of = |isa: Isa| if isa == Isa::Aarch64 { &arm_cpus } else { &x86_cpus };
-    let jobs: Vec<(usize, &str)> = (0..distinct.len()).flat_map(|b| cpus_of(distinct[b].isa).iter().map(move |c| (b, c.as_str()))).collect();
-    let runs = crate::host::affinity::untimed_map(&jobs, |&(b, cpu)| mca::run(cpu, &distinct[b].mca_text));
-    let result: std::collections::HashMap<(usize, &str), &Result<mca::McaResult>> = jobs.iter().copied().zip(runs.iter()).collect();
+    // A process takes up to MCA_CHUNK blocks of one CPU model, each a code region of its own:
+    // fewer process start-ups, and enough processes to keep both lanes busy to the end.
+    const MCA_CHUNK: usize = 8;
+    let isas = [Isa::X86_64, Isa::Aarch64];
+    let jobs: Vec<(Vec<usize>, &str)> = isas
+        .iter()
+        .flat_map(|&isa| {
+            let of_isa: Vec<usize> = (0..distinct.len()).filter(|&b| distinct[b].isa == isa).collect();
+            cpus_of(isa).iter().flat_map(move |c| of_isa.chunks(MCA_CHUNK).map(|ch| (ch.to_vec(), c.as_str())).collect::<Vec<_>>())
+        })
+        .collect();
+    let runs = crate::host::affinity::untimed_map(&jobs, |(bs, cpu)| {
+        let texts: Vec<&str> = bs.iter().map(|&b| distinct[b].mca_text.as_str()).collect();
+        mca::run_many(cpu, &texts)
+    });
+    let result: std::collections::HashMap<(usize, &str), &Result<mca::McaResult>> =
+        jobs.iter().zip(runs.iter()).flat_map(|((bs, cpu), rs)| bs.iter().map(|&b| (b, *cpu)).zip(rs.iter())).collect();
     for ((s, v, kb), &b) in blocks.iter().zip(&slot) {
         let vm = &mut studies[*s].variants[*v];
         for cpu in cpus_of(kb.isa) {
@@ -1034,17 +1055,29 @@ pub fn report_block(study_name: &str) -> String {
 /// a pipeline difference much larger than the loop's is flagged ([`pipeline_flag`]).
 /// `configs`: the C configurations whose rows the report runs (None: all).
 pub fn report_block_with(study_name: &str, pipeline: &[(String, f64)], configs: Option<&[&'static str]>) -> String {
+    report_blocks_with(&[(study_name, pipeline.to_vec())], configs).remove(0)
+}
+
+/// [`report_block_with`] for several studies, modelled in one run (one llvm-mca queue over
+/// both cores, one harness build): a block per study, in order. Never fails.
+pub fn report_blocks_with(studies: &[(&str, Vec<(String, f64)>)], configs: Option<&[&'static str]>) -> Vec<String> {
     if mca::version().is_none() {
-        return format!("Static core model: not run: {}.\n", mca::missing_message());
+        return studies.iter().map(|_| format!("Static core model: not run: {}.\n", mca::missing_message())).collect();
     }
     let opts = Options { measure: true, configs: configs.map(<[_]>::to_vec), ..Options::default() };
-    match build(Some(study_name), &opts) {
-        Ok(r) => {
-            let mut o = render(&r);
-            o.push_str(&pipeline_lines(&r, pipeline));
-            o
-        }
-        Err(e) => format!("Static core model: not run: {e:#}\n"),
+    let targets: Vec<Option<&str>> = studies.iter().map(|(s, _)| Some(*s)).collect();
+    match build_many(&targets, &opts) {
+        Ok(all) => studies
+            .iter()
+            .map(|(name, pipeline)| {
+                // Each study's block as a run of that study alone prints it.
+                let r = ModelReport { studies: all.studies.iter().filter(|s| s.study == *name).cloned().collect(), ..all.clone() };
+                let mut o = render(&r);
+                o.push_str(&pipeline_lines(&r, pipeline));
+                o
+            })
+            .collect(),
+        Err(e) => studies.iter().map(|_| format!("Static core model: not run: {e:#}\n")).collect(),
     }
 }
 

@@ -163,6 +163,9 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     // work queue keeps every core busy to the end (a queue a study left one core idle at the
     // tail of each).
     let mut callgrind_jobs: Vec<(&'static study::StudyInfo, String, &'static str)> = Vec::new();
+    // The static core model's studies, modelled in one run after the last study's wall clock
+    // (one llvm-mca queue, one harness build): (index in study_reports, study, pipeline).
+    let mut model_jobs: Vec<(usize, &'static str, Vec<(String, f64)>)> = Vec::new();
     for s in &studies {
         let info = s.info();
         let base = info.baseline_variant();
@@ -288,23 +291,17 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         if instructions {
             callgrind_jobs.extend(case_reports.iter().flat_map(|c| rows_here(&c.name).into_iter().map(move |v| (info, c.name.clone(), v.id))));
         }
-        // The static core model: llvm-mca per CPU beside the host's loop-only cycles (a few
-        // seconds a study; without llvm-mca the block says what to install).
-        let mut clock = PhaseClock::new(info.name);
-        let static_model = if opts.no_model {
-            String::new()
-        } else {
-            progress.borrow().message(format!("{}: static core model", info.name));
-            // The first case's wall clock, as ns an item against the baseline.
+        // The static core model (below, for every study at once): the first case's wall
+        // clock, as ns an item against the baseline.
+        if !opts.no_model {
             let pipeline: Vec<(String, f64)> = case_reports
                 .first()
                 .map(|c| c.pairs.iter().map(|p| (p.variant.clone(), p.variant_ns_per_item - p.baseline_ns_per_item)).collect())
                 .unwrap_or_default();
-            crate::model::report_block_with(info.name, &pipeline, Some(&configs))
-        };
-        clock.lap(&mut phases, "model");
+            model_jobs.push((study_reports.len(), info.name, pipeline));
+        }
         study_reports.push(StudyReport {
-            static_model,
+            static_model: String::new(),
             name: info.name.into(),
             seed: info.seed.into(),
             claim: info.claim.into(),
@@ -313,6 +310,17 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
             baseline: info.baseline.into(),
             cases: case_reports,
         });
+    }
+    // llvm-mca per CPU beside the host's loop-only cycles (a few seconds; without llvm-mca
+    // each block says what to install).
+    if !model_jobs.is_empty() {
+        let mut clock = PhaseClock::new("all studies");
+        progress.borrow().message("static core model".into());
+        let studies: Vec<(&str, Vec<(String, f64)>)> = model_jobs.iter().map(|(_, n, p)| (*n, p.clone())).collect();
+        for ((i, _, _), block) in model_jobs.iter().zip(crate::model::report_blocks_with(&studies, Some(&configs))) {
+            study_reports[*i].static_model = block;
+        }
+        clock.lap(&mut phases, "model");
     }
     // Instructions: exact, at test size (per-item counts do not depend on the scale), every
     // study's jobs in one queue after all the wall clock. Counts are matched to rows by the
@@ -437,7 +445,7 @@ impl PhaseClock {
 /// Counter measurement length, ns a group: a full report's, and `--quick`'s (counts a run are
 /// averages over many runs either way; quick keeps its time for the wall-clock pairs).
 const FULL_COUNTER_NS: u128 = 50_000_000;
-const QUICK_COUNTER_NS: u128 = 20_000_000;
+const QUICK_COUNTER_NS: u128 = 10_000_000;
 
 /// Runs per counter measurement: enough for about `target_ns`.
 fn counter_runs(case: &mut dyn study::Case, base: &'static Variant, target_ns: u128) -> Result<u32> {
