@@ -8,41 +8,51 @@ hotloops_alloc_churn_static_routine:
 	push r13
 	push r12
 	push rbx
-	sub rsp, 168
-	mov qword ptr [rsp + 16], rdi
-	mov rbx, qword ptr [rdi + 320]
+	sub rsp, 200
+	lea rbx, [rdi + 656]
+	mov qword ptr [rsp + 8], rdi
+	cmp qword ptr [rdi + 656], 0
+	mov qword ptr [rsp + 64], rbx
+	je .L0
+	mov rdi, rbx
+	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
+.L0:
+	mov rax, qword ptr [rsp + 8]
+	mov qword ptr [rax + 656], 0
+	lea rcx, [rax + 640]
+	mov qword ptr [rsp + 24], rcx
+	mov rbx, qword ptr [rax + 640]
 	mov r14, qword ptr [rbx]
 	test r14, r14
-	je .L0
+	je .L1
 	mov r15, qword ptr [rip + mi_free@GOTPCREL]
 	mov r12, qword ptr [rip + free@GOTPCREL]
-	jmp .L1
-.L2:
+	jmp .L2
+.L3:
 	lea rax, [rdi + 40]
 	mov qword ptr [rdi + 24], rax
 	xorps xmm0, xmm0
 	movups xmmword ptr [rdi + 8], xmm0
-.L3:
+.L4:
 	test r14, r14
-	je .L0
-.L1:
+	je .L1
+.L2:
 	mov rdi, r14
 	mov r14, qword ptr [r14 + 16]
 	cmp rdi, qword ptr [rbx + 128]
-	je .L2
+	je .L3
 	mov rax, rdi
 	sub rax, qword ptr [rdi + 32]
 	add qword ptr [rbx + 136], rax
 	inc qword ptr [rbx + 176]
 	cmp byte ptr [rbx + 144], 0
-	je .L4
+	je .L5
 	call r15
-	jmp .L3
-.L4:
+	jmp .L4
+.L5:
 	call r12
-	jmp .L3
-.L0:
-	movabs r14, -3750763034362895579
+	jmp .L4
+.L1:
 	mov rax, qword ptr [rbx + 96]
 	mov rcx, qword ptr [rbx + 128]
 	mov qword ptr [rbx], rcx
@@ -54,191 +64,374 @@ hotloops_alloc_churn_static_routine:
 	movups xmmword ptr [rbx + 72], xmm0
 	mov qword ptr [rbx + 88], 0
 	mov qword ptr [rbx + 112], rax
-	mov r15, qword ptr [rsp + 16]
-	mov rbx, qword ptr [r15 + 320]
+	mov rax, qword ptr [rsp + 24]
+	mov rbx, qword ptr [rax]
 	lea rdi, [rip + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@TLSLD]
 	call __tls_get_addr@PLT
-	mov rcx, rax
-	mov rax, qword ptr [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF]
-	mov qword ptr [rsp + 144], rax
-	mov qword ptr [rsp + 152], rcx
-	mov qword ptr [rcx + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF], rbx
-	mov rax, qword ptr [r15 + 40]
-	test rax, rax
-	je .L5
-	mov rcx, qword ptr [rsp + 16]
-	mov rdx, qword ptr [rcx + 32]
-	mov qword ptr [rsp + 96], rdx
-	shl rax, 3
-	lea rax, [rax + 2*rax]
-	mov qword ptr [rsp + 104], rax
-	lea rax, [rcx + 88]
-	mov qword ptr [rsp + 8], rax
-	lea rax, [rcx + 120]
-	mov qword ptr [rsp + 88], rax
-	lea rax, [rcx + 152]
-	mov qword ptr [rsp + 72], rax
-	lea rax, [rcx + 184]
-	mov qword ptr [rsp + 64], rax
-	lea rax, [rcx + 216]
-	mov qword ptr [rsp + 128], rax
-	lea rax, [rcx + 248]
-	mov qword ptr [rsp + 120], rax
-	lea rax, [rcx + 280]
-	mov qword ptr [rsp + 112], rax
-	xor r15d, r15d
+	lea rcx, [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF]
+	mov qword ptr [rsp + 128], rcx
+	mov rcx, qword ptr [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF]
+	mov qword ptr [rsp + 168], rcx
+	mov qword ptr [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF], rbx
+	lea r13, [rip + .Lanon]
+	xor r12d, r12d
+	lea r15, [rsp + 32]
+	xor ebp, ebp
 .L6:
-	mov rax, qword ptr [rsp + 96]
-	mov edx, dword ptr [rax + r15 + 20]
-	mov rbx, qword ptr [rsp + 8]
-	mov rax, qword ptr [rsp + 16]
-	cmp dword ptr [rax + 112], edx
-	je .L7
-	mov rbx, qword ptr [rsp + 88]
-	cmp dword ptr [rax + 144], edx
-	je .L7
-	mov rbx, qword ptr [rsp + 72]
-	cmp dword ptr [rax + 176], edx
-	je .L7
-	mov rbx, qword ptr [rsp + 64]
-	cmp dword ptr [rax + 208], edx
-	je .L7
-	mov rbx, qword ptr [rsp + 128]
-	cmp dword ptr [rax + 240], edx
-	je .L7
-	mov rbx, qword ptr [rsp + 120]
-	cmp dword ptr [rax + 272], edx
-	je .L7
-	mov rbx, qword ptr [rsp + 112]
-	cmp dword ptr [rax + 304], edx
-	jne .L8
-.L7:
-	cmp byte ptr [rbx + 28], 105
-	jne .L9
-	mov dword ptr [rsp + 24], edx
-	mov rax, qword ptr [rbx + 16]
-	test rax, rax
-	je .L10
-	mov r12, rdi
-	call rax
-	mov esi, 3
-	test rax, rax
-	je .L11
-	cmp dword ptr [rax], 430
-	mov edx, dword ptr [rsp + 24]
-	jne .L12
-	movzx ecx, byte ptr [rax + 10]
-	movzx r13d, byte ptr [rax + 15]
-	movzx ebp, word ptr [rax + 6]
-	mov rbx, qword ptr [rsp + 8]
-	mov rsi, qword ptr [rsp + 16]
-	cmp dword ptr [rsi + 112], edx
-	je .L13
-	mov rbx, qword ptr [rsp + 88]
-	cmp dword ptr [rsi + 144], edx
-	je .L13
-	mov rbx, qword ptr [rsp + 72]
-	cmp dword ptr [rsi + 176], edx
-	je .L13
-	mov rbx, qword ptr [rsp + 64]
-	cmp dword ptr [rsi + 208], edx
-	je .L13
-	mov rbx, qword ptr [rsp + 128]
-	cmp dword ptr [rsi + 240], edx
-	je .L13
-	mov rbx, qword ptr [rsp + 120]
-	cmp dword ptr [rsi + 272], edx
-	je .L13
-	mov rbx, qword ptr [rsp + 112]
-	cmp dword ptr [rsi + 304], edx
-	jne .L14
-.L13:
-	cmp byte ptr [rbx + 28], 105
-	jne .L15
-	mov qword ptr [rsp + 80], rax
-	mov rax, qword ptr [rbx + 16]
-	test rax, rax
-	je .L16
-	mov r12, r15
-	mov r15, rcx
-	call rax
+	mov rax, r12
+	movabs rcx, -6148914691236517205
+	mul rcx
+	shl rdx, 2
+	and rdx, -32
+	lea rax, [rdx + 2*rdx]
+	mov rcx, r13
+	sub rcx, rax
+	mov r14, qword ptr [rcx]
+	lea rax, [r14 - 1]
+	shr rax, 3
+	mov edx, 127
+	bsr rdx, rax
+	not edx
+	mov cl, 3
+	sub cl, dl
+	mov eax, 1
+	shl rax, cl
+	add rbp, rax
+	add rbp, 8
+	cmp rbp, 18987
+	ja .L7
+	mov rdi, qword ptr [rsp + 24]
+	mov rsi, r14
+	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
+	mov rbx, rax
 	mov rdi, rax
-	mov eax, 3
-	test rdi, rdi
-	je .L17
-	cmp dword ptr [rdi], 430
-	jne .L17
-	shl ebp, 8
-	lea rax, [r15 + 2*r13]
-	or rax, rbp
-	xor rax, r14
-	movabs rsi, 1099511628211
-	imul rax, rsi
-	movzx ecx, byte ptr [rdi + 13]
-	movzx edx, byte ptr [rdi + 19]
-	lea rcx, [rcx + 2*rdx]
-	movzx r14d, word ptr [rdi + 4]
-	shl r14d, 8
-	or r14, rcx
-	xor r14, rax
-	imul r14, rsi
-	mov r15, r12
-	add r15, 24
-	cmp qword ptr [rsp + 104], r15
-	jne .L6
-.L5:
-	mov qword ptr [rsp + 80], r14
-	mov rax, qword ptr [rsp + 152]
-	lea rbx, [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF]
-	mov r14, qword ptr [rsp + 16]
-	mov rax, qword ptr [r14 + 72]
+	xor esi, esi
+	mov rdx, r14
+	call qword ptr [rip + memset@GOTPCREL]
+	mov qword ptr [rsp + 32], rbx
+	inc r12
+	add r13, 8
+	jmp .L6
+.L7:
+	mov rax, qword ptr [rsp + 8]
+	mov rax, qword ptr [rax + 392]
 	movzx edx, byte ptr [rax + 25]
 	lea rdi, [rip + .Lanon]
+	xor r13d, r13d
+	mov esi, 19
+	mov r8d, 8192
+	mov r9d, 8388608
+	xor ecx, ecx
+	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::new@GOTPCREL]
+	mov qword ptr [rsp + 16], rax
+	mov qword ptr [rsp + 160], rax
+	lea r12, [rip + .Lanon]
+	xor ebp, ebp
+	mov r15, qword ptr [rsp + 64]
+.L8:
+	mov rax, r13
+	movabs rcx, -6148914691236517205
+	mul rcx
+	shl rdx, 2
+	and rdx, -32
+	lea rax, [rdx + 2*rdx]
+	mov rcx, r12
+	sub rcx, rax
+	mov r14, qword ptr [rcx]
+	lea rax, [r14 - 1]
+	shr rax, 3
+	mov edx, 127
+	bsr rdx, rax
+	not edx
+	mov cl, 3
+	sub cl, dl
+	mov eax, 1
+	shl rax, cl
+	add rbp, rax
+	add rbp, 8
+	cmp rbp, 7328
+	ja .L9
+	lea rdi, [rsp + 160]
+	mov rsi, r14
+	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
+	mov rbx, rax
+	mov rdi, rax
+	xor esi, esi
+	mov rdx, r14
+	call qword ptr [rip + memset@GOTPCREL]
+	mov qword ptr [rsp + 32], rbx
+	lea rax, [rsp + 32]
+	inc r13
+	add r12, 8
+	jmp .L8
+.L9:
+	cmp qword ptr [r15], 0
+	je .L10
+	mov rdi, r15
+	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
+.L10:
+	movabs rcx, -3750763034362895579
+	mov rax, qword ptr [rsp + 8]
+	mov rdx, qword ptr [rsp + 16]
+	mov qword ptr [rax + 656], rdx
+	mov rax, qword ptr [rax + 40]
+	test rax, rax
+	je .L11
+	mov rcx, qword ptr [rsp + 8]
+	mov r15, qword ptr [rcx + 32]
+	lea rax, [rax + 2*rax]
+	lea rax, [r15 + 8*rax]
+	mov qword ptr [rsp + 104], rax
+	lea rax, [rcx + 408]
+	mov qword ptr [rsp + 16], rax
+	lea rax, [rcx + 440]
+	mov qword ptr [rsp + 72], rax
+	lea rax, [rcx + 472]
+	mov qword ptr [rsp + 152], rax
+	lea rax, [rcx + 504]
+	mov qword ptr [rsp + 144], rax
+	lea rax, [rcx + 536]
+	mov qword ptr [rsp + 136], rax
+	lea rax, [rcx + 568]
+	mov qword ptr [rsp + 120], rax
+	lea rax, [rcx + 600]
+	mov qword ptr [rsp + 112], rax
+	lea r13, [rsp + 32]
+	movabs rcx, -3750763034362895579
+.L12:
+	mov qword ptr [rsp + 80], r15
+	mov qword ptr [rsp + 64], rcx
+	lea r14, [rip + .Lanon]
+	xor r15d, r15d
+	xor ebp, ebp
+.L13:
+	mov rax, rbp
+	movabs rcx, -6148914691236517205
+	mul rcx
+	shl rdx, 2
+	and rdx, -32
+	lea rax, [rdx + 2*rdx]
+	mov rcx, r14
+	sub rcx, rax
+	mov rbx, qword ptr [rcx]
+	lea rax, [rbx - 1]
+	shr rax, 3
+	mov edx, 127
+	bsr rdx, rax
+	not edx
+	mov cl, 3
+	sub cl, dl
+	mov eax, 1
+	shl rax, cl
+	add r15, rax
+	add r15, 8
+	cmp r15, 7381
+	ja .L14
+	mov rdi, qword ptr [rsp + 24]
+	mov rsi, rbx
+	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
+	mov r12, rax
+	mov rdi, rax
+	xor esi, esi
+	mov rdx, rbx
+	call qword ptr [rip + memset@GOTPCREL]
+	mov qword ptr [rsp + 32], r12
+	inc rbp
+	add r14, 8
+	jmp .L13
+.L14:
+	mov r15, qword ptr [rsp + 80]
+	mov ebx, dword ptr [r15 + 20]
+	mov r14, qword ptr [rsp + 16]
+	mov rax, qword ptr [rsp + 8]
+	cmp dword ptr [rax + 432], ebx
+	je .L15
+	mov r14, qword ptr [rsp + 72]
+	cmp dword ptr [rax + 464], ebx
+	je .L15
+	mov r14, qword ptr [rsp + 152]
+	cmp dword ptr [rax + 496], ebx
+	je .L15
+	mov r14, qword ptr [rsp + 144]
+	cmp dword ptr [rax + 528], ebx
+	je .L15
+	mov r14, qword ptr [rsp + 136]
+	cmp dword ptr [rax + 560], ebx
+	je .L15
+	mov r14, qword ptr [rsp + 120]
+	cmp dword ptr [rax + 592], ebx
+	je .L15
+	mov r14, qword ptr [rsp + 112]
+	cmp dword ptr [rax + 624], ebx
+	jne .L16
+.L15:
+	cmp byte ptr [r14 + 28], 105
+	jne .L17
+	mov rax, qword ptr [r14 + 16]
+	test rax, rax
+	je .L18
+	call rax
+	mov edx, 3
+	test rax, rax
+	je .L19
+	cmp dword ptr [rax], 430
+	jne .L19
+	movzx ebp, byte ptr [rax + 10]
+	movzx esi, byte ptr [rax + 15]
+	movzx r14d, word ptr [rax + 6]
+	mov r12, qword ptr [rsp + 16]
+	mov rcx, qword ptr [rsp + 8]
+	cmp dword ptr [rcx + 432], ebx
+	mov dword ptr [rsp + 96], ebx
+	je .L20
+	mov r12, qword ptr [rsp + 72]
+	cmp dword ptr [rcx + 464], ebx
+	je .L20
+	mov r12, qword ptr [rsp + 152]
+	cmp dword ptr [rcx + 496], ebx
+	je .L20
+	mov r12, qword ptr [rsp + 144]
+	cmp dword ptr [rcx + 528], ebx
+	je .L20
+	mov r12, qword ptr [rsp + 136]
+	cmp dword ptr [rcx + 560], ebx
+	je .L20
+	mov r12, qword ptr [rsp + 120]
+	cmp dword ptr [rcx + 592], ebx
+	je .L20
+	mov r12, qword ptr [rsp + 112]
+	cmp dword ptr [rcx + 624], ebx
+	jne .L21
+.L20:
+	cmp byte ptr [r12 + 28], 105
+	jne .L22
+	mov qword ptr [rsp + 184], rax
+	mov rax, qword ptr [r12 + 16]
+	test rax, rax
+	je .L23
+	mov rbx, rsi
+	call rax
+	mov rsi, rax
+	mov eax, 3
+	test rsi, rsi
+	je .L24
+	cmp dword ptr [rsi], 430
+	mov rcx, qword ptr [rsp + 64]
+	jne .L24
+	add r15, 24
+	lea rax, [2*rbx]
+	add rax, rbp
+	shl r14d, 8
+	or r14, rax
+	xor r14, rcx
+	movabs rdx, 1099511628211
+	imul r14, rdx
+	movzx eax, byte ptr [rsi + 13]
+	movzx ecx, byte ptr [rsi + 19]
+	lea rax, [rax + 2*rcx]
+	mov qword ptr [rsp + 176], rsi
+	movzx ecx, word ptr [rsi + 4]
+	shl ecx, 8
+	or rcx, rax
+	xor rcx, r14
+	imul rcx, rdx
+	cmp r15, qword ptr [rsp + 104]
+	jne .L12
+.L11:
+	mov qword ptr [rsp + 64], rcx
+	mov rax, qword ptr [rsp + 8]
+	mov rax, qword ptr [rax + 392]
+	movzx edx, byte ptr [rax + 25]
+	lea rdi, [rip + .Lanon]
+	xor r12d, r12d
 	mov esi, 13
 	mov r8d, 8192
 	mov r9d, 8388608
-	mov dword ptr [rsp + 8], edx
+	mov dword ptr [rsp + 16], edx
 	xor ecx, ecx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::new@GOTPCREL]
-	mov qword ptr [rsp + 136], rax
-	mov qword ptr [rsp + 72], rbx
-	mov qword ptr [rsp + 96], rax
-	mov qword ptr [rbx], rax
-	mov r13, qword ptr [r14 + 40]
-	lea rbp, [rsp + 36]
-	add r13, 3
-	jmp .L18
-.L19:
-	mov rax, qword ptr [r14 + 8]
-	mov qword ptr [rax + 8*rbx], r12
-	inc rbx
-	mov qword ptr [r14 + 16], rbx
-	dec r13
-	je .L20
-.L18:
+	mov rcx, rax
+	mov qword ptr [rsp + 88], rax
+	mov rax, qword ptr [rsp + 128]
+	mov qword ptr [rsp + 80], rcx
+	mov qword ptr [rax], rcx
+	lea r14, [rip + .Lanon]
+	lea rbp, [rsp + 32]
+	xor r13d, r13d
+.L25:
+	mov rax, r12
+	movabs rcx, -6148914691236517205
+	mul rcx
+	shl rdx, 2
+	and rdx, -32
+	lea rax, [rdx + 2*rdx]
+	mov rcx, r14
+	sub rcx, rax
+	mov r15, qword ptr [rcx]
+	lea rax, [r15 - 1]
+	shr rax, 3
+	mov edx, 127
+	bsr rdx, rax
+	not edx
+	mov cl, 3
+	sub cl, dl
+	mov eax, 1
+	shl rax, cl
+	add r13, rax
+	add r13, 8
+	cmp r13, 7250
+	ja .L26
+	lea rdi, [rsp + 88]
+	mov rsi, r15
+	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
+	mov rbx, rax
+	mov rdi, rax
+	xor esi, esi
+	mov rdx, r15
+	call qword ptr [rip + memset@GOTPCREL]
+	mov qword ptr [rsp + 32], rbx
+	inc r12
+	add r14, 8
+	jmp .L25
+.L26:
+	mov rax, qword ptr [rsp + 8]
+	mov rax, qword ptr [rax + 40]
+	add rax, 2
+	mov qword ptr [rsp + 72], rax
+	mov qword ptr [rsp + 24], 0
+	lea r12, [rsp + 88]
+	jmp .L27
+.L28:
+	mov rax, qword ptr [rsp + 24]
+	cmp rax, qword ptr [rsp + 72]
+	lea rax, [rax + 1]
+	mov qword ptr [rsp + 24], rax
+	je .L29
+.L27:
 	mov esi, 128
-	lea rdi, [rsp + 136]
+	mov rdi, r12
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
 	mov r15, rax
 	mov esi, 11
 	mov r8d, 8192
 	mov r9d, 8388608
 	lea rdi, [rip + .Lanon]
-	mov edx, dword ptr [rsp + 8]
+	mov edx, dword ptr [rsp + 16]
 	xor ecx, ecx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::new@GOTPCREL]
-	mov r12, rax
+	mov r13, rax
+	lea rax, [rsp + 36]
 	xorps xmm2, xmm2
-	movups xmmword ptr [rbp], xmm2
-	mov qword ptr [rbp + 16], 0
+	movups xmmword ptr [rax], xmm2
+	mov qword ptr [rax + 16], 0
 	mov dword ptr [r15], 1
 	movups xmm0, xmmword ptr [rsp + 32]
 	movups xmm1, xmmword ptr [rsp + 44]
 	movups xmmword ptr [r15 + 4], xmm0
 	movups xmmword ptr [r15 + 16], xmm1
-	mov rax, qword ptr [rsp + 96]
+	mov rax, qword ptr [rsp + 80]
 	mov qword ptr [r15 + 32], rax
-	mov qword ptr [r15 + 40], r12
+	mov qword ptr [r15 + 40], r13
 	movups xmmword ptr [r15 + 48], xmm2
 	movups xmmword ptr [r15 + 64], xmm2
 	mov qword ptr [r15 + 80], 0
@@ -246,122 +439,172 @@ hotloops_alloc_churn_static_routine:
 	mov qword ptr [r15 + 96], 0
 	mov byte ptr [r15 + 104], 1
 	movups xmmword ptr [r15 + 112], xmm2
-	mov qword ptr [rsp + 32], r12
+	mov qword ptr [rsp + 32], r13
+	mov r14, qword ptr [rsp + 8]
 	mov rbx, qword ptr [r14 + 16]
 	cmp rbx, qword ptr [r14]
-	jne .L19
+	jne .L30
 	mov rdi, r14
 	call qword ptr [rip + alloc::raw_vec::RawVec<T,A>::grow_one@GOTPCREL]
-	jmp .L19
-.L20:
+.L30:
+	mov rax, qword ptr [r14 + 8]
+	mov qword ptr [rax + 8*rbx], r13
+	inc rbx
+	mov qword ptr [r14 + 16], rbx
+	cmp qword ptr [rsp + 24], 3
+	jb .L28
+	lea rbp, [rip + .Lanon]
+	xor r14d, r14d
+	xor r15d, r15d
+.L31:
+	mov rax, r15
+	movabs rcx, -6148914691236517205
+	mul rcx
+	shl rdx, 2
+	and rdx, -32
+	lea rax, [rdx + 2*rdx]
+	mov rcx, rbp
+	sub rcx, rax
+	mov r13, qword ptr [rcx]
+	lea rax, [r13 - 1]
+	shr rax, 3
+	mov edx, 127
+	bsr rdx, rax
+	not edx
+	mov cl, 3
+	sub cl, dl
+	mov eax, 1
+	shl rax, cl
+	add r14, rax
+	add r14, 8
+	cmp r14, 4834
+	ja .L28
+	mov rdi, r12
+	mov rsi, r13
+	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
+	mov rbx, rax
+	mov rdi, rax
+	xor esi, esi
+	mov rdx, r13
+	call qword ptr [rip + memset@GOTPCREL]
+	mov qword ptr [rsp + 32], rbx
+	lea rax, [rsp + 32]
+	inc r15
+	add rbp, 8
+	jmp .L31
+.L29:
 	lea rdi, [rip + .Lanon]
 	mov esi, 8
 	mov r8d, 8192
 	mov r9d, 8388608
-	mov edx, dword ptr [rsp + 8]
+	mov edx, dword ptr [rsp + 16]
 	xor ecx, ecx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::new@GOTPCREL]
-	mov rcx, rax
-	mov qword ptr [rsp + 160], rax
-	mov qword ptr [r14 + 352], 0
+	mov rdx, rax
+	mov qword ptr [rsp + 192], rdx
+	mov rcx, qword ptr [rsp + 8]
+	mov qword ptr [rcx + 680], 0
 	movabs rax, -3750763034362895579
-	mov qword ptr [r14 + 360], rax
-	mov qword ptr [r14 + 368], 0
-	mov rax, qword ptr [r14 + 40]
+	mov qword ptr [rcx + 688], rax
+	mov qword ptr [rcx + 696], 0
+	mov rax, qword ptr [rcx + 40]
 	test rax, rax
-	je .L21
-	mov qword ptr [rsp + 64], rcx
-	lea rcx, [r14 + 352]
-	mov qword ptr [rsp + 88], rcx
-	mov rdi, qword ptr [r14 + 32]
+	je .L32
+	mov qword ptr [rsp + 96], rdx
+	lea rdx, [rcx + 680]
+	mov qword ptr [rsp + 72], rdx
+	mov rdi, qword ptr [rcx + 32]
 	shl rax, 3
 	lea rdx, [rax + 2*rax]
-	lea rax, [r14 + 336]
+	lea rax, [rcx + 664]
 	mov qword ptr [rsp + 104], rax
 	xor r14d, r14d
-	xor ebp, ebp
-	xor ebx, ebx
-.L22:
+	xor r15d, r15d
+	xor r13d, r13d
+.L33:
 	mov rcx, qword ptr [rdi]
 	mov rax, qword ptr [rcx + 152]
 	test rax, rax
-	je .L23
-	mov r12, qword ptr [rcx + 160]
+	je .L34
+	mov rbp, qword ptr [rcx + 160]
+	test rbp, rbp
+	je .L34
+	mov r12, qword ptr [rcx + 176]
 	test r12, r12
-	je .L23
-	mov r13, qword ptr [rcx + 176]
-	test r13, r13
-	je .L23
+	je .L34
 	lea rcx, [rdi + 24]
-	mov qword ptr [rsp + 24], rcx
+	mov qword ptr [rsp + 16], rcx
 	mov esi, 1
-	mov qword ptr [rsp + 8], rdx
+	mov qword ptr [rsp + 24], rdx
 	xor edx, edx
 	call rax
-	mov r15, rax
+	mov rbx, rax
 	mov byte ptr [rax + 48], 1
-	mov rax, qword ptr [rsp + 16]
+	mov rax, qword ptr [rsp + 8]
 	mov rax, qword ptr [rax + 56]
-	mov qword ptr [rax + rbp], r15
-	mov rdi, r15
+	mov qword ptr [rax + r15], rbx
+	mov rdi, rbx
 	mov rsi, qword ptr [rsp + 104]
 	mov edx, 1
 	xor ecx, ecx
 	xor r8d, r8d
+	call rbp
+	mov rdi, rbx
+	mov rsi, qword ptr [rsp + 72]
 	call r12
-	mov rdi, r15
-	mov rsi, qword ptr [rsp + 88]
-	call r13
-	mov rdx, qword ptr [rsp + 8]
-	add rbx, rax
+	mov rdx, qword ptr [rsp + 24]
+	add r13, rax
 	xor r14, rax
 	movabs rax, 1099511628211
 	imul r14, rax
-	add rbp, 8
-	mov rdi, qword ptr [rsp + 24]
+	add r15, 8
+	mov rdi, qword ptr [rsp + 16]
 	add rdx, -24
-	jne .L22
-	xor qword ptr [rsp + 80], rbx
-	mov rcx, qword ptr [rsp + 64]
-	jmp .L24
-.L21:
+	jne .L33
+	xor qword ptr [rsp + 64], r13
+	mov rdx, qword ptr [rsp + 96]
+	jmp .L35
+.L32:
 	xor r14d, r14d
-.L24:
-	mov qword ptr [rsp + 32], rcx
+.L35:
+	mov qword ptr [rsp + 32], rdx
 	lea rdi, [rsp + 32]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-	mov rax, qword ptr [rsp + 16]
-	mov rcx, qword ptr [rax + 32]
-	mov qword ptr [rsp + 24], rcx
-	mov rax, qword ptr [rax + 40]
+	mov rbx, qword ptr [rsp + 8]
+	cmp byte ptr [rbx + 704], 0
+	jne .L36
+.L37:
+	mov rax, qword ptr [rbx + 32]
+	mov qword ptr [rsp + 16], rax
+	mov rax, qword ptr [rbx + 40]
 	shl rax, 3
 	lea rax, [rax + 2*rax]
-	mov qword ptr [rsp + 8], rax
-	xor ebp, ebp
+	mov qword ptr [rsp + 24], rax
 	xor r13d, r13d
-	jmp .L25
-.L26:
+	xor ebp, ebp
+	jmp .L38
+.L39:
 	shl r12, 32
 	or r12, rbx
 	xor r12, r14
 	movabs rax, 1099511628211
 	imul r12, rax
-	add rbp, 24
-	inc r13
+	add r13, 24
+	inc rbp
 	mov rdi, r15
 	call qword ptr [rip + hotloops::pg::mcxt::pfree@GOTPCREL]
 	mov r14, r12
-.L25:
-	cmp qword ptr [rsp + 8], rbp
-	je .L27
-	mov rax, qword ptr [rsp + 24]
-	mov rax, qword ptr [rax + rbp]
+.L38:
+	cmp qword ptr [rsp + 24], r13
+	je .L40
+	mov rax, qword ptr [rsp + 16]
+	mov rax, qword ptr [rax + r13]
 	mov rax, qword ptr [rax + 184]
 	test rax, rax
-	je .L28
-	mov rcx, qword ptr [rsp + 16]
+	je .L41
+	mov rcx, qword ptr [rsp + 8]
 	mov rcx, qword ptr [rcx + 56]
-	mov r15, qword ptr [rcx + 8*r13]
+	mov r15, qword ptr [rcx + 8*rbp]
 	mov rcx, qword ptr [r15 + 56]
 	mov r12d, dword ptr [rcx + 4]
 	mov ebx, dword ptr [rcx + 92]
@@ -369,48 +612,48 @@ hotloops_alloc_churn_static_routine:
 	call rax
 	mov rdi, qword ptr [r15 + 32]
 	test rdi, rdi
-	je .L26
+	je .L39
 	call qword ptr [rip + hotloops::pg::mcxt::pfree@GOTPCREL]
-	jmp .L26
-.L27:
-	mov r12, qword ptr [rsp + 16]
+	jmp .L39
+.L40:
+	mov r12, qword ptr [rsp + 8]
 	mov rax, qword ptr [r12 + 16]
 	test rax, rax
-	je .L29
-	lea r15, [rsp + 32]
-	mov rbx, qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-.L30:
+	je .L42
+	lea rbx, [rsp + 32]
+	mov r15, qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
+.L43:
 	lea rcx, [rax - 1]
 	mov qword ptr [r12 + 16], rcx
 	mov rcx, qword ptr [r12 + 8]
 	mov rax, qword ptr [rcx + 8*rax - 8]
 	mov qword ptr [rsp + 32], rax
-	mov rdi, r15
-	call rbx
+	mov rdi, rbx
+	call r15
 	mov rax, qword ptr [r12 + 16]
 	test rax, rax
-	jne .L30
-.L29:
-	mov rax, qword ptr [rsp + 144]
-	mov rcx, qword ptr [rsp + 72]
-	mov qword ptr [rcx], rax
-	mov rcx, qword ptr [rsp + 96]
+	jne .L43
+.L42:
+	mov rax, qword ptr [rsp + 128]
+	mov rcx, qword ptr [rsp + 168]
+	mov qword ptr [rax], rcx
+	mov rcx, qword ptr [rsp + 80]
 	mov rax, qword ptr [rcx + 168]
-	mov qword ptr [r12 + 328], rax
+	mov qword ptr [r12 + 648], rax
 	mov qword ptr [rsp + 32], rcx
 	lea rdi, [rsp + 32]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-	mov rdx, qword ptr [r12 + 352]
+	mov rdx, qword ptr [r12 + 680]
 	rol rdx, 32
 	movabs rcx, 1099511628211
-	mov rax, qword ptr [rsp + 80]
+	mov rax, qword ptr [rsp + 64]
 	imul rax, rcx
-	xor rax, qword ptr [r12 + 360]
+	xor rax, qword ptr [r12 + 688]
 	xor rax, rdx
 	imul rax, rcx
 	xor rax, r14
 	imul rax, rcx
-	add rsp, 168
+	add rsp, 200
 	pop rbx
 	pop r12
 	pop r13
@@ -418,75 +661,96 @@ hotloops_alloc_churn_static_routine:
 	pop r15
 	pop rbp
 	ret
-.L23:
+.L34:
 	lea rdi, [rip + .Lanon]
 	mov esi, 32
 	call hotloops::study::alloc_churn::missing_callback
-	jmp .L31
-.L28:
+	jmp .L44
+.L41:
 	lea rdi, [rip + .Lanon]
 	mov esi, 9
 	call hotloops::study::alloc_churn::missing_callback
-.L31:
+.L44:
 	ud2
-.L10:
-	mov esi, 2
-.L11:
-	mov edx, dword ptr [rsp + 24]
-	jmp .L12
-.L16:
+.L36:
+	lea rsi, [rsp + 88]
+	mov rdi, rbx
+	call hotloops::study::alloc_churn::record_contexts
+	jmp .L37
+.L18:
+	mov edx, 2
+	jmp .L19
+.L23:
 	mov eax, 2
-	jmp .L17
-.L15:
+	jmp .L24
+.L22:
 	mov eax, 1
-.L17:
-	mov r12, qword ptr [rbx]
-	mov rcx, qword ptr [rbx + 8]
-.L32:
+.L24:
+	mov rdx, qword ptr [r12]
+	mov rcx, qword ptr [r12 + 8]
+.L45:
 	mov dword ptr [rsp + 32], eax
-	mov eax, dword ptr [rsp + 24]
+	mov eax, dword ptr [rsp + 96]
 	mov dword ptr [rsp + 36], eax
-	mov qword ptr [rsp + 40], r12
+	mov qword ptr [rsp + 40], rdx
 	mov qword ptr [rsp + 48], rcx
 	lea rdi, [rsp + 32]
 	call hotloops::study::alloc_churn::lookup_failed
-.L9:
-	mov esi, 1
-.L12:
-	mov rax, qword ptr [rbx]
-	mov rcx, qword ptr [rbx + 8]
-.L33:
-	mov dword ptr [rsp + 32], esi
-	mov dword ptr [rsp + 36], edx
+.L17:
+	mov edx, 1
+.L19:
+	mov rax, qword ptr [r14]
+	mov rcx, qword ptr [r14 + 8]
+.L46:
+	mov dword ptr [rsp + 32], edx
+	mov dword ptr [rsp + 36], ebx
 	mov qword ptr [rsp + 40], rax
 	mov qword ptr [rsp + 48], rcx
 	lea rdi, [rsp + 32]
 	call hotloops::study::alloc_churn::lookup_failed
-.L8:
-	xor esi, esi
-	mov rax, qword ptr [rsp + 80]
-	jmp .L33
-.L14:
+.L16:
+	xor edx, edx
+	mov rax, qword ptr [rsp + 184]
+	jmp .L46
+.L21:
 	xor eax, eax
-	jmp .L32
-	jmp .L34
+	mov rdx, qword ptr [rsp + 176]
+	jmp .L45
+	mov rbx, rax
+	jmp .L47
+	mov rbx, rax
+	mov qword ptr [rsp + 16], 0
+.L47:
+	mov rax, qword ptr [rsp + 64]
+	mov rcx, qword ptr [rsp + 16]
+	mov qword ptr [rax], rcx
+	mov rdi, rbx
+	call _Unwind_Resume@PLT
+	jmp .L48
 	mov rbx, rax
 	lea rdi, [rsp + 32]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-	jmp .L35
+	jmp .L49
 	call qword ptr [rip + core::panicking::panic_in_cleanup@GOTPCREL]
-	jmp .L34
-	jmp .L34
-	jmp .L34
-.L34:
-	mov rbx, rax
-	jmp .L35
+	jmp .L48
+	jmp .L48
 	mov rbx, rax
 	lea rdi, [rsp + 160]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-.L35:
-	lea rdi, [rsp + 136]
+	jmp .L50
+	jmp .L48
+	jmp .L48
+	jmp .L48
+.L48:
+	mov rbx, rax
+	jmp .L49
+	mov rbx, rax
+	lea rdi, [rsp + 192]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
+.L49:
+	lea rdi, [rsp + 88]
+	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
+.L50:
 	mov rdi, rbx
 	call _Unwind_Resume@PLT
 	call qword ptr [rip + core::panicking::panic_in_cleanup@GOTPCREL]

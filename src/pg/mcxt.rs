@@ -230,6 +230,21 @@ pub struct ContextStats {
     pub free_chunks: [usize; ALLOCSET_NUM_FREELISTS],
     /// Bytes of each block, oldest first (the keeper's counts the context header too).
     pub block_sizes: Vec<usize>,
+    /// Free bytes: each block's unused tail, and the chunks on the free lists with their
+    /// headers (what `AllocSetStats` counts as free).
+    pub free_bytes: usize,
+}
+
+impl ContextStats {
+    /// Bytes held in blocks: `MemoryContextStats`'s "total".
+    pub fn total(&self) -> usize {
+        self.block_sizes.iter().sum()
+    }
+
+    /// Bytes in use: total less free, as `MemoryContextStats` prints "used".
+    pub fn used(&self) -> usize {
+        self.total() - self.free_bytes
+    }
 }
 
 /// `AllocSetFreeIndex`: the free list of a request of `size` bytes (<= chunk limit).
@@ -397,6 +412,7 @@ impl AllocSet {
                 }
                 let start = if b == set.keeper { self.set.as_ptr().cast::<u8>() } else { b.cast::<u8>() };
                 s.block_sizes.push((*b).endptr.offset_from(start) as usize);
+                s.free_bytes += (*b).endptr.offset_from((*b).freeptr) as usize;
                 b = (*b).next;
             }
             s.block_sizes.reverse();
@@ -404,6 +420,7 @@ impl AllocSet {
                 let mut c = head;
                 while !c.is_null() {
                     s.free_chunks[i] += 1;
+                    s.free_bytes += chunk_size(i) + ALLOC_CHUNKHDRSZ;
                     c = *chunk_data(c).cast::<*mut u8>();
                 }
             }

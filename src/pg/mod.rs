@@ -10,6 +10,7 @@ pub mod execnodes;
 pub mod fmgr;
 pub mod itemptr;
 pub mod mcxt;
+pub mod nodes;
 pub mod nbtpreprocesskeys;
 pub mod nbtree;
 pub mod nbtreadpage;

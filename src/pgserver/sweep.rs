@@ -190,7 +190,7 @@ pub fn run(inst: &Install, so: &Path, grid: &[u32], seconds: u64) -> Result<Swee
 /// The first partition count (in sweep order) whose `form`, trim-`trim` point has >= 1 minor
 /// fault a transaction.
 pub fn cliff_of(points: &[Point], form: &str, trim: &str) -> Option<u32> {
-    points.iter().find(|p| p.form == form && p.trim == trim && p.minflt_per_txn >= 1.0).map(|p| p.partitions)
+    points.iter().find(|p| p.form == form && p.trim == trim && p.minflt_per_txn >= crate::study::alloc_churn::CLIFF_FAULTS).map(|p| p.partitions)
 }
 
 /// The sweep as Markdown.

@@ -203,17 +203,17 @@ pub fn load(path: &Path) -> Result<Sweep> {
 // ---------------------------------------------------------------------------------------------
 // What a sweep shows.
 
-/// Where one variant's per-query time jumps.
+/// Where one variant's queries start to fault.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Cliff {
     /// Variant id.
     pub variant: String,
-    /// The first N whose median time per query is >= [`CLIFF_FACTOR`] times that at the
-    /// previous N of the grid (None: no such jump).
+    /// The first N after the grid's first whose queries take [`CLIFF_FAULTS`] or more minor
+    /// faults each (None: no such N), the servers' rule (`hotloops pg --sweep-partitions`).
     pub at: Option<usize>,
     /// The previous N of the grid.
     pub from: Option<usize>,
-    /// The jump there (time at `at` / time at `from`).
+    /// The time step there (time at `at` / time at `from`).
     pub step: f64,
     /// us per query at `from`.
     pub us_before: f64,
@@ -229,11 +229,14 @@ pub struct Cliff {
     pub max_step_at: usize,
 }
 
-/// The factor that makes a step a cliff.
-pub const CLIFF_FACTOR: f64 = 10.0;
+/// Minor faults a query that make a point the cliff: the heap's top was given back to the
+/// kernel and is faulted in again on every query. The same rule as the servers' sweep, so the
+/// two cliffs compare; a time step does not (the model's query has none of the planner's CPU
+/// work, so a trim's cost is a larger step in it than in a server's transaction).
+pub use crate::study::alloc_churn::CLIFF_FAULTS;
 
-/// Each variant's cliff: the first grid step where the median per-query time grows by
-/// [`CLIFF_FACTOR`] or more.
+/// Each variant's cliff: the first grid point after the first whose queries fault
+/// [`CLIFF_FAULTS`] times or more each.
 pub fn cliffs(s: &Sweep) -> Vec<Cliff> {
     let mut out = Vec::new();
     for id in &s.config.variants {
@@ -256,7 +259,7 @@ pub fn cliffs(s: &Sweep) -> Vec<Cliff> {
                 c.max_step = step;
                 c.max_step_at = w[1].partitions;
             }
-            if c.at.is_none() && step >= CLIFF_FACTOR {
+            if c.at.is_none() && w[1].minor_faults >= CLIFF_FAULTS {
                 c.at = Some(w[1].partitions);
                 c.from = Some(w[0].partitions);
                 c.step = step;
@@ -295,7 +298,7 @@ pub fn markdown(s: &Sweep) -> String {
     ));
     let mut t = Table::new([
         ("variant", Align::Left),
-        ("cliff (>=10x step)", Align::Left),
+        ("cliff (>= 1 fault a query)", Align::Left),
         ("step", Align::Right),
         ("us/query before -> at", Align::Right),
         ("minor faults/query before -> at", Align::Right),

@@ -19,14 +19,21 @@
 //! scanned as the servers plan the seed's `count(*)`: an Index Only Scan per partition
 //! (`hotloops pg --seed 004` shows the plan; its who-allocates table shows what each
 //! partition mallocs). Per query:
-//! 1. `MessageContext` is reset (PostgresMain does it before each message);
-//! 2. the planner does [`LOOKUPS_PER_PARTITION`] = 2 routine look-ups per partition index
+//! 1. `MessageContext` is reset (PostgresMain does it before each message), deleting the last
+//!    plan's partition directory;
+//! 2. the planner pallocs its nodes in `MessageContext` (`crate::pg::nodes`: zeroed node-sized
+//!    chunks, [`PLANNER_NODE_BYTES`] once and [`PLANNER_NODE_BYTES_PER_PARTITION`] a
+//!    partition, and a partition directory of its own context: the servers' `MessageContext`
+//!    at `ExecutorEnd`, read with `MemoryContextStats` by `scripts/pg-context-stats.sh`, less
+//!    what this model pallocs itself) and does [`LOOKUPS_PER_PARTITION`] = 2 routine look-ups per partition index
 //!    (`GetIndexAmRoutineByAmId`): one whose caller pfrees the result, as
 //!    `get_opmethod_canorder` or `IndexSupportsBackwardScan` did, and one whose caller leaves
 //!    it to the context reset, as `equality_ops_are_compatible` or
 //!    `get_op_index_interpretation` did (reference §5.3). The count is our assumption; the
 //!    seed does not say which callers ran;
-//! 3. `ExecutorStart` creates the query's `ExecutorState` context and an `ExprContext` for
+//! 3. `ExecutorStart` creates the query's `ExecutorState` context, pallocs the node states,
+//!    slots and expression steps the servers' executor does ([`EXECUTOR_NODE_BYTES`] and
+//!    [`EXECUTOR_NODE_BYTES_PER_PARTITION`], measured as the planner's are) and an `ExprContext` for
 //!    each node that evaluates expressions (`crate::pg::execnodes`: the Agg's three, one per
 //!    Index Only Scan), each with a per-tuple context of the default sizes, taken from aset.c's
 //!    context free list when a deleted one waits there (`crate::pg::mcxt::MAX_FREE_CONTEXTS`);
@@ -38,16 +45,18 @@
 //!    context is deleted at the run's end;
 //! 5. `ExecutorEnd` ends each scan (`btendscan` frees the scan state's and the workspace's
 //!    dedicated blocks) and `FreeExecutorState` deletes the ExprContexts, newest first, then
-//!    `ExecutorState`. Below about 96 partitions the N + 5 contexts a query deletes all fit
-//!    the free list and the next query reuses them; at the seed's 100, the 101st deletion
+//!    `ExecutorState`; the next query's reset deletes the partition directory. Below 95
+//!    partitions the N + 6 contexts a query deletes all fit the free list and the next query
+//!    reuses them; at the seed's 100, the 101st deletion
 //!    frees the 100 on the list, so every query mallocs 99 scan ExprContexts and printtup's
 //!    context anew, as the servers' who-allocates table shows.
 //!
-//! Not modelled: the rest of planning and execution (RelOptInfos, paths, restriction infos,
-//! plan and state nodes, tuple slots, expression steps), which on the servers grow
-//! `MessageContext` and `ExecutorState` by doubling blocks (at 100 partitions about 1 MiB and
-//! 0.5 MiB a query: 8 KiB to 512 KiB blocks in the who-allocates table), while the model's
-//! contexts grow by the few chunks it pallocs; one relcache context for all indexes instead
+//! So both contexts malloc the blocks the servers' do at every partition count
+//! (`tests/alloc_churn.rs` holds them to PostgreSQL 18.6's). Not modelled: what the planner and
+//! executor compute in that memory (the nodes are zeroed, not filled, so the query's CPU time
+//! is a small part of a server's transaction and a trim's cost a larger part of the model's
+//! query); the backend's heap before the query (a server's holds its caches; this process's
+//! holds the model's workload); one relcache context for all indexes instead
 //! of one `rd_indexcxt` each. The digest of a query folds what the
 //! planner read from the routines, every TID the scans returned and the scan states' final
 //! positions: every variant must agree on it.
@@ -77,8 +86,8 @@
 //!
 //! **The sweep** ([`sweep`] says what a point measures; `hotloops sweep alloc-churn` and
 //! `crate::report::sweep` run it): per variant and N (1 to 200 partitions), time and minor
-//! page faults per query in a fresh process, the first N where the per-query time jumps 10x
-//! or more over the previous N, one SVG of cost against N for all variants. What it measured
+//! page faults per query in a fresh process, the cliff (the first N whose queries fault,
+//! [`CLIFF_FAULTS`], as the servers' sweep counts it), one SVG of cost against N for all variants. What it measured
 //! on our hosts is in `analysis/` (`kvm-amd-epyc-2core/alloc-churn-sweep/`).
 //!
 //! Layout: this file holds the rows, cases, kernels, [`Backend`] and [`Workload`];
@@ -97,6 +106,7 @@ use crate::pg::amapi::{
 use crate::pg::execnodes::create_expr_context;
 use crate::pg::itemptr::ItemPointer;
 use crate::pg::mcxt::{self, AllocSet, MallocBackend, glibc::Mallopt, memory_context_switch_to, pfree};
+use crate::pg::nodes::palloc_nodes;
 use crate::pg::nbtree::{BTree, IndexScanDesc, KeyType, ScanKey, leaf_items_per_page};
 use crate::pg::sink::TidDigest;
 use crate::pg::workload::{PGBENCH_ACCOUNTS_TUPLES_PER_PAGE, PGBENCH_ROWS_PER_SCALE, heap_tid, leaf_sizes};
@@ -127,6 +137,30 @@ pub const AGG_EXPR_CONTEXTS: usize = 3;
 
 /// The seed's partition count.
 pub const SEED_PARTITIONS: usize = 100;
+
+/// Minor page faults a query (or a server's transaction) from which a partition count is past
+/// the cliff: the model's sweep and the servers' use this one rule.
+pub const CLIFF_FAULTS: f64 = 1.0;
+
+/// The rest of planning's memory in `MessageContext` (parse and query trees, each partition's
+/// relation, index infos, restriction clauses and paths, the plan), in bytes as
+/// `MemoryContextStats` counts `used`: once a query, and per partition. The servers' figures
+/// less what this model's own look-ups palloc (PostgreSQL 18.6, the index-only plan, fitted
+/// over 1 to 100 partitions: `scripts/pg-context-stats.sh` measures them, `analysis/` keeps
+/// the table).
+pub const PLANNER_NODE_BYTES: usize = 18_987;
+/// Per partition: see [`PLANNER_NODE_BYTES`].
+pub const PLANNER_NODE_BYTES_PER_PARTITION: usize = 7_381;
+/// The rest of `ExecutorStart`'s memory in `ExecutorState` (the Agg's and Append's states,
+/// each scan's state, slots, scan keys and projection steps), once and per partition, as
+/// [`PLANNER_NODE_BYTES`] is (the servers' figures less the scan descriptors, scan states,
+/// workspaces and ExprContexts this model pallocs itself).
+pub const EXECUTOR_NODE_BYTES: usize = 7_250;
+/// Per partition: see [`EXECUTOR_NODE_BYTES`].
+pub const EXECUTOR_NODE_BYTES_PER_PARTITION: usize = 4_834;
+/// The planner's partition directory (a dynahash of its own context under `MessageContext`,
+/// default sizes, alive until the next reset): bytes beyond an empty context's.
+pub const PARTITION_DIRECTORY_BYTES: usize = 7_328;
 
 /// The seed's query constant: `bid = 0` matches no row at any scale.
 pub const SEED_KEY: i64 = 0;
@@ -332,6 +366,15 @@ pub struct Backend {
     expr_cxts: Vec<AllocSet>,
     /// malloc calls the last query's `ExecutorState` made (scan states, workspaces, blocks).
     last_executor_mallocs: u64,
+    /// The last plan's partition directory (a child of `MessageContext`), deleted at the next
+    /// reset.
+    partition_dir: Option<AllocSet>,
+    /// Whether a query keeps its contexts' counters at `ExecutorEnd` (for tests: off in
+    /// every timed or counted run).
+    record_contexts: bool,
+    /// `MessageContext` and `ExecutorState` as the last recorded query left them at
+    /// `ExecutorEnd`, before any scan ended: where the servers' `MemoryContextStats` was read.
+    contexts_at_end: Option<[mcxt::ContextStats; 2]>,
     rels: Vec<IndexRelation>,
     scans: Vec<*mut IndexScanDesc>,
     keys: [ScanKey; 1],
@@ -381,6 +424,9 @@ impl Backend {
             scans: vec![std::ptr::null_mut(); workload.partitions.len()],
             expr_cxts: Vec::with_capacity(workload.partitions.len() + AGG_EXPR_CONTEXTS),
             last_executor_mallocs: 0,
+            partition_dir: None,
+            record_contexts: false,
+            contexts_at_end: None,
             workload,
             pg_am,
             cache_cxt,
@@ -421,6 +467,17 @@ impl Backend {
         self.last_executor_mallocs
     }
 
+    /// Keep `MessageContext`'s and `ExecutorState`'s counters at each query's `ExecutorEnd`
+    /// ([`Backend::contexts_at_executor_end`]).
+    pub fn record_contexts(&mut self, on: bool) {
+        self.record_contexts = on;
+    }
+
+    /// `MessageContext` and `ExecutorState` at the last recorded query's `ExecutorEnd`.
+    pub fn contexts_at_executor_end(&self) -> Option<&[mcxt::ContextStats; 2]> {
+        self.contexts_at_end.as_ref()
+    }
+
     /// One query with this backend's variant kernel.
     pub fn query(&mut self) -> u64 {
         (self.spec.kernel)(self)
@@ -434,6 +491,12 @@ impl Backend {
         }
         d
     }
+}
+
+#[cold]
+#[inline(never)]
+fn record_contexts(b: &mut Backend, estate: &AllocSet) {
+    b.contexts_at_end = Some([b.message_cxt.stats(), estate.stats()]);
 }
 
 #[cold]
@@ -461,13 +524,21 @@ fn query<const PALLOC: bool>(b: &mut Backend) -> u64 {
     // SAFETY: the contexts, relations and their indexes live as long as `b`; every pointer
     // palloc'd below is used and freed within this query, before the contexts are reset.
     unsafe {
-        // PostgresMain resets MessageContext before reading the next query.
+        // PostgresMain resets MessageContext before reading the next query: its children
+        // first (the last plan's partition directory, onto the context free list).
+        b.partition_dir = None;
         b.message_cxt.reset();
         let old = memory_context_switch_to(b.message_cxt.as_ptr());
 
-        // Planning: the routine look-ups per partition index.
+        // Planning: parse analysis and the query's own nodes, the partition directory, then
+        // per partition its relation, paths and the routine look-ups per partition index.
+        palloc_nodes(&b.message_cxt, PLANNER_NODE_BYTES);
+        let pdir = AllocSet::with_default_sizes("partition directory", b.spec.backend);
+        palloc_nodes(&pdir, PARTITION_DIRECTORY_BYTES);
+        b.partition_dir = Some(pdir);
         let mut planned = 0xcbf2_9ce4_8422_2325u64;
         for rel in &b.rels {
+            palloc_nodes(&b.message_cxt, PLANNER_NODE_BYTES_PER_PARTITION);
             let r = match get_index_am_routine_by_am_id(&b.pg_am, rel.relam) {
                 Ok(r) => r,
                 Err(e) => lookup_failed(e),
@@ -492,9 +563,15 @@ fn query<const PALLOC: bool>(b: &mut Backend) -> u64 {
         let backend = b.spec.backend;
         let estate = AllocSet::with_default_sizes("ExecutorState", backend);
         memory_context_switch_to(estate.as_ptr());
-        for _ in 0..AGG_EXPR_CONTEXTS + b.rels.len() {
+        palloc_nodes(&estate, EXECUTOR_NODE_BYTES);
+        for i in 0..AGG_EXPR_CONTEXTS + b.rels.len() {
             let (_, per_tuple) = create_expr_context(&estate, backend);
             b.expr_cxts.push(per_tuple);
+            // Each scan's node initialisation goes on after its ExprContext (slots, scan keys,
+            // projection), so the heap holds them in the servers' order.
+            if i >= AGG_EXPR_CONTEXTS {
+                palloc_nodes(&estate, EXECUTOR_NODE_BYTES_PER_PARTITION);
+            }
         }
         // ExecutorRun: printtup_startup's context for the result row, then each scan's first
         // IndexOnlyNext: index_beginscan through the relcache's rd_indam, xs_want_itup, the
@@ -519,6 +596,9 @@ fn query<const PALLOC: bool>(b: &mut Backend) -> u64 {
         }
         // printtup_shutdown.
         drop(printtup);
+        if b.record_contexts {
+            record_contexts(b, &estate);
+        }
         // ExecutorEnd: index_endscan per partition (amendscan, then IndexScanEnd). Only
         // fields the scan wrote are read: palloc'd memory is not zeroed.
         for (i, rel) in b.rels.iter().enumerate() {

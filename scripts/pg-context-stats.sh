@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# What seed 004's query holds in memory on a real server: MemoryContextStats of MessageContext
+# (the planner's memory) and ExecutorState (the executor's) at standard_ExecutorEnd, before any
+# scan ends, for pgbench scale 1 over N partitions with the index on bid (sql/seed004-partitions.sql),
+# in the index-only plan and with enable_indexonlyscan off (plain index scans). A single-user
+# backend runs the query three times under gdb; the third query's figures are printed, one
+# line a point, as `MemoryContextStats` prints them (total bytes in blocks, blocks, used).
+#
+#   scripts/pg-context-stats.sh BINDIR [N ...]        (default N: 1 2 3 4 5 6 8 16 100)
+#
+# BINDIR holds initdb, pg_ctl, psql and postgres (Debian's /usr/lib/postgresql/15/bin, or a
+# wheel's under target/hotloops-data/servers/). Needs gdb (apt-get install gdb). As root, the
+# server runs as the postgres OS user. Everything it makes lives in one temporary directory,
+# removed (server stopped first) on every exit. The alloc-churn model's node bytes and the
+# test that holds the model to these figures (tests/alloc_churn.rs) come from its output.
+set -euo pipefail
+bin=${1:?usage: scripts/pg-context-stats.sh BINDIR [N ...]}
+shift
+grid=("$@")
+[ ${#grid[@]} -gt 0 ] || grid=(1 2 3 4 5 6 8 16 100)
+for t in initdb pg_ctl psql postgres; do
+  [ -x "$bin/$t" ] || { echo "pg-context-stats: $bin/$t not found (BINDIR must hold a PostgreSQL server's binaries)" >&2; exit 2; }
+done
+command -v gdb >/dev/null || { echo "pg-context-stats: gdb not found: apt-get install gdb" >&2; exit 2; }
+sql=$(cd "$(dirname "$0")/.." && pwd)/sql/seed004-partitions.sql
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/hotloops-ctxstats-XXXXXX")
+chmod 755 "$dir"
+as_owner() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+cleanup() {
+  [ -f "$dir/data/postmaster.pid" ] && as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+[ "$(id -u)" = 0 ] && chown postgres: "$dir"
+
+as_owner "$bin/initdb" -D "$dir/data" -A trust -U postgres >/dev/null
+as_owner "$bin/pg_ctl" -D "$dir/data" -o "-k $dir -c listen_addresses=''" -l "$dir/log" -w start >/dev/null
+for n in "${grid[@]}"; do
+  as_owner "$bin/psql" -h "$dir" -U postgres -qX -c "CREATE DATABASE p$n" postgres
+  as_owner "$bin/psql" -h "$dir" -U postgres -qX -v partitions="$n" -f "$sql" "p$n" >/dev/null 2>&1
+done
+as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+
+q='select count(*) from pgbench_accounts where bid = 0;'
+printf '%s\n%s\n%s\n' "$q" "$q" "$q" > "$dir/index-only.sql"
+printf 'set enable_indexonlyscan = off;\n%s\n%s\n%s\n' "$q" "$q" "$q" > "$dir/plain.sql"
+cat > "$dir/stats.gdb" <<'EOF'
+set pagination off
+set confirm off
+break standard_ExecutorEnd
+commands 1
+silent
+call (void) MemoryContextStats(*(void **) &TopMemoryContext)
+continue
+end
+EOF
+chmod 644 "$dir"/*.sql "$dir/stats.gdb"
+version=$("$bin/postgres" --version)
+echo "# $version: MemoryContextStats at the third query's standard_ExecutorEnd (total bytes in blocks, blocks, used)"
+echo "partitions form message_total message_blocks message_used executor_total executor_blocks executor_used expr_contexts"
+for form in index-only plain; do
+  for n in "${grid[@]}"; do
+    as_owner gdb -q -batch -nx -x "$dir/stats.gdb" -ex "run --single -D $dir/data p$n < $dir/$form.sql" --args "$bin/postgres" > "$dir/out" 2>&1 || true
+    python3 - "$dir/out" "$n" "$form" <<'EOF'
+import re, sys
+text = open(sys.argv[1]).read()
+dumps = text.split("TopMemoryContext:")[1:]
+if len(dumps) != 3:
+    sys.exit(f"pg-context-stats: expected 3 ExecutorEnd dumps, found {len(dumps)} (is gdb allowed to ptrace? see {sys.argv[1]})")
+d = dumps[-1]
+def ctx(name):
+    m = re.search(r"\n\s*" + name + r": (\d+) total in (\d+) blocks; \d+ free \(\d+ chunks\); (\d+) used", d)
+    if not m:
+        sys.exit(f"pg-context-stats: no {name} in the third dump")
+    return m.group(1), m.group(2), m.group(3)
+print(sys.argv[2], sys.argv[3], *ctx("MessageContext"), *ctx("ExecutorState"), len(re.findall(r"\n\s*ExprContext:", d)))
+EOF
+  done
+done
