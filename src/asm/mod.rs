@@ -27,7 +27,7 @@ pub fn symbols_of(id: &str) -> Result<Vec<&'static str>> {
 
 /// Check that `cargo asm` (cargo-show-asm) is installed, with a message that says how.
 pub fn check_tool() -> Result<()> {
-    let out = Command::new("cargo").args(["asm", "--version"]).output();
+    let out = crate::host::cleanup::output(Command::new("cargo").args(["asm", "--version"]));
     match out {
         Ok(o) if o.status.success() => Ok(()),
         _ => bail!(

@@ -43,6 +43,11 @@ pub struct Provenance {
     pub llvm_mca: Option<String>,
 }
 
+/// The running kernel as `uname -sr` prints it (no child process).
+pub fn kernel() -> String {
+    uname().0
+}
+
 fn uname() -> (String, String) {
     // SAFETY: uname fills a zeroed utsname we own.
     unsafe {

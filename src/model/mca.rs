@@ -122,7 +122,7 @@ pub fn name_bottleneck(cycles: f64, uops: f64, width: u64, pressure: &[(String, 
 
 /// `llvm-mca-19 --version`'s version line, or None if it is not installed.
 pub fn version() -> Option<String> {
-    let out = Command::new(MCA).arg("--version").output().ok()?;
+    let out = crate::host::cleanup::output(Command::new(MCA).arg("--version")).ok()?;
     if !out.status.success() {
         return None;
     }

@@ -544,7 +544,7 @@ pub fn run(inst: &Install, so: &Path, cfg: &Config) -> Result<PgReport> {
 
 /// Where a measurement on `inst` with the extensions of `so` came from (now, this command).
 pub fn provenance(inst: &Install, so: &Path, rows: u64, rounds: usize, data: String) -> Provenance {
-    let kernel = std::process::Command::new("uname").arg("-sr").output().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default();
+    let kernel = crate::host::provenance::kernel();
     Provenance {
         server_version: inst.version.clone(),
         pg_config: inst.pg_config.display().to_string(),

@@ -178,7 +178,7 @@ impl Install {
             }
         };
         let q = |flag: &str| -> Result<String> {
-            let out = Command::new(&pgc).arg(flag).output().map_err(|e| missing(format!("cannot run {} ({e})", pgc.display())))?;
+            let out = proc::output(Command::new(&pgc).arg(flag)).map_err(|e| missing(format!("cannot run {} ({e})", pgc.display())))?;
             if !out.status.success() {
                 return Err(missing(format!("{} {flag} failed", pgc.display())));
             }
@@ -195,7 +195,7 @@ impl Install {
         if !pgxs.is_file() || !inc.join("postgres.h").is_file() {
             return Err(missing(format!("PGXS or the server headers are missing ({})", pgxs.display())));
         }
-        let out = Command::new(bindir.join("postgres")).arg("--version").output().context("postgres --version")?;
+        let out = proc::output(Command::new(bindir.join("postgres")).arg("--version")).context("postgres --version")?;
         let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
         let short_version = version
             .split_whitespace()

@@ -499,7 +499,7 @@ pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<Seed004Report
             }
         }
     }
-    let kernel = std::process::Command::new("uname").arg("-sr").output().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default();
+    let kernel = crate::host::provenance::kernel();
     Ok(Seed004Report {
         servers: servers
             .iter()
