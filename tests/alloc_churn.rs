@@ -702,6 +702,8 @@ fn the_querys_contexts_hold_what_the_servers_hold_at_executor_end() {
         let [message, executor] = b.contexts_at_executor_end().expect("recorded").clone();
         for (name, m, [total, blocks, used]) in [("MessageContext", message, server_message), ("ExecutorState", executor, server_executor)] {
             let what = format!("{n} partitions, {name}: model {} total in {} blocks, {} used; server {total} in {blocks}, {used}", m.total(), m.blocks, m.used());
+            // The table in analysis/kvm-amd-epyc-2core/pg/seed004-contexts.md (`-- --nocapture`).
+            eprintln!("{what}");
             assert!((m.used() as f64 - used as f64).abs() <= 0.03 * used as f64, "{what}");
             if (m.total(), m.blocks) != (total, blocks) {
                 // Only a boundary between the two: the smaller context's blocks are full.

@@ -42,7 +42,7 @@ impl PairConfig {
     /// its baseline's blocks ([`run_arms`]): with three pairs on a case each gets 1.5 times the
     /// trials it would timed alone, and a case whose slow baseline sets the minimum of trials
     /// takes half the time. The A/A floors at 0.5 s stay narrower than 0.6 s gave before the
-    /// pairs shared their baseline (analysis/README.md has both).
+    /// pairs shared their baseline (analysis/issue22-verification.md has both).
     pub fn quick() -> Self {
         Self { budget: Duration::from_millis(500), block: Duration::from_millis(3), min_trials: 8, warmup: 3, resamples: 2000, seed: 0x4a11 }
     }

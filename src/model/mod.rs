@@ -1043,40 +1043,33 @@ pub fn cli(target: Option<&str>, cpu: Option<&str>, json: bool, no_measure: bool
     Ok(())
 }
 
-/// The static-model block for one study in `hotloops report`: the table and caveats, or a
-/// note saying what to install. Never fails.
-pub fn report_block(study_name: &str) -> String {
-    report_block_with(study_name, &[], None)
-}
-
-/// [`report_block`], with the report's pipeline beside the loop: `pipeline` holds each
-/// variant's wall-clock difference from the baseline in ns an item (one case). Each is turned
-/// into cycles with the host's add clock and set beside the loop's measured difference, and
-/// a pipeline difference much larger than the loop's is flagged ([`pipeline_flag`]).
+/// The static-model blocks of `hotloops report`, one per study in order: the table and
+/// caveats, or a note saying what to install. Never fails. The studies are modelled in one run
+/// (one llvm-mca queue over every core, one harness build). Each study's `pipeline` holds its
+/// variants' wall-clock difference from the baseline in ns an item (one case); each is turned
+/// into cycles with the host's add clock and set beside the loop's measured difference, and a
+/// pipeline difference much larger than the loop's is flagged ([`pipeline_flag`]).
 /// `configs`: the C configurations whose rows the report runs (None: all).
-pub fn report_block_with(study_name: &str, pipeline: &[(String, f64)], configs: Option<&[&'static str]>) -> String {
-    report_blocks_with(&[(study_name, pipeline.to_vec())], configs).remove(0)
-}
-
-/// [`report_block_with`] for several studies, modelled in one run (one llvm-mca queue over
-/// both cores, one harness build): a block per study, in order. Never fails.
-pub fn report_blocks_with(studies: &[(&str, Vec<(String, f64)>)], configs: Option<&[&'static str]>) -> Vec<String> {
+pub fn report_blocks(studies: &[(&str, &[(String, f64)])], configs: Option<&[&'static str]>) -> Vec<String> {
     if mca::version().is_none() {
         return studies.iter().map(|_| format!("Static core model: not run: {}.\n", mca::missing_message())).collect();
     }
     let opts = Options { measure: true, configs: configs.map(<[_]>::to_vec), ..Options::default() };
     let targets: Vec<Option<&str>> = studies.iter().map(|(s, _)| Some(*s)).collect();
     match build_many(&targets, &opts) {
-        Ok(all) => studies
-            .iter()
-            .map(|(name, pipeline)| {
-                // Each study's block as a run of that study alone prints it.
-                let r = ModelReport { studies: all.studies.iter().filter(|s| s.study == *name).cloned().collect(), ..all.clone() };
-                let mut o = render(&r);
-                o.push_str(&pipeline_lines(&r, pipeline));
-                o
-            })
-            .collect(),
+        Ok(mut all) => {
+            let modelled = std::mem::take(&mut all.studies);
+            studies
+                .iter()
+                .map(|(name, pipeline)| {
+                    // Each study's block as a run of that study alone prints it.
+                    let r = ModelReport { studies: modelled.iter().filter(|s| s.study == *name).cloned().collect(), ..all.clone() };
+                    let mut o = render(&r);
+                    o.push_str(&pipeline_lines(&r, pipeline));
+                    o
+                })
+                .collect()
+        }
         Err(e) => studies.iter().map(|_| format!("Static core model: not run: {e:#}\n")).collect(),
     }
 }

@@ -316,8 +316,8 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     if !model_jobs.is_empty() {
         let mut clock = PhaseClock::new("all studies");
         progress.borrow().message("static core model".into());
-        let studies: Vec<(&str, Vec<(String, f64)>)> = model_jobs.iter().map(|(_, n, p)| (*n, p.clone())).collect();
-        for ((i, _, _), block) in model_jobs.iter().zip(crate::model::report_blocks_with(&studies, Some(&configs))) {
+        let studies: Vec<(&str, &[(String, f64)])> = model_jobs.iter().map(|(_, n, p)| (*n, p.as_slice())).collect();
+        for ((i, _, _), block) in model_jobs.iter().zip(crate::model::report_blocks(&studies, Some(&configs))) {
             study_reports[*i].static_model = block;
         }
         clock.lap(&mut phases, "model");
