@@ -215,6 +215,10 @@ enum Cmd {
         /// The shorter grid.
         #[arg(long)]
         quick: bool,
+        /// Scan forms to sweep (alloc-churn: `index-only`, the planner's plan, and `index`,
+        /// plain Index Scans); repeatable, default both.
+        #[arg(long = "form", value_name = "FORM")]
+        forms: Vec<String>,
         /// Output directory.
         #[arg(long, default_value = "target/hotloops-sweep")]
         out: PathBuf,
@@ -388,9 +392,10 @@ fn worker() -> Result<()> {
                         let budget = Duration::from_millis(budget_ms);
                         server.ok(&measure::wallclock::case_trials_by_id(&case, size, &pairs, budget, Duration::from_micros(block_us), min_trials, heap_pad)?)
                     }
-                    Request::Point { variant, partitions, accounts, key, target_ms, min_queries, max_queries } => {
+                    Request::Point { variant, partitions, form, accounts, key, target_ms, min_queries, max_queries } => {
                         let v = alloc_churn::variant_row(&variant)?;
-                        server.ok(&sweep::measure_point(v, partitions, &PointConfig { accounts, key, target_ms, min_queries, max_queries })?)
+                        let form = alloc_churn::ScanForm::parse(&form)?;
+                        server.ok(&sweep::measure_point(v, partitions, form, &PointConfig { accounts, key, target_ms, min_queries, max_queries })?)
                     }
                     Request::Probe { free_mmap } => server.ok(&isolation::probe(free_mmap)?),
                     Request::Sequence { variants, partitions, dedicate } => server.ok(&isolation::sequence(&variants, partitions, dedicate.as_deref())?),
@@ -663,13 +668,25 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             outln!("{}", serde_json::to_string(&t).context("serialising trials")?);
             Ok(())
         }
-        Cmd::Sweep { study: name, quick, out } => {
+        Cmd::Sweep { study: name, quick, forms, out } => {
             // Only a study that has a sweep: the valid names are those.
             if !report::sweep::STUDIES.contains(&name.as_str()) {
                 return Err(UnknownName { kind: "study with a sweep", given: name, valid: report::sweep::STUDIES.iter().map(|s| s.to_string()).collect() }.into());
             }
-            let cfg = if quick { SweepConfig::quick() } else { SweepConfig::full() };
-            let bar = indicatif::ProgressBar::new((cfg.grid.len() * cfg.variants.len()) as u64);
+            let mut cfg = if quick { SweepConfig::quick() } else { SweepConfig::full() };
+            if !forms.is_empty() {
+                let all = hotloops::study::alloc_churn::ScanForm::ALL;
+                cfg.forms = Vec::new();
+                for f in forms {
+                    let Some(form) = all.into_iter().find(|x| x.id() == f) else {
+                        return Err(UnknownName { kind: "scan form", given: f, valid: all.iter().map(|x| x.id().to_string()).collect() }.into());
+                    };
+                    if !cfg.forms.contains(&form) {
+                        cfg.forms.push(form);
+                    }
+                }
+            }
+            let bar = indicatif::ProgressBar::new((cfg.grid.len() * cfg.variants.len() * cfg.forms.len()) as u64);
             let (s, files) = report::sweep::write(&out, &cfg, &mut |_| bar.inc(1))?;
             bar.finish_and_clear();
             out!("{}", report::sweep::markdown(&s));

@@ -11,7 +11,7 @@ use hotloops::pg::sink::TidDigest;
 use hotloops::host::worker::{Request, Worker};
 use hotloops::report::sweep::{self, Cliff, Sweep, SweepPoint, cliffs};
 use hotloops::study::alloc_churn::sweep::{PointConfig, SweepConfig};
-use hotloops::study::alloc_churn::{self, Backend, ChurnCase, Placement, Workload, place};
+use hotloops::study::alloc_churn::{self, Backend, ChurnCase, Placement, ScanForm, Workload, place};
 use hotloops::study::{Size, Study, Variant};
 use std::path::Path;
 use std::process::Command;
@@ -395,14 +395,20 @@ fn freeing_an_mmapped_chunk_switches_trimming_off() {
 
 /// The mechanism itself, in fresh processes: 3 scan states with their index-only workspaces
 /// (131 KB) fit glibc's kept top pad and fault nothing; 5 (219 KB) cross the trim threshold
-/// and fault on every query; raising the threshold, or mimalloc, removes the faults.
+/// and fault on every query; raising the threshold, or mimalloc, removes the faults. Plain
+/// Index Scans have no workspace: 4 of them fault nothing where 4 index-only scans do.
 #[test]
 fn crossing_the_trim_threshold_faults_every_query_and_the_mitigations_remove_it() {
     if !glibc() {
         return;
     }
-    let cfg = PointConfig { accounts: 10_000, key: 0, target_ms: 5, min_queries: 20, max_queries: 200 };
-    let point = |v: &str, n: usize| -> SweepPoint { ask(&sweep::point_request(row(v), n, &cfg)) };
+    // pgbench scale 1, as the sweep runs: the partitions' index arrays are mmap'd, outside the
+    // heap the contexts churn. At 10,000 rows they sit in it, below the contexts, and 3
+    // partitions are so near the threshold that a request a few bytes longer faulted a page
+    // a query.
+    let cfg = PointConfig { accounts: 100_000, key: 0, target_ms: 5, min_queries: 20, max_queries: 200 };
+    let in_form = |v: &str, n: usize, form: ScanForm| -> SweepPoint { ask(&sweep::point_request(row(v), n, form, &cfg)) };
+    let point = |v: &str, n: usize| in_form(v, n, ScanForm::IndexOnly);
     let below = point("palloc-routine", 3);
     let above = point("palloc-routine", 5);
     assert!(below.trim_fresh.unwrap().trimmed && above.trim_fresh.unwrap().trimmed, "workers are not fresh");
@@ -414,6 +420,10 @@ fn crossing_the_trim_threshold_faults_every_query_and_the_mitigations_remove_it(
         assert!(p.minor_faults < 0.5, "{v} still faults: {p:?}");
         assert_eq!(p.digest, above.digest);
     }
+    let (only, plain) = (point("palloc-routine", 4), in_form("palloc-routine", 4, ScanForm::Plain));
+    assert!(only.minor_faults >= 1.0 && plain.minor_faults < 0.5, "4 partitions: index-only {only:?}, plain {plain:?}");
+    assert_eq!((plain.form, plain.digest), (ScanForm::Plain, only.digest), "a plain scan returns what an index-only one does");
+    assert!(in_form("palloc-routine", 8, ScanForm::Plain).minor_faults >= 1.0, "8 plain scans do not cross the threshold");
 }
 
 // ---- Sweep analysis ----------------------------------------------------------------------------
@@ -422,18 +432,30 @@ fn crossing_the_trim_threshold_faults_every_query_and_the_mitigations_remove_it(
 type Series<'a> = &'a [(usize, f64, f64)];
 
 fn synthetic(series: &[(&str, Series)]) -> Sweep {
+    synthetic_forms(&series.iter().map(|&(id, pts)| (id, ScanForm::IndexOnly, pts)).collect::<Vec<_>>())
+}
+
+fn synthetic_forms(series: &[(&str, ScanForm, Series)]) -> Sweep {
     let mut points = vec![];
     let mut grid = vec![];
     let mut variants = vec![];
-    for (id, pts) in series {
-        variants.push(alloc_churn::info().variant(id).unwrap().id.to_string());
+    let mut forms = vec![];
+    for &(id, form, pts) in series {
+        let id = alloc_churn::info().variant(id).unwrap().id.to_string();
+        if !variants.contains(&id) {
+            variants.push(id.clone());
+        }
+        if !forms.contains(&form) {
+            forms.push(form);
+        }
         for &(n, us, f) in pts.iter() {
             if !grid.contains(&n) {
                 grid.push(n);
             }
             points.push(SweepPoint {
-                variant: id.to_string(),
+                variant: id.clone(),
                 partitions: n,
+                form,
                 queries: 10,
                 us_median: us,
                 us_mean: us,
@@ -452,6 +474,7 @@ fn synthetic(series: &[(&str, Series)]) -> Sweep {
     let mut config = SweepConfig::quick();
     config.grid = grid;
     config.variants = variants;
+    config.forms = forms;
     Sweep {
         schema: sweep::SCHEMA.into(),
         schema_version: sweep::SCHEMA_VERSION,
@@ -490,8 +513,8 @@ fn cliff_is_the_first_point_whose_queries_fault() {
     assert_eq!(c[2].max_step_at, 100, "the largest time step is reported beside the cliff");
 
     let md = squeeze(&sweep::markdown(&s));
-    assert!(md.contains("| palloc-routine | 4 -> 5 partitions | 13.3x |"), "{md}");
-    assert!(md.contains("| palloc-mallopt-trim | none |"), "{md}");
+    assert!(md.contains("| palloc-routine | index-only | 4 -> 5 partitions | 13.3x |"), "{md}");
+    assert!(md.contains("| palloc-mallopt-trim | index-only | none |"), "{md}");
     assert!(md.contains("palloc-routine / static-routine = 1.500"), "{md}");
     assert!(md.contains("| 5 | 8.00 (1.0) | 0.70 (0.0) | 2.00 (1.0) |"), "the grid table, a column per variant: {md}");
     // The report's rows from the same sweep: the cliff where there is one, the case's N.
@@ -505,6 +528,35 @@ fn cliff_is_the_first_point_whose_queries_fault() {
     assert!(svg.starts_with("<svg") && svg.contains("palloc-mallopt-trim") && svg.contains("minor page faults"));
 }
 
+/// Each scan form has its own cliff, table and rows: a plain-scan series that crosses later
+/// than the index-only one is reported at its own N, under its own metric names.
+#[test]
+fn each_scan_form_has_its_own_cliff() {
+    let base = "alloc-churn/palloc-routine";
+    let s = synthetic_forms(&[
+        (base, ScanForm::IndexOnly, &[(1, 0.2, 0.0), (4, 8.0, 3.0), (6, 12.0, 9.0), (100, 600.0, 300.0)]),
+        (base, ScanForm::Plain, &[(1, 0.2, 0.0), (4, 0.5, 0.0), (6, 9.0, 3.0), (100, 500.0, 358.0)]),
+    ]);
+    let c = cliffs(&s);
+    let at = |form: ScanForm| c.iter().find(|c| c.form == form).and_then(|c| c.at);
+    assert_eq!((c.len(), at(ScanForm::IndexOnly), at(ScanForm::Plain)), (2, Some(4), Some(6)));
+    let md = squeeze(&sweep::markdown(&s));
+    assert!(md.contains("| palloc-routine | index | 4 -> 6 partitions |"), "{md}");
+    assert!(md.contains("Median us per query (minor faults per query), index scans:"), "{md}");
+    assert!(md.contains("| 6 | 9.00 (3.0) |"), "the plain grid: {md}");
+    let rows = sweep::rows_of(&s, "alloc-churn", "partitions-4", 4, base, &alloc_churn::info().variants[..1]);
+    let get = |m: &str| rows.iter().find(|r| r.metric == m).map(|r| r.value);
+    assert_eq!((get("sweep:cliff-partitions"), get("sweep:index-scan:cliff-partitions")), (Some(4.0), Some(6.0)));
+    assert_eq!((get("sweep:minor-faults-per-query@4"), get("sweep:index-scan:minor-faults-per-query@4")), (Some(3.0), Some(0.0)));
+    assert_eq!(get("sweep:index-scan:minor-faults-per-query@100"), Some(358.0));
+    // A sweep file from before the forms reads as index-only scans.
+    let mut v = serde_json::to_value(synthetic(&[(base, &[(1, 0.2, 0.0)])])).unwrap();
+    v["config"].as_object_mut().unwrap().remove("forms");
+    v["points"][0].as_object_mut().unwrap().remove("form");
+    let old: Sweep = serde_json::from_value(v).unwrap();
+    assert_eq!((old.config.forms.as_slice(), old.points[0].form), ([ScanForm::IndexOnly].as_slice(), ScanForm::IndexOnly));
+}
+
 #[test]
 fn a_small_sweep_runs_in_workers_and_agrees() {
     if !glibc() {
@@ -513,13 +565,15 @@ fn a_small_sweep_runs_in_workers_and_agrees() {
     let cfg = SweepConfig {
         grid: vec![1, 6],
         variants: ["palloc-routine", "static-routine", "palloc-mallopt-trim"].iter().map(|v| row(v).id.to_string()).collect(),
+        forms: ScanForm::ALL.to_vec(),
         point: PointConfig { accounts: 10_000, key: 0, target_ms: 3, min_queries: 10, max_queries: 100 },
     };
     let mut seen = 0;
     let dir = tempfile::tempdir().unwrap();
     let (s, files) = sweep::write(dir.path(), &cfg, &mut |_| seen += 1).unwrap();
-    assert_eq!(seen, 6);
-    assert_eq!(s.points.len(), 6);
+    assert_eq!(seen, 12);
+    assert_eq!(s.points.len(), 12);
+    assert_eq!(s.points.iter().filter(|p| p.form == ScanForm::Plain).count(), 6);
     assert!(s.libc.starts_with("glibc"));
     assert!(s.points.iter().all(|p| p.us_median > 0.0 && p.queries >= 10));
     // sweep.json: the schema header, the report's provenance, variants by id; it loads back.
@@ -531,6 +585,7 @@ fn a_small_sweep_runs_in_workers_and_agrees() {
     assert_eq!(p["commit"].as_str(), Some(hotloops::host::provenance::collect(None, vec![]).commit.as_str()));
     assert!(!p["host"].as_str().unwrap().is_empty() && !p["cpu_vendor"].as_str().unwrap().is_empty(), "{p}");
     assert_eq!(json["config"]["variants"][2], "alloc-churn/palloc-mallopt-trim");
+    assert_eq!(json["config"]["forms"], serde_json::json!(["index-only", "index"]));
     assert_eq!(sweep::load(&files[0]).unwrap(), s);
     let md = std::fs::read_to_string(&files[1]).unwrap();
     assert!(md.contains(&s.provenance.commit) && md.contains(&s.libc), "{md}");
@@ -541,6 +596,7 @@ fn a_small_sweep_runs_in_workers_and_agrees() {
     std::fs::write(&other, r#"{"schema": "hotloops-sweep", "schema_version": 0}"#).unwrap();
     assert!(sweep::load(&other).unwrap_err().to_string().contains("schema version"));
     assert!(sweep::run(&SweepConfig { grid: vec![], ..cfg.clone() }, &mut |_| {}).is_err());
+    assert!(sweep::run(&SweepConfig { forms: vec![], ..cfg.clone() }, &mut |_| {}).is_err());
     assert!(sweep::run(&SweepConfig { variants: vec!["alloc-churn/no-such-variant".into()], ..cfg }, &mut |_| {}).is_err());
 }
 
@@ -687,21 +743,37 @@ const SERVER_CONTEXTS_18: [(usize, [usize; 3], [usize; 3]); 9] = [
     (100, [1_048_576, 8, 783_696], [4_907_488, 207, 4_900_112]),
 ];
 
-/// The model's query holds what the server's does at `ExecutorEnd`: in each context, bytes in
-/// use within 3% of the server's at every partition count, and the same blocks malloc'd (the
-/// sizes glibc sees), except where the two figures sit on either side of a block boundary.
+/// The same with `enable_indexonlyscan` and `enable_bitmapscan` off: a plain Index Scan per
+/// partition.
+const SERVER_CONTEXTS_18_PLAIN: [(usize, [usize; 3], [usize; 3]); 9] = [
+    (1, [32_768, 3, 26_344], [43_784, 3, 39_200]),
+    (2, [65_536, 4, 33_440], [87_568, 5, 72_152]),
+    (3, [65_536, 4, 40_600], [114_968, 6, 104_320]),
+    (4, [65_536, 4, 47_648], [142_368, 7, 136_368]),
+    (5, [65_536, 4, 55_136], [169_768, 8, 168_416]),
+    (6, [65_536, 4, 63_136], [229_936, 10, 200_472]),
+    (8, [131_072, 5, 77_464], [284_736, 12, 264_696]),
+    (16, [262_144, 6, 134_720], [569_472, 21, 521_440]),
+    (100, [1_048_576, 8, 740_496], [3_264_288, 107, 3_214_864]),
+];
+
+/// The model's query holds what the server's does at `ExecutorEnd`, in both scan forms: in
+/// each context, bytes in use within 3% of the server's at every partition count, and the
+/// same blocks malloc'd (the sizes glibc sees), except where the two figures sit on either
+/// side of a block boundary.
 #[test]
 fn the_querys_contexts_hold_what_the_servers_hold_at_executor_end() {
     shared_process();
-    for (n, server_message, server_executor) in SERVER_CONTEXTS_18 {
-        let mut b = Backend::new(baseline(), Arc::new(Workload::pgbench(100_000, n).unwrap()), 0).unwrap();
+    let forms = [(ScanForm::IndexOnly, SERVER_CONTEXTS_18), (ScanForm::Plain, SERVER_CONTEXTS_18_PLAIN)];
+    for (form, n, server_message, server_executor) in forms.iter().flat_map(|(f, t)| t.iter().map(move |&(n, m, e)| (*f, n, m, e))) {
+        let mut b = Backend::with_form(baseline(), Arc::new(Workload::pgbench(100_000, n).unwrap()), 0, form).unwrap();
         b.query();
         b.query();
         b.record_contexts(true);
         b.query();
         let [message, executor] = b.contexts_at_executor_end().expect("recorded").clone();
         for (name, m, [total, blocks, used]) in [("MessageContext", message, server_message), ("ExecutorState", executor, server_executor)] {
-            let what = format!("{n} partitions, {name}: model {} total in {} blocks, {} used; server {total} in {blocks}, {used}", m.total(), m.blocks, m.used());
+            let what = format!("{n} partitions, {form} scans, {name}: model {} total in {} blocks, {} used; server {total} in {blocks}, {used}", m.total(), m.blocks, m.used());
             // The table in analysis/kvm-amd-epyc-2core/pg/seed004-contexts.md (`-- --nocapture`).
             eprintln!("{what}");
             assert!((m.used() as f64 - used as f64).abs() <= 0.03 * used as f64, "{what}");

@@ -180,6 +180,11 @@ fn unknown_names_read_well_and_long_ones_are_cut() {
     for s in hotloops::study::STUDIES.iter().map(|s| s.info().name).filter(|n| *n != "alloc-churn") {
         assert!(!t.contains(s), "{s} has no sweep: {t}");
     }
+    let o = hotloops(&["sweep", "alloc-churn", "--form", "bitmap", "--out", "/tmp/hotloops-never-sweep-form"]);
+    assert_eq!(o.status.code(), Some(2));
+    let t = text(&o);
+    assert!(t.contains("unknown scan form `bitmap`") && t.contains("index-only") && t.contains("  index\n"), "{t}");
+    assert!(!Path::new("/tmp/hotloops-never-sweep-form").exists());
     let t = text(&hotloops(&["report", "--study", "nope"]));
     assert!(t.contains("valid studies are:") && !t.contains("studys"), "{t}");
     let t = text(&hotloops(&["run", "nope"]));

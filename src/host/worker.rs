@@ -85,6 +85,10 @@ pub enum Request {
         variant: String,
         /// Partitions.
         partitions: usize,
+        /// How the plan scans each partition (`index-only` or `index`; the study's
+        /// `ScanForm` ids).
+        #[serde(default = "index_only")]
+        form: String,
         /// Rows.
         accounts: u64,
         /// Query constant.
@@ -126,6 +130,10 @@ impl Request {
             Request::Sequence { .. } => "sequence",
         }
     }
+}
+
+fn index_only() -> String {
+    "index-only".into()
 }
 
 /// A line a client sends after a [`Request::Serve`].
@@ -326,7 +334,7 @@ fn describe(req: &Request) -> String {
         Request::Trials { a, b, case, .. } => format!("trials {b} vs {a} on {case}"),
         Request::CaseTrials { case, pairs, .. } => format!("{} pairs on {case}", pairs.len()),
         Request::Serve { variant, partitions, .. } => format!("serve {variant} at {partitions} partitions"),
-        Request::Point { variant, partitions, .. } => format!("point {variant} at {partitions} partitions"),
+        Request::Point { variant, partitions, form, .. } => format!("point {variant} at {partitions} partitions ({form} scans)"),
         Request::Probe { .. } => "probe".into(),
         Request::Sequence { variants, .. } => format!("sequence {}", variants.join(" ")),
     }

@@ -9,6 +9,7 @@
 
 use super::cluster::Cluster;
 use crate::measure::stats::median;
+use crate::study::alloc_churn::ScanForm;
 use super::{Install, SEED004_PARTITIONS, SEED004_QUERY, cpu_name, extension_sql};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -24,10 +25,10 @@ pub const TRIM_FIXED: &str = "67108864";
 pub const REPS: usize = 3;
 /// Queries per fault count.
 const FAULT_QUERIES: usize = 200;
-/// The scan form the planner picks (an Index Only Scan per partition).
-pub const INDEX_ONLY: &str = "index-only";
+/// The scan form the planner picks (an Index Only Scan per partition): the model's name for it.
+pub const INDEX_ONLY: &str = ScanForm::IndexOnly.id();
 /// The plain Index Scan form.
-pub const PLAIN: &str = "index";
+pub const PLAIN: &str = ScanForm::Plain.id();
 /// Scan forms swept, with the settings that force each (session GUCs; PGOPTIONS for pgbench).
 pub const FORMS: [(&str, &[(&str, &str)]); 2] =
     [(INDEX_ONLY, &[]), (PLAIN, &[("enable_indexonlyscan", "off"), ("enable_bitmapscan", "off")])];

@@ -575,36 +575,54 @@ fn rows_of(p: &PgSection) -> &[ModelSweepRow] {
     &p.model_sweep
 }
 
-/// The alloc-churn model beside each server's sweep: the cliff (first partition count with a
-/// minor fault a query or transaction) and faults per query at each partition count both
-/// have, with model/real.
+/// The alloc-churn model beside each server's sweep, scan form by scan form: the cliff (first
+/// partition count with a minor fault a query or transaction) and faults per query at each
+/// partition count both have, with model/real. A report from before the model had plain
+/// scans has no `sweep:index-scan:` rows: its plain rows say so instead of borrowing the
+/// index-only figures.
 pub fn alloc_churn_beside(model: &[ModelSweepRow], sweeps: &[sweep::SweepReport]) -> Option<String> {
+    use crate::study::alloc_churn::ScanForm;
     use std::fmt::Write as _;
     let base = "alloc-churn/palloc-routine";
-    let cliff = model.iter().find(|r| r.variant == base && r.metric == "sweep:cliff-partitions").map(|r| r.value as u32);
-    let faults: Vec<(u32, f64)> = model
-        .iter()
-        .filter(|r| r.variant == base)
-        .filter_map(|r| r.metric.strip_prefix("sweep:minor-faults-per-query@").and_then(|n| n.parse().ok()).map(|n| (n, r.value)))
-        .collect();
-    if sweeps.is_empty() || (cliff.is_none() && faults.is_empty()) {
+    let of_form = |form: ScanForm| {
+        let cliff_metric = super::sweep::metric(form, "cliff-partitions");
+        let faults_prefix = super::sweep::metric(form, "minor-faults-per-query@");
+        let rows: Vec<&ModelSweepRow> = model.iter().filter(|r| r.variant == base).collect();
+        let cliff = rows.iter().find(|r| r.metric == cliff_metric).map(|r| r.value as u32);
+        // Every case repeats the seed's point: one row a partition count, ascending.
+        let faults: std::collections::BTreeMap<u32, f64> =
+            rows.iter().filter_map(|r| r.metric.strip_prefix(faults_prefix.as_str()).and_then(|n| n.parse().ok()).map(|n| (n, r.value))).collect();
+        (cliff, faults.into_iter().collect::<Vec<_>>())
+    };
+    let forms: Vec<(ScanForm, Option<u32>, Vec<(u32, f64)>)> = ScanForm::ALL.into_iter().map(|f| (f, of_form(f))).map(|(f, (c, x))| (f, c, x)).collect();
+    if sweeps.is_empty() || forms.iter().all(|(_, c, x)| c.is_none() && x.is_empty()) {
         return None;
     }
-    let mut m = String::from("### pg / alloc-churn beside the servers\n\nThe model (`alloc-churn/palloc-routine`, glibc's dynamic thresholds) against each server's seed 004 sweep (trim dynamic): where minor faults start, and faults per query (model) or transaction (server) at the partition counts both measured; model/real = model / server - 1.\n\n");
+    let mut m = String::from("### pg / alloc-churn beside the servers\n\nThe model (`alloc-churn/palloc-routine`, glibc's dynamic thresholds) against each server's seed 004 sweep (trim dynamic), each scan form against the same form: where minor faults start, and faults per query (model) or transaction (server) at the partition counts both measured; model/real = model / server - 1.\n\n");
     let cell = |c: Option<u32>| c.map(|n| n.to_string()).unwrap_or_else(|| "none in the grid".into());
     let mut t = Table::new([("server", Align::Left), ("form", Align::Left), ("cliff: model", Align::Right), ("cliff: server", Align::Right), ("partitions", Align::Right), ("faults: model", Align::Right), ("faults: server", Align::Right), ("model/real", Align::Right)]);
+    let mut missing = Vec::new();
     for w in sweeps {
         let ver = w.server_version.split_whitespace().find(|x| x.starts_with(|c: char| c.is_ascii_digit())).unwrap_or("?").to_string();
-        for (form, _) in sweep::FORMS {
-            let real_cliff = w.cliff.iter().find(|c| c.form == form && c.trim == "dynamic").and_then(|c| c.partitions);
-            for &(n, mf) in &faults {
-                let Some(p) = w.points.iter().find(|p| p.partitions == n && p.form == form && p.trim == "dynamic") else { continue };
+        for (form, cliff, faults) in &forms {
+            let real_cliff = w.cliff.iter().find(|c| c.form == form.id() && c.trim == "dynamic").and_then(|c| c.partitions);
+            if cliff.is_none() && faults.is_empty() {
+                if w.points.iter().any(|p| p.form == form.id()) && !missing.contains(form) {
+                    missing.push(*form);
+                }
+                continue;
+            }
+            for &(n, mf) in faults {
+                let Some(p) = w.points.iter().find(|p| p.partitions == n && p.form == form.id() && p.trim == "dynamic") else { continue };
                 let over = if p.minflt_per_txn > 0.0 { format!("{:+.0}%", (mf / p.minflt_per_txn - 1.0) * 100.0) } else { "n/a (server 0)".into() };
-                t.row([ver.clone(), form.to_string(), cell(cliff), cell(real_cliff), n.to_string(), format!("{mf:.1}"), format!("{:.1}", p.minflt_per_txn), over]);
+                t.row([ver.clone(), form.to_string(), cell(*cliff), cell(real_cliff), n.to_string(), format!("{mf:.1}"), format!("{:.1}", p.minflt_per_txn), over]);
             }
         }
     }
     let _ = writeln!(m, "{}", t.render());
+    for form in missing {
+        let _ = writeln!(m, "The model has no {form}-scan sweep in this report: the servers' {form} rows have no model beside them.\n");
+    }
     Some(m)
 }
 
@@ -937,5 +955,35 @@ mod tests {
         assert!(md.contains("- cliff (index scans, trim dynamic): 6 partitions"), "{md}");
         let squeezed = md.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(squeezed.contains("| 100 | index-only | Index Only Scan | 500 | 0.00 | 1000 | 0.00 | 2.00 |"), "{md}");
+    }
+
+    /// Each scan form's model figures stand beside the same form's server figures, a row per
+    /// partition count (every case repeats the seed's 100), and a report whose model had no
+    /// plain scans says so rather than borrowing the index-only cliff.
+    #[test]
+    fn the_model_sweep_stands_beside_the_servers_form_by_form() {
+        let p = |n: u32, form: &str, f: f64| sweep::Point { partitions: n, trim: "dynamic".into(), form: form.into(), tps: 1.0, minflt_per_txn: f, scan: "s".into() };
+        let cliff = |form: &str, n: u32| sweep::Cliff { form: form.into(), trim: "dynamic".into(), partitions: Some(n) };
+        let w = sweep::SweepReport {
+            server_version: "postgres (PostgreSQL) 15.20".into(),
+            host_cpu: "h".into(),
+            seconds: 1,
+            points: vec![p(4, sweep::INDEX_ONLY, 3.0), p(100, sweep::INDEX_ONLY, 299.0), p(4, sweep::PLAIN, 0.0), p(100, sweep::PLAIN, 358.0)],
+            cliff: vec![cliff(sweep::INDEX_ONLY, 4), cliff(sweep::PLAIN, 6)],
+            command: "c".into(),
+        };
+        let r = |metric: &str, value: f64| ModelSweepRow { variant: "alloc-churn/palloc-routine".into(), metric: metric.into(), value };
+        let index_only = vec![r("sweep:cliff-partitions", 4.0), r("sweep:minor-faults-per-query@4", 4.0), r("sweep:minor-faults-per-query@100", 600.0), r("sweep:minor-faults-per-query@100", 600.0)];
+        let mut both = index_only.clone();
+        both.extend([r("sweep:index-scan:cliff-partitions", 5.0), r("sweep:index-scan:minor-faults-per-query@4", 0.0), r("sweep:index-scan:minor-faults-per-query@100", 496.0)]);
+        let squeeze = |m: &str| m.split_whitespace().collect::<Vec<_>>().join(" ");
+        let md = squeeze(&alloc_churn_beside(&both, std::slice::from_ref(&w)).unwrap());
+        assert!(md.contains("| 15.20 | index-only | 4 | 4 | 100 | 600.0 | 299.0 | +101% |"), "{md}");
+        assert!(md.contains("| 15.20 | index | 5 | 6 | 100 | 496.0 | 358.0 | +39% |"), "{md}");
+        assert!(md.contains("| 15.20 | index | 5 | 6 | 4 | 0.0 | 0.0 | n/a (server 0) |"), "{md}");
+        assert_eq!(md.matches("| 100 |").count(), 2, "one row a form and partition count: {md}");
+        let md = squeeze(&alloc_churn_beside(&index_only, &[w]).unwrap());
+        assert!(!md.contains("| 15.20 | index |"), "{md}");
+        assert!(md.contains("The model has no index-scan sweep in this report"), "{md}");
     }
 }

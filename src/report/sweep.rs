@@ -12,7 +12,7 @@ use crate::host::provenance::{self, Provenance};
 use crate::host::worker::{Request, one_shot};
 use crate::measure::timing::{CallConfig, time_calls};
 use crate::study::alloc_churn::sweep::{self as churn, PARAMETER, PointConfig, SweepConfig};
-use crate::study::alloc_churn::{self, SEED_PARTITIONS};
+use crate::study::alloc_churn::{self, SEED_PARTITIONS, ScanForm};
 use crate::study::{Size, Variant};
 use crate::pg::mcxt::glibc::TrimProbe;
 use anyhow::{Context, Result, bail};
@@ -36,6 +36,9 @@ pub struct SweepPoint {
     pub variant: String,
     /// The parameter's value (partitions).
     pub partitions: usize,
+    /// How the plan scanned each partition (older files: index-only).
+    #[serde(default = "index_only")]
+    pub form: ScanForm,
     /// Timed queries.
     pub queries: u32,
     /// Median time per query, us.
@@ -81,15 +84,19 @@ pub struct Sweep {
     pub points: Vec<SweepPoint>,
 }
 
+fn index_only() -> ScanForm {
+    ScanForm::IndexOnly
+}
+
 impl Sweep {
-    /// The point of `variant` at `n`.
-    pub fn point(&self, variant: &str, n: usize) -> Option<&SweepPoint> {
-        self.points.iter().find(|p| p.variant == variant && p.partitions == n)
+    /// The point of `variant` at `n` partitions scanned in `form`.
+    pub fn point(&self, variant: &str, form: ScanForm, n: usize) -> Option<&SweepPoint> {
+        self.points.iter().find(|p| p.variant == variant && p.form == form && p.partitions == n)
     }
 
-    /// The points of one variant, ascending N.
-    pub fn series(&self, variant: &str) -> Vec<&SweepPoint> {
-        let mut v: Vec<_> = self.points.iter().filter(|p| p.variant == variant).collect();
+    /// The points of one variant and scan form, ascending N.
+    pub fn series(&self, variant: &str, form: ScanForm) -> Vec<&SweepPoint> {
+        let mut v: Vec<_> = self.points.iter().filter(|p| p.variant == variant && p.form == form).collect();
         v.sort_by_key(|p| p.partitions);
         v
     }
@@ -106,15 +113,17 @@ fn calls(cfg: &PointConfig) -> CallConfig {
     }
 }
 
-/// Measure variant `v` at `n` partitions in this process, which must be fresh (the `point`
-/// request's handler): the study's setup, then its query through the row, timed.
-pub fn measure_point(v: &'static Variant, n: usize, cfg: &PointConfig) -> Result<SweepPoint> {
-    let mut p = churn::prepare(v, n, cfg)?;
-    let what = format!("{} at {n} partitions", v.id);
+/// Measure variant `v` at `n` partitions scanned in `form` in this process, which must be
+/// fresh (the `point` request's handler): the study's setup, then its query through the row,
+/// timed.
+pub fn measure_point(v: &'static Variant, n: usize, form: ScanForm, cfg: &PointConfig) -> Result<SweepPoint> {
+    let mut p = churn::prepare(v, n, form, cfg)?;
+    let what = format!("{} at {n} partitions ({form} scans)", v.id);
     let t = time_calls(&calls(cfg), &what, &mut || Ok(p.backend.query()))?;
     Ok(SweepPoint {
         variant: v.id.to_string(),
         partitions: n,
+        form,
         queries: t.calls,
         us_median: t.median_us,
         us_mean: t.mean_us,
@@ -129,11 +138,12 @@ pub fn measure_point(v: &'static Variant, n: usize, cfg: &PointConfig) -> Result
     })
 }
 
-/// The `point` request for `v` at `n`.
-pub fn point_request(v: &'static Variant, n: usize, cfg: &PointConfig) -> Request {
+/// The `point` request for `v` at `n` partitions scanned in `form`.
+pub fn point_request(v: &'static Variant, n: usize, form: ScanForm, cfg: &PointConfig) -> Request {
     Request::Point {
         variant: v.id.to_string(),
         partitions: n,
+        form: form.id().to_string(),
         accounts: cfg.accounts,
         key: cfg.key,
         target_ms: cfg.target_ms,
@@ -143,33 +153,44 @@ pub fn point_request(v: &'static Variant, n: usize, cfg: &PointConfig) -> Reques
 }
 
 /// Measure one point in a fresh worker process.
-pub fn point_in_worker(v: &'static Variant, n: usize, cfg: &PointConfig) -> Result<SweepPoint> {
-    let p: SweepPoint = one_shot(&point_request(v, n, cfg))?;
-    if p.variant != v.id || p.partitions != n {
-        bail!("a worker asked for {} at {n} partitions answered {} at {}", v.id, p.variant, p.partitions);
+pub fn point_in_worker(v: &'static Variant, n: usize, form: ScanForm, cfg: &PointConfig) -> Result<SweepPoint> {
+    let p: SweepPoint = one_shot(&point_request(v, n, form, cfg))?;
+    if p.variant != v.id || p.partitions != n || p.form != form {
+        bail!("a worker asked for {} at {n} partitions ({form} scans) answered {} at {} ({} scans)", v.id, p.variant, p.partitions, p.form);
     }
     Ok(p)
 }
 
-/// Run the sweep: every (variant, N) in a fresh worker. Errors if the variants' digests
-/// differ at any N. `progress` hears each point.
+/// Run the sweep: every (form, variant, N) in a fresh worker. Errors if the digests differ
+/// at any N (every variant in either form returns the same rows and scan positions).
+/// `progress` hears each point.
 pub fn run(cfg: &SweepConfig, progress: &mut dyn FnMut(&SweepPoint)) -> Result<Sweep> {
-    if cfg.grid.is_empty() || cfg.variants.is_empty() {
-        bail!("an empty sweep: give at least one partition count and one variant");
+    if cfg.grid.is_empty() || cfg.variants.is_empty() || cfg.forms.is_empty() {
+        bail!("an empty sweep: give at least one partition count, one variant and one scan form");
     }
     let rows: Vec<&'static Variant> = cfg.variants.iter().map(|id| alloc_churn::variant_row(id)).collect::<Result<_>>()?;
     let mut points = Vec::new();
-    for &v in &rows {
-        for &n in &cfg.grid {
-            let p = point_in_worker(v, n, &cfg.point)?;
-            progress(&p);
-            points.push(p);
+    for &form in &cfg.forms {
+        for &v in &rows {
+            for &n in &cfg.grid {
+                let p = point_in_worker(v, n, form, &cfg.point)?;
+                progress(&p);
+                points.push(p);
+            }
         }
     }
     for &n in &cfg.grid {
         let at: Vec<_> = points.iter().filter(|p| p.partitions == n).collect();
         if let Some(bad) = at.iter().find(|p| p.digest != at[0].digest) {
-            bail!("at {n} partitions {} returned digest {:#x} but {} returned {:#x}: the variants disagree", bad.variant, bad.digest, at[0].variant, at[0].digest);
+            bail!(
+                "at {n} partitions {} ({} scans) returned digest {:#x} but {} ({} scans) returned {:#x}: the variants disagree",
+                bad.variant,
+                bad.form,
+                bad.digest,
+                at[0].variant,
+                at[0].form,
+                at[0].digest
+            );
         }
     }
     Ok(Sweep {
@@ -203,11 +224,13 @@ pub fn load(path: &Path) -> Result<Sweep> {
 // ---------------------------------------------------------------------------------------------
 // What a sweep shows.
 
-/// Where one variant's queries start to fault.
+/// Where one variant's queries start to fault, in one scan form.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Cliff {
     /// Variant id.
     pub variant: String,
+    /// Scan form.
+    pub form: ScanForm,
     /// The first N after the grid's first whose queries take [`CLIFF_FAULTS`] or more minor
     /// faults each (None: no such N), the servers' rule (`hotloops pg --sweep-partitions`).
     pub at: Option<usize>,
@@ -235,14 +258,15 @@ pub struct Cliff {
 /// work, so a trim's cost is a larger step in it than in a server's transaction).
 pub use crate::study::alloc_churn::CLIFF_FAULTS;
 
-/// Each variant's cliff: the first grid point after the first whose queries fault
-/// [`CLIFF_FAULTS`] times or more each.
+/// Each variant's cliff in each scan form: the first grid point after the first whose
+/// queries fault [`CLIFF_FAULTS`] times or more each.
 pub fn cliffs(s: &Sweep) -> Vec<Cliff> {
     let mut out = Vec::new();
-    for id in &s.config.variants {
-        let pts = s.series(id);
+    for (&form, id) in s.config.forms.iter().flat_map(|f| s.config.variants.iter().map(move |id| (f, id))) {
+        let pts = s.series(id, form);
         let mut c = Cliff {
             variant: id.clone(),
+            form,
             at: None,
             from: None,
             step: 0.0,
@@ -298,6 +322,7 @@ pub fn markdown(s: &Sweep) -> String {
     ));
     let mut t = Table::new([
         ("variant", Align::Left),
+        ("scans", Align::Left),
         ("cliff (>= 1 fault a query)", Align::Left),
         ("step", Align::Right),
         ("us/query before -> at", Align::Right),
@@ -309,67 +334,80 @@ pub fn markdown(s: &Sweep) -> String {
         match (c.at, c.from) {
             (Some(at), Some(from)) => t.row([
                 short(&c.variant).to_string(),
+                c.form.to_string(),
                 format!("{from} -> {at} partitions"),
                 format!("{:.1}x", c.step),
                 format!("{:.2} -> {:.2}", c.us_before, c.us_at),
                 format!("{:.1} -> {:.1}", c.faults_before, c.faults_at),
                 largest,
             ]),
-            _ => t.row([short(&c.variant).to_string(), "none".into(), "-".into(), "-".into(), "-".into(), largest]),
+            _ => t.row([short(&c.variant).to_string(), c.form.to_string(), "none".into(), "-".into(), "-".into(), "-".into(), largest]),
         };
     }
     m.push_str(&t.render());
     let info = alloc_churn::info();
-    if let (Some(a), Some(b)) = (s.point(info.baseline, SEED_PARTITIONS), s.point(info.patched, SEED_PARTITIONS)) {
-        m.push_str(&format!(
-            "\nAt {SEED_PARTITIONS} partitions: {} / {} = {:.3} (time per query; the seed: ~2, a ~50% TPS loss).\n",
-            short(info.baseline),
-            short(info.patched),
-            a.us_median / b.us_median
-        ));
+    for &form in &s.config.forms {
+        if let (Some(a), Some(b)) = (s.point(info.baseline, form, SEED_PARTITIONS), s.point(info.patched, form, SEED_PARTITIONS)) {
+            m.push_str(&format!(
+                "\nAt {SEED_PARTITIONS} partitions, {form} scans: {} / {} = {:.3} (time per query; the seed: ~2, a ~50% TPS loss).\n",
+                short(info.baseline),
+                short(info.patched),
+                a.us_median / b.us_median
+            ));
+        }
     }
-    m.push_str("\nMedian us per query (minor faults per query):\n\n");
-    let mut g = Table::new([("N", Align::Right)]);
-    for id in &s.config.variants {
-        g.column(short(id), Align::Right);
+    for &form in &s.config.forms {
+        m.push_str(&format!("\nMedian us per query (minor faults per query), {form} scans:\n\n"));
+        let mut g = Table::new([("N", Align::Right)]);
+        for id in &s.config.variants {
+            g.column(short(id), Align::Right);
+        }
+        for &n in &s.config.grid {
+            let cells = std::iter::once(n.to_string()).chain(s.config.variants.iter().map(|id| match s.point(id, form, n) {
+                Some(p) => format!("{:.2} ({:.1})", p.us_median, p.minor_faults),
+                None => "-".into(),
+            }));
+            g.row(cells);
+        }
+        m.push_str(&g.render());
     }
-    for &n in &s.config.grid {
-        let cells = std::iter::once(n.to_string()).chain(s.config.variants.iter().map(|id| match s.point(id, n) {
-            Some(p) => format!("{:.2} ({:.1})", p.us_median, p.minor_faults),
-            None => "-".into(),
-        }));
-        g.row(cells);
-    }
-    m.push_str(&g.render());
-    let untrimmed: Vec<String> =
-        s.points.iter().filter(|p| p.trim_fresh.is_some_and(|t| !t.trimmed)).map(|p| format!("{} @ {}", short(&p.variant), p.partitions)).collect();
+    let untrimmed: Vec<String> = s
+        .points
+        .iter()
+        .filter(|p| p.trim_fresh.is_some_and(|t| !t.trimmed))
+        .map(|p| format!("{} @ {} ({})", short(&p.variant), p.partitions, p.form))
+        .collect();
     if !untrimmed.is_empty() {
         m.push_str(&format!("\nWarning: these fresh processes did not trim at glibc's default threshold: {}\n", untrimmed.join(", ")));
     }
     m
 }
 
-/// The sweep's SVG: time per query (log) and minor faults per query against partitions
-/// (log), a line per variant.
+/// The sweep's SVG: per scan form, time per query (log) and minor faults per query against
+/// partitions (log), a line per variant.
 pub fn svg(s: &Sweep) -> Result<String> {
     if s.points.is_empty() {
         bail!("an empty sweep has nothing to plot");
     }
-    let lines = |f: fn(&SweepPoint) -> f64| -> Vec<Line> {
+    let lines = |form: ScanForm, f: fn(&SweepPoint) -> f64| -> Vec<Line> {
         s.config
             .variants
             .iter()
-            .map(|id| Line { label: short(id).to_string(), points: s.series(id).iter().map(|p| (p.partitions as f64, f(p))).collect() })
+            .map(|id| Line { label: short(id).to_string(), points: s.series(id, form).iter().map(|p| (p.partitions as f64, f(p))).collect() })
             .collect()
     };
-    lines_svg(
-        &format!("{}: cost per query against {} ({}, {})", s.study, s.parameter, s.libc, s.provenance.cpu_name),
-        s.parameter.as_str(),
-        &[
-            LinePanel { title: "median time per query".into(), y_desc: "us per query".into(), log_y: true, lines: lines(|p| p.us_median) },
-            LinePanel { title: "minor page faults per query".into(), y_desc: "faults per query".into(), log_y: false, lines: lines(|p| p.minor_faults) },
-        ],
-    )
+    let panels: Vec<LinePanel> = s
+        .config
+        .forms
+        .iter()
+        .flat_map(|&form| {
+            [
+                LinePanel { title: format!("{form} scans: median time per query"), y_desc: "us per query".into(), log_y: true, lines: lines(form, |p| p.us_median) },
+                LinePanel { title: format!("{form} scans: minor page faults per query"), y_desc: "faults per query".into(), log_y: false, lines: lines(form, |p| p.minor_faults) },
+            ]
+        })
+        .collect();
+    lines_svg(&format!("{}: cost per query against {} ({}, {})", s.study, s.parameter, s.libc, s.provenance.cpu_name), s.parameter.as_str(), &panels)
 }
 
 /// Run the sweep and write `sweep.json`, `sweep.md` and `sweep.svg` into `out`, all or none
@@ -417,29 +455,40 @@ pub fn case_rows(study: &str, case: &str, baseline: &str, variants: &[Variant], 
     })())
 }
 
-/// The rows of `sweep` for a case at `n` partitions.
+/// A sweep metric's name in a report row: `sweep:NAME` for the planner's index-only scans (as
+/// reports have always named them), `sweep:index-scan:NAME` for plain Index Scans.
+pub fn metric(form: ScanForm, name: &str) -> String {
+    match form {
+        ScanForm::IndexOnly => format!("sweep:{name}"),
+        ScanForm::Plain => format!("sweep:index-scan:{name}"),
+    }
+}
+
+/// The rows of `sweep` for a case at `n` partitions, for each scan form swept.
 pub fn rows_of(sweep: &Sweep, study: &str, case: &str, n: usize, baseline: &str, variants: &[Variant]) -> Vec<Row> {
     let cliffs = cliffs(sweep);
     let mut rows = Vec::new();
-    for v in variants {
-        let mut push = |metric: String, value: f64, unit: &str| rows.push(Row::plain(study, case, v.id, baseline, &metric, value, unit));
-        if let Some(c) = cliffs.iter().find(|c| c.variant == v.id) {
-            if let Some(at) = c.at {
-                push("sweep:cliff-partitions".into(), at as f64, "partitions");
-                push("sweep:cliff-step".into(), c.step, "x");
-                push("sweep:cliff-minor-faults".into(), c.faults_at, "faults/query");
+    for &form in &sweep.config.forms {
+        for v in variants {
+            let mut push = |name: String, value: f64, unit: &str| rows.push(Row::plain(study, case, v.id, baseline, &metric(form, &name), value, unit));
+            if let Some(c) = cliffs.iter().find(|c| c.variant == v.id && c.form == form) {
+                if let Some(at) = c.at {
+                    push("cliff-partitions".into(), at as f64, "partitions");
+                    push("cliff-step".into(), c.step, "x");
+                    push("cliff-minor-faults".into(), c.faults_at, "faults/query");
+                }
+                push("largest-step".into(), c.max_step, "x");
+                push("largest-step-at".into(), c.max_step_at as f64, "partitions");
             }
-            push("sweep:largest-step".into(), c.max_step, "x");
-            push("sweep:largest-step-at".into(), c.max_step_at as f64, "partitions");
-        }
-        let mut at = vec![n];
-        if n != SEED_PARTITIONS {
-            at.push(SEED_PARTITIONS);
-        }
-        for k in at {
-            if let Some(p) = sweep.point(v.id, k) {
-                push(format!("sweep:us-per-query@{k}"), p.us_median, "us/query");
-                push(format!("sweep:minor-faults-per-query@{k}"), p.minor_faults, "faults/query");
+            let mut at = vec![n];
+            if n != SEED_PARTITIONS {
+                at.push(SEED_PARTITIONS);
+            }
+            for k in at {
+                if let Some(p) = sweep.point(v.id, form, k) {
+                    push(format!("us-per-query@{k}"), p.us_median, "us/query");
+                    push(format!("minor-faults-per-query@{k}"), p.minor_faults, "faults/query");
+                }
             }
         }
     }

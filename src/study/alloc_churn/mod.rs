@@ -16,14 +16,15 @@
 //!
 //! **The model** ([`query`]): one backend's query over N partitions of `pgbench_accounts`
 //! (range-partitioned on aid as `pgbench -i --partitions=N` does), each with a B-tree on bid,
-//! scanned as the servers plan the seed's `count(*)`: an Index Only Scan per partition
-//! (`hotloops pg --seed 004` shows the plan; its who-allocates table shows what each
-//! partition mallocs). Per query:
+//! scanned in one of the servers' two plans for the seed's `count(*)` ([`ScanForm`]): an
+//! Index Only Scan per partition, as the planner picks it, or a plain Index Scan, as it does
+//! with index-only scans off (`hotloops pg --seed 004` shows the plan; its who-allocates table
+//! shows what each partition mallocs). Per query:
 //! 1. `MessageContext` is reset (PostgresMain does it before each message), deleting the last
 //!    plan's partition directory;
 //! 2. the planner pallocs its nodes in `MessageContext` (`crate::pg::nodes`: zeroed node-sized
-//!    chunks, [`PLANNER_NODE_BYTES`] once and [`PLANNER_NODE_BYTES_PER_PARTITION`] a
-//!    partition, and a partition directory of its own context: the servers' `MessageContext`
+//!    chunks, [`NodeBytes`]' planner bytes once and a partition for the [`ScanForm`] planned,
+//!    and a partition directory of its own context: the servers' `MessageContext`
 //!    at `ExecutorEnd`, read with `MemoryContextStats` by `scripts/pg-context-stats.sh`, less
 //!    what this model pallocs itself) and does [`LOOKUPS_PER_PARTITION`] = 2 routine look-ups per partition index
 //!    (`GetIndexAmRoutineByAmId`): one whose caller pfrees the result, as
@@ -32,18 +33,18 @@
 //!    `get_op_index_interpretation` did (reference §5.3). The count is our assumption; the
 //!    seed does not say which callers ran;
 //! 3. `ExecutorStart` creates the query's `ExecutorState` context, pallocs the node states,
-//!    slots and expression steps the servers' executor does ([`EXECUTOR_NODE_BYTES`] and
-//!    [`EXECUTOR_NODE_BYTES_PER_PARTITION`], measured as the planner's are) and an `ExprContext` for
+//!    slots and expression steps the servers' executor does ([`NodeBytes`]' executor bytes,
+//!    measured as the planner's are) and an `ExprContext` for
 //!    each node that evaluates expressions (`crate::pg::execnodes`: the Agg's three, one per
-//!    Index Only Scan), each with a per-tuple context of the default sizes, taken from aset.c's
+//!    scan), each with a per-tuple context of the default sizes, taken from aset.c's
 //!    context free list when a deleted one waits there (`crate::pg::mcxt::MAX_FREE_CONTEXTS`);
-//! 4. `ExecutorRun` creates printtup's context, then each scan's first `IndexOnlyNext` begins
-//!    it through the relcache's `rd_indam` (`btbeginscan`: scan descriptor, key arrays, the
-//!    27,352-byte scan state; `xs_want_itup` set), rescans it (`btrescan`: the 16 KiB tuple
-//!    workspace of an index-only scan) and runs the descent for `bid = 0`, which finds no
+//! 4. `ExecutorRun` creates printtup's context, then each scan's first `IndexOnlyNext` (or
+//!    `IndexNext`) begins it through the relcache's `rd_indam` (`btbeginscan`: scan
+//!    descriptor, key arrays, the 27,352-byte scan state; `xs_want_itup` set for an index-only
+//!    scan), rescans it (`btrescan`: the 16 KiB tuple workspace, index-only scans only) and runs the descent for `bid = 0`, which finds no
 //!    match, through `amgetbitmap`'s code (with no match both read the same pages); printtup's
 //!    context is deleted at the run's end;
-//! 5. `ExecutorEnd` ends each scan (`btendscan` frees the scan state's and the workspace's
+//! 5. `ExecutorEnd` ends each scan (`btendscan` frees the scan state's and any workspace's
 //!    dedicated blocks) and `FreeExecutorState` deletes the ExprContexts, newest first, then
 //!    `ExecutorState`; the next query's reset deletes the partition directory. Below 95
 //!    partitions the N + 6 contexts a query deletes all fit the free list and the next query
@@ -113,6 +114,7 @@ use crate::pg::workload::{PGBENCH_ACCOUNTS_TUPLES_PER_PAGE, PGBENCH_ROWS_PER_SCA
 use crate::study::{Case, CaseSpec, Kernel, Size, Study, StudyInfo, Variant};
 use anyhow::{Context, Result, bail};
 use isolation::Served;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -142,22 +144,81 @@ pub const SEED_PARTITIONS: usize = 100;
 /// the cliff: the model's sweep and the servers' use this one rule.
 pub const CLIFF_FAULTS: f64 = 1.0;
 
-/// The rest of planning's memory in `MessageContext` (parse and query trees, each partition's
-/// relation, index infos, restriction clauses and paths, the plan), in bytes as
-/// `MemoryContextStats` counts `used`: once a query, and per partition. The servers' figures
-/// less what this model's own look-ups palloc (PostgreSQL 18.6, the index-only plan, fitted
-/// over 1 to 100 partitions: `scripts/pg-context-stats.sh` measures them, `analysis/` keeps
-/// the table).
-pub const PLANNER_NODE_BYTES: usize = 18_987;
-/// Per partition: see [`PLANNER_NODE_BYTES`].
-pub const PLANNER_NODE_BYTES_PER_PARTITION: usize = 7_381;
-/// The rest of `ExecutorStart`'s memory in `ExecutorState` (the Agg's and Append's states,
-/// each scan's state, slots, scan keys and projection steps), once and per partition, as
-/// [`PLANNER_NODE_BYTES`] is (the servers' figures less the scan descriptors, scan states,
-/// workspaces and ExprContexts this model pallocs itself).
-pub const EXECUTOR_NODE_BYTES: usize = 7_250;
-/// Per partition: see [`EXECUTOR_NODE_BYTES`].
-pub const EXECUTOR_NODE_BYTES_PER_PARTITION: usize = 4_834;
+/// How the plan scans each partition, and what that plan's nodes take beyond what this model
+/// pallocs itself. The servers plan the seed's `count(*)` as an Index Only Scan per partition
+/// (after VACUUM); with `enable_indexonlyscan` and `enable_bitmapscan` off they plan a plain
+/// Index Scan, whose `btrescan` pallocs no tuple workspace and whose node states are smaller,
+/// so its query frees less at `ExecutorEnd` and its cliff lies later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ScanForm {
+    /// `IndexOnlyScan` per partition (`xs_want_itup`): the planner's choice.
+    #[serde(rename = "index-only")]
+    IndexOnly,
+    /// A plain `IndexScan` per partition.
+    #[serde(rename = "index")]
+    Plain,
+}
+
+/// Node memory of a plan, in bytes as `MemoryContextStats` counts `used`, once a query and per
+/// partition: the servers' figures less what this model pallocs itself (its look-ups in
+/// `MessageContext`; in `ExecutorState` the scan descriptors, key arrays, scan states,
+/// workspaces and ExprContexts). PostgreSQL 18.6, fitted over 1 to 100 partitions
+/// (`scripts/pg-context-stats.sh` measures them, `analysis/` keeps the table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeBytes {
+    /// Planning's memory in `MessageContext` (parse and query trees, each partition's
+    /// relation, index infos, restriction clauses and paths, the plan): once a query.
+    pub planner: usize,
+    /// ... and per partition.
+    pub planner_per_partition: usize,
+    /// `ExecutorStart`'s memory in `ExecutorState` (the Agg's and Append's states, each scan's
+    /// state, slots, scan keys and projection steps): once a query.
+    pub executor: usize,
+    /// ... and per partition.
+    pub executor_per_partition: usize,
+}
+
+impl ScanForm {
+    /// Both forms, the planner's first.
+    pub const ALL: [ScanForm; 2] = [ScanForm::IndexOnly, ScanForm::Plain];
+
+    /// The form's name, as the servers' sweep names it.
+    pub const fn id(self) -> &'static str {
+        match self {
+            ScanForm::IndexOnly => "index-only",
+            ScanForm::Plain => "index",
+        }
+    }
+
+    /// The form named `id`; an unknown name lists the valid ones.
+    pub fn parse(id: &str) -> Result<ScanForm> {
+        ScanForm::ALL.into_iter().find(|f| f.id() == id).with_context(|| {
+            format!("unknown scan form `{id}`: valid forms are {}", ScanForm::ALL.map(|f| f.id()).join(", "))
+        })
+    }
+
+    /// Whether the executor asks the index for its tuples (`xs_want_itup`).
+    pub const fn wants_index_tuples(self) -> bool {
+        matches!(self, ScanForm::IndexOnly)
+    }
+
+    /// The node memory of this form's plan.
+    pub const fn node_bytes(self) -> NodeBytes {
+        match self {
+            // Servers: MessageContext 19,235 + 7,645 N, ExecutorState 7,906 + 48,922 N.
+            ScanForm::IndexOnly => NodeBytes { planner: 18_987, planner_per_partition: 7_381, executor: 7_250, executor_per_partition: 4_834 },
+            // Servers: MessageContext 19,230 + 7,213 N, ExecutorState 7,982 + 32,070 N.
+            ScanForm::Plain => NodeBytes { planner: 18_982, planner_per_partition: 6_949, executor: 7_326, executor_per_partition: 4_414 },
+        }
+    }
+}
+
+impl std::fmt::Display for ScanForm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
 /// The planner's partition directory (a dynahash of its own context under `MessageContext`,
 /// default sizes, alive until the next reset): bytes beyond an empty context's.
 pub const PARTITION_DIRECTORY_BYTES: usize = 7_328;
@@ -354,6 +415,8 @@ pub struct Backend {
     /// The spec of the row this backend was built for: [`Backend::query`] calls its kernel,
     /// so a kernel never meets a backend built for another routine.
     spec: &'static ChurnSpec,
+    /// How the plan scans each partition.
+    form: ScanForm,
     workload: Arc<Workload>,
     pg_am: [PgAm; 7],
     /// `CacheMemoryContext` (standing in for each index's `rd_indexcxt`): the relcache's
@@ -383,9 +446,14 @@ pub struct Backend {
 }
 
 impl Backend {
-    /// A backend for variant `v` over `workload`, querying `bid = key`. Errors when this
-    /// process cannot run `v` in-process ([`place`]).
+    /// A backend for variant `v` over `workload`, querying `bid = key` with the planner's
+    /// plan (index-only scans). Errors when this process cannot run `v` in-process ([`place`]).
     pub fn new(v: &'static Variant, workload: Arc<Workload>, key: i64) -> Result<Backend> {
+        Backend::with_form(v, workload, key, ScanForm::IndexOnly)
+    }
+
+    /// [`Backend::new`] with the partitions scanned in `form`.
+    pub fn with_form(v: &'static Variant, workload: Arc<Workload>, key: i64, form: ScanForm) -> Result<Backend> {
         let spec = spec(v)?;
         if place(v)? != Placement::InProcess {
             bail!("{} cannot run in this process: another variant's malloc settings are in force here (run it in a worker)", v.id);
@@ -421,6 +489,7 @@ impl Backend {
         message_cxt.reset();
         Ok(Backend {
             spec,
+            form,
             scans: vec![std::ptr::null_mut(); workload.partitions.len()],
             expr_cxts: Vec::with_capacity(workload.partitions.len() + AGG_EXPR_CONTEXTS),
             last_executor_mallocs: 0,
@@ -440,6 +509,11 @@ impl Backend {
     /// The spec of the variant this backend runs.
     pub fn spec(&self) -> &'static ChurnSpec {
         self.spec
+    }
+
+    /// How the plan scans each partition.
+    pub fn form(&self) -> ScanForm {
+        self.form
     }
 
     /// Partitions.
@@ -532,13 +606,14 @@ fn query<const PALLOC: bool>(b: &mut Backend) -> u64 {
 
         // Planning: parse analysis and the query's own nodes, the partition directory, then
         // per partition its relation, paths and the routine look-ups per partition index.
-        palloc_nodes(&b.message_cxt, PLANNER_NODE_BYTES);
+        let nodes = b.form.node_bytes();
+        palloc_nodes(&b.message_cxt, nodes.planner);
         let pdir = AllocSet::with_default_sizes("partition directory", b.spec.backend);
         palloc_nodes(&pdir, PARTITION_DIRECTORY_BYTES);
         b.partition_dir = Some(pdir);
         let mut planned = 0xcbf2_9ce4_8422_2325u64;
         for rel in &b.rels {
-            palloc_nodes(&b.message_cxt, PLANNER_NODE_BYTES_PER_PARTITION);
+            palloc_nodes(&b.message_cxt, nodes.planner_per_partition);
             let r = match get_index_am_routine_by_am_id(&b.pg_am, rel.relam) {
                 Ok(r) => r,
                 Err(e) => lookup_failed(e),
@@ -557,27 +632,29 @@ fn query<const PALLOC: bool>(b: &mut Backend) -> u64 {
         }
 
         // ExecutorStart: CreateExecutorState, then ExecInitNode over Agg -> Append -> an Index
-        // Only Scan per partition (the servers' plan for the seed's count(*)): each node that
+        // (Only) Scan per partition (the servers' plans for the seed's count(*)): each node that
         // evaluates expressions gets an ExprContext (the Agg three, each scan one), whose
         // per-tuple context comes from aset.c's free list or a fresh 8 KiB malloc.
         let backend = b.spec.backend;
         let estate = AllocSet::with_default_sizes("ExecutorState", backend);
         memory_context_switch_to(estate.as_ptr());
-        palloc_nodes(&estate, EXECUTOR_NODE_BYTES);
+        palloc_nodes(&estate, nodes.executor);
         for i in 0..AGG_EXPR_CONTEXTS + b.rels.len() {
             let (_, per_tuple) = create_expr_context(&estate, backend);
             b.expr_cxts.push(per_tuple);
             // Each scan's node initialisation goes on after its ExprContext (slots, scan keys,
             // projection), so the heap holds them in the servers' order.
             if i >= AGG_EXPR_CONTEXTS {
-                palloc_nodes(&estate, EXECUTOR_NODE_BYTES_PER_PARTITION);
+                palloc_nodes(&estate, nodes.executor_per_partition);
             }
         }
         // ExecutorRun: printtup_startup's context for the result row, then each scan's first
-        // IndexOnlyNext: index_beginscan through the relcache's rd_indam, xs_want_itup, the
-        // rescan (whose first call pallocs the index-only tuple workspace), then the scan
+        // IndexOnlyNext or IndexNext: index_beginscan through the relcache's rd_indam,
+        // xs_want_itup for an index-only scan, the rescan (whose first call then pallocs the
+        // tuple workspace), then the scan
         // (amgetbitmap's code here: with no match both read the same pages).
         let printtup = AllocSet::with_default_sizes("printtup", backend);
+        let want_itup = b.form.wants_index_tuples();
         b.tbm = TidDigest::new();
         let mut ntids = 0i64;
         let mut state = 0u64;
@@ -587,7 +664,7 @@ fn query<const PALLOC: bool>(b: &mut Backend) -> u64 {
                 missing_callback("ambeginscan/amrescan/amgetbitmap")
             };
             let scan = begin(rel, 1, 0);
-            (*scan).xs_want_itup = true;
+            (*scan).xs_want_itup = want_itup;
             *b.scans.get_unchecked_mut(i) = scan;
             rescan(scan, b.keys.as_ptr(), 1, std::ptr::null(), 0);
             let n = getbitmap(scan, &mut b.tbm);

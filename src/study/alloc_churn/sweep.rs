@@ -1,10 +1,11 @@
-//! What one point of the alloc-churn sweep measures: variant `v` at N partitions, in a fresh
+//! What one point of the alloc-churn sweep measures: variant `v` at N partitions, the
+//! partitions scanned in one [`ScanForm`], in a fresh
 //! process (a `point` request), after the variant's settings and the workload build; the
 //! partition grids; glibc's trim probe before and after the setup, so a point whose process
 //! was not fresh shows it. Timing the queries and counting their faults is `crate::measure`'s;
 //! running the grid, one process a point, and the files are `crate::report::sweep`'s.
 
-use super::{Backend, INFO, SEED_KEY, Workload};
+use super::{Backend, INFO, SEED_KEY, ScanForm, Workload};
 use crate::pg::mcxt::glibc::{self, TrimProbe};
 use crate::pg::workload::PGBENCH_ROWS_PER_SCALE;
 use crate::study::{Size, Variant};
@@ -42,6 +43,9 @@ pub struct SweepConfig {
     pub grid: Vec<usize>,
     /// Variant ids.
     pub variants: Vec<String>,
+    /// Scan forms, each swept over every variant and N (older files: index-only alone).
+    #[serde(default = "index_only")]
+    pub forms: Vec<ScanForm>,
     /// Per point.
     pub point: PointConfig,
 }
@@ -54,6 +58,7 @@ impl SweepConfig {
         SweepConfig {
             grid,
             variants: INFO.variants.iter().map(|v| v.id.to_string()).collect(),
+            forms: ScanForm::ALL.to_vec(),
             point: PointConfig { accounts: PGBENCH_ROWS_PER_SCALE, key: SEED_KEY, target_ms: 60, min_queries: 30, max_queries: 20_000 },
         }
     }
@@ -65,6 +70,7 @@ impl SweepConfig {
         SweepConfig {
             grid,
             variants: INFO.variants.iter().map(|v| v.id.to_string()).collect(),
+            forms: ScanForm::ALL.to_vec(),
             point: PointConfig { accounts: PGBENCH_ROWS_PER_SCALE, key: SEED_KEY, target_ms: 20, min_queries: 20, max_queries: 5_000 },
         }
     }
@@ -86,6 +92,10 @@ impl SweepConfig {
     }
 }
 
+fn index_only() -> Vec<ScanForm> {
+    vec![ScanForm::IndexOnly]
+}
+
 /// A point ready to time: the backend, and glibc's trim probe before and after its setup.
 pub struct PointSetup {
     /// The variant's backend over N partitions; [`Backend::query`] is what is timed.
@@ -96,11 +106,12 @@ pub struct PointSetup {
     pub trim_ready: Option<TrimProbe>,
 }
 
-/// Set up variant `v` at `n` partitions in this process (which must be fresh: a worker).
-pub fn prepare(v: &'static Variant, n: usize, cfg: &PointConfig) -> Result<PointSetup> {
+/// Set up variant `v` at `n` partitions scanned in `form` in this process (which must be
+/// fresh: a worker).
+pub fn prepare(v: &'static Variant, n: usize, form: ScanForm, cfg: &PointConfig) -> Result<PointSetup> {
     let trim_fresh = glibc::probe();
     let workload = Arc::new(Workload::pgbench(cfg.accounts, n)?);
-    let backend = Backend::new(v, workload, cfg.key)?;
+    let backend = Backend::with_form(v, workload, cfg.key, form)?;
     Ok(PointSetup { backend, trim_fresh, trim_ready: glibc::probe() })
 }
 
