@@ -393,26 +393,29 @@ fn freeing_an_mmapped_chunk_switches_trimming_off() {
     assert!(!after.unwrap().trimmed, "after freeing a 1 MiB mmap'd chunk glibc should not trim: {after:?}");
 }
 
-/// The mechanism itself, in fresh processes: 3 scan states with their index-only workspaces
-/// (131 KB) fit glibc's kept top pad and fault nothing; 5 (219 KB) cross the trim threshold
+/// The mechanism itself, in fresh processes: 2 scan states with their index-only workspaces
+/// (88 KB) fit glibc's kept top pad and fault nothing; 5 (219 KB) cross the trim threshold
 /// and fault on every query; raising the threshold, or mimalloc, removes the faults. Plain
-/// Index Scans have no workspace: 4 of them fault nothing where 4 index-only scans do.
+/// Index Scans have no workspace: 4 of them fault less than 4 index-only scans.
+///
+/// Near the threshold a query's faults depend on where in its page the heap's top falls,
+/// which a few bytes more of anything the worker allocates first move (a request a few bytes
+/// longer made 3 index-only partitions fault a page a query): so the points asserted here
+/// sit a partition or more from it, or compare the forms at one N.
 #[test]
 fn crossing_the_trim_threshold_faults_every_query_and_the_mitigations_remove_it() {
     if !glibc() {
         return;
     }
     // pgbench scale 1, as the sweep runs: the partitions' index arrays are mmap'd, outside the
-    // heap the contexts churn. At 10,000 rows they sit in it, below the contexts, and 3
-    // partitions are so near the threshold that a request a few bytes longer faulted a page
-    // a query.
+    // heap the contexts churn.
     let cfg = PointConfig { accounts: 100_000, key: 0, target_ms: 5, min_queries: 20, max_queries: 200 };
     let in_form = |v: &str, n: usize, form: ScanForm| -> SweepPoint { ask(&sweep::point_request(row(v), n, form, &cfg)) };
     let point = |v: &str, n: usize| in_form(v, n, ScanForm::IndexOnly);
-    let below = point("palloc-routine", 3);
+    let below = point("palloc-routine", 2);
     let above = point("palloc-routine", 5);
     assert!(below.trim_fresh.unwrap().trimmed && above.trim_fresh.unwrap().trimmed, "workers are not fresh");
-    assert!(below.minor_faults < 0.5, "3 partitions fault: {below:?}");
+    assert!(below.minor_faults < 0.5, "2 partitions fault: {below:?}");
     assert!(above.minor_faults >= 1.0, "5 partitions do not fault: {above:?}");
     assert!(point("static-routine", 5).minor_faults >= 1.0, "the static routine does not move the threshold this far");
     for v in ["palloc-mallopt-trim", "palloc-mallopt-toppad", "palloc-mimalloc"] {
@@ -420,9 +423,11 @@ fn crossing_the_trim_threshold_faults_every_query_and_the_mitigations_remove_it(
         assert!(p.minor_faults < 0.5, "{v} still faults: {p:?}");
         assert_eq!(p.digest, above.digest);
     }
+    // 16 KiB less a partition to give back: at least two pages fewer a query.
     let (only, plain) = (point("palloc-routine", 4), in_form("palloc-routine", 4, ScanForm::Plain));
-    assert!(only.minor_faults >= 1.0 && plain.minor_faults < 0.5, "4 partitions: index-only {only:?}, plain {plain:?}");
+    assert!(only.minor_faults >= plain.minor_faults + 2.0, "4 partitions: index-only {only:?}, plain {plain:?}");
     assert_eq!((plain.form, plain.digest), (ScanForm::Plain, only.digest), "a plain scan returns what an index-only one does");
+    assert!(in_form("palloc-routine", 2, ScanForm::Plain).minor_faults < 0.5, "2 plain scans fault");
     assert!(in_form("palloc-routine", 8, ScanForm::Plain).minor_faults >= 1.0, "8 plain scans do not cross the threshold");
 }
 

@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# Where seed 004's query takes its memory from, on a real backend and in the alloc-churn model:
+# minor faults per query, and glibc's main heap at the query's start and at ExecutorEnd.
+#
+#   scripts/pg-heap-at-query.sh BINDIR [N ...]        (default N: 3 4 5 6 8)
+#
+# For each scan form (index-only, the planner's plan; index, plain Index Scans with
+# enable_indexonlyscan and enable_bitmapscan off) and partition count N (pgbench scale 1,
+# sql/seed004-partitions.sql):
+#   server  a backend driven by psql (simple protocol, as pgbench's is): 10 queries, then the
+#           minor faults of the next 200 (/proc/PID/stat, no debugger);
+#   heap    with gdb and glibc's debug symbols, a second such backend attached: glibc's
+#           thresholds (mp_), the heap, the top chunk and the bytes free below it (mallinfo2)
+#           where pg_parse_query starts and where standard_ExecutorEnd starts, the fourth query;
+#   model   target/release/hotloops worker measuring alloc-churn/palloc-routine at N in that
+#           form (its faults per query), and the same heap figures under gdb at the kernel's
+#           entry and the query's first btendscan.
+# "from top" is how far the top chunk moved up during the query (what the query took from
+# the heap's top rather than from chunks freed below it); "grew" what the heap grew by; a
+# heap that grows during a query and is back at the next start was trimmed.
+#
+# BINDIR holds initdb, pg_ctl, psql and postgres. As root, the server runs as the postgres OS
+# user. Everything lives in one temporary directory, removed (server and clients stopped
+# first) on every exit.
+set -euo pipefail
+bin=${1:?usage: scripts/pg-heap-at-query.sh BINDIR [N ...]}
+shift
+grid=("$@")
+[ ${#grid[@]} -gt 0 ] || grid=(3 4 5 6 8)
+for t in initdb pg_ctl psql postgres; do
+  [ -x "$bin/$t" ] || { echo "pg-heap-at-query: $bin/$t not found (BINDIR must hold a PostgreSQL server's binaries)" >&2; exit 2; }
+done
+for n in "${grid[@]}"; do
+  [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "pg-heap-at-query: partition count \`$n' is not a positive integer" >&2; exit 2; }
+done
+root=$(cd "$(dirname "$0")/.." && pwd)
+hotloops=$root/target/release/hotloops
+[ -x "$hotloops" ] || { echo "pg-heap-at-query: $hotloops not found: cargo build --release" >&2; exit 2; }
+sql=$root/sql/seed004-partitions.sql
+# The heap columns need gdb and glibc's malloc state by name (Debian: libc6-dbg, or debuginfod).
+heap=0
+if command -v gdb >/dev/null && gdb -q -batch -nx -ex 'ptype struct malloc_par' "$(ldd "$bin/postgres" | awk '/libc.so/ {print $3}')" 2>/dev/null | grep -q trim_threshold; then
+  heap=1
+else
+  echo "pg-heap-at-query: no gdb or no glibc debug symbols (apt-get install gdb libc6-dbg): faults only" >&2
+fi
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/hotloops-heapq-XXXXXX")
+chmod 755 "$dir"
+as_owner() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+cleanup() {
+  exec 3>&- 2>/dev/null || true
+  # Clients and debuggers of this run only: children of this shell.
+  pkill -P $$ 2>/dev/null || true
+  [ -f "$dir/data/postmaster.pid" ] && as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+[ "$(id -u)" = 0 ] && chown postgres: "$dir"
+
+as_owner "$bin/initdb" -D "$dir/data" -A trust -U postgres >/dev/null
+as_owner "$bin/pg_ctl" -D "$dir/data" -o "-k $dir -c listen_addresses=''" -l "$dir/log" -w start >/dev/null
+for n in "${grid[@]}"; do
+  as_owner "$bin/psql" -h "$dir" -U postgres -qX -c "CREATE DATABASE p$n" postgres
+  as_owner "$bin/psql" -h "$dir" -U postgres -qX -v partitions="$n" -f "$sql" "p$n" >/dev/null 2>&1
+done
+
+# One gdb macro for both sides: glibc's thresholds and heap, the top chunk, free bytes below it.
+cat > "$dir/heap.gdb" <<'EOF'
+set pagination off
+set confirm off
+set language c
+define heapstate
+printf "%s trim_threshold=%lu top_pad=%lu system_mem=%lu top_off=%lu top_size=%lu free=%lu\n", $arg0, mp_.trim_threshold, mp_.top_pad, main_arena.system_mem, (unsigned long)((char *) main_arena.top - (char *) mp_.sbrk_base), main_arena.top->mchunk_size & ~7, mallinfo2().fordblks
+end
+EOF
+cp "$dir/heap.gdb" "$dir/server.gdb"
+cat >> "$dir/server.gdb" <<'EOF'
+break standard_ExecutorEnd
+commands 1
+silent
+heapstate "executor-end"
+continue
+end
+break pg_parse_query
+commands 2
+silent
+heapstate "query-start"
+continue
+end
+continue
+EOF
+cp "$dir/heap.gdb" "$dir/model.gdb"
+end_sym=$(nm "$hotloops" | awk '/amapi4scan9btendscan/ {s = $3} END {print s}')
+cat >> "$dir/model.gdb" <<EOF
+break hotloops_alloc_churn_palloc_routine
+commands 1
+silent
+heapstate "query-start"
+set \$first = 1
+continue
+end
+break *(&'$end_sym')
+commands 2
+silent
+if \$first
+heapstate "executor-end"
+set \$first = 0
+end
+continue
+end
+run
+EOF
+chmod 644 "$dir"/*.gdb
+
+q='select count(*) from pgbench_accounts where bid = 0;'
+# Open a psql session on database $1 in form $2 whose backend pid lands in $dir/pid.
+session() {
+  rm -f "$dir/fifo" "$dir/psql.out"
+  mkfifo "$dir/fifo"
+  chmod 666 "$dir/fifo"
+  as_owner "$bin/psql" -h "$dir" -U postgres -qXAt "$1" < "$dir/fifo" > "$dir/psql.out" 2>&1 &
+  exec 3> "$dir/fifo"
+  [ "$2" = index ] && echo "set enable_indexonlyscan = off; set enable_bitmapscan = off;" >&3
+  echo "select 'pid', pg_backend_pid();" >&3
+  sync_on pid
+  awk -F'|' '$1 == "pid" {print $2}' "$dir/psql.out" > "$dir/pid"
+}
+# Wait until the session has printed a line starting with $1 (psql's \echo, after the answers
+# to every statement before it).
+sync_on() {
+  for _ in $(seq 600); do grep -q "^$1" "$dir/psql.out" && return 0; sleep 0.05; done
+  echo "pg-heap-at-query: the psql session did not answer (see $dir/log)" >&2
+  exit 1
+}
+close_session() {
+  echo '\q' >&3
+  exec 3>&-
+  wait
+}
+minflt() { awk '{print $10}' "/proc/$1/stat"; }
+# The steady-state cycle (the last query-start with its executor-end and the next start) of a
+# heap trace in $1, as: heap_at_start top free_below from_top grew free_below_at_end.
+cycle() {
+  python3 - "$1" <<'EOF'
+import re, sys
+rows = []
+for line in open(sys.argv[1]):
+    m = re.match(r"(query-start|executor-end) .*system_mem=(\d+) top_off=(\d+) top_size=(\d+) free=(\d+)", line)
+    if m:
+        rows.append((m.group(1), *map(int, m.groups()[1:])))
+starts = [i for i, r in enumerate(rows) if r[0] == "query-start" and i + 2 < len(rows) and rows[i + 1][0] == "executor-end"]
+if not starts:
+    print("- - - - - -")
+    sys.exit()
+a, b = rows[starts[-1]], rows[starts[-1] + 1]
+print(a[1], a[3], a[4] - a[3], b[2] - a[2], b[1] - a[1], b[4] - b[3])
+EOF
+}
+
+version=$("$bin/postgres" --version)
+echo "# $version and the alloc-churn model: minor faults a query and glibc's heap (bytes)"
+echo "who form N faults/query heap_at_start top free_below from_top grew free_below_at_end"
+for form in index-only index; do
+  for n in "${grid[@]}"; do
+    session "p$n" "$form"
+    pid=$(cat "$dir/pid")
+    for _ in $(seq 10); do echo "$q" >&3; done
+    echo '\echo warm' >&3
+    sync_on warm
+    f0=$(minflt "$pid")
+    for _ in $(seq 200); do echo "$q" >&3; done
+    echo '\echo done' >&3
+    sync_on done
+    f1=$(minflt "$pid")
+    close_session
+    cols="- - - - - -"
+    if [ $heap = 1 ]; then
+      session "p$n" "$form"
+      : > "$dir/gdb.out"
+      gdb -q -batch -nx -x "$dir/server.gdb" -p "$(cat "$dir/pid")" > "$dir/gdb.out" 2>&1 &
+      for _ in $(seq 200); do grep -q "Breakpoint 2 at" "$dir/gdb.out" && break; sleep 0.05; done
+      # The last command of the file, `continue`, follows the breakpoints.
+      sleep 0.5
+      for k in 1 2 3 4 5; do echo "$q" >&3; echo "\\echo q$k" >&3; sync_on "q$k"; done
+      close_session
+      cols=$(cycle "$dir/gdb.out")
+    fi
+    echo "server $form $n $(python3 -c "print(f'{($f1 - $f0) / 200:.2f}')") $cols"
+    req="{\"request\":\"point\",\"variant\":\"alloc-churn/palloc-routine\",\"partitions\":$n,\"form\":\"$form\",\"accounts\":100000,\"key\":0"
+    # A fresh worker process a point, as the sweep runs it (it exits if its stdin closes
+    # before it has answered).
+    faults=$(python3 - "$hotloops" "$req,\"target_ms\":20,\"min_queries\":50,\"max_queries\":5000}" <<'EOF'
+import json, subprocess, sys
+w = subprocess.Popen([sys.argv[1], "worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+w.stdin.write(sys.argv[2] + "\n")
+w.stdin.flush()
+reply = json.loads(w.stdout.readline())
+w.stdin.close()
+w.wait()
+print(f"{reply['ok']['minor_faults']:.2f}")
+EOF
+)
+    cols="- - - - - -"
+    if [ $heap = 1 ]; then
+      # The worker exits when its stdin closes: keep it open while it runs.
+      (echo "$req,\"target_ms\":1,\"min_queries\":3,\"max_queries\":3}"; sleep 5) | gdb -q -batch -nx -x "$dir/model.gdb" --args "$hotloops" worker > "$dir/gdb.out" 2>&1 || true
+      cols=$(cycle "$dir/gdb.out")
+    fi
+    echo "model $form $n $faults $cols"
+  done
+done
