@@ -72,7 +72,7 @@ set pagination off
 set confirm off
 set language c
 define heapstate
-printf "%s trim_threshold=%lu top_pad=%lu system_mem=%lu top_off=%lu top_size=%lu free=%lu\n", $arg0, mp_.trim_threshold, mp_.top_pad, main_arena.system_mem, (unsigned long)((char *) main_arena.top - (char *) mp_.sbrk_base), main_arena.top->mchunk_size & ~7, mallinfo2().fordblks
+printf "%s trim_threshold=%lu top_pad=%lu mmap_threshold=%lu system_mem=%lu top_off=%lu top_size=%lu free=%lu\n", $arg0, mp_.trim_threshold, mp_.top_pad, mp_.mmap_threshold, main_arena.system_mem, (unsigned long)((char *) main_arena.top - (char *) mp_.sbrk_base), main_arena.top->mchunk_size & ~7, mallinfo2().fordblks
 end
 EOF
 cp "$dir/heap.gdb" "$dir/server.gdb"
@@ -147,21 +147,21 @@ cycle() {
 import re, sys
 rows = []
 for line in open(sys.argv[1]):
-    m = re.match(r"(query-start|executor-end) .*system_mem=(\d+) top_off=(\d+) top_size=(\d+) free=(\d+)", line)
+    m = re.match(r"(query-start|executor-end) trim_threshold=(\d+) top_pad=(\d+) mmap_threshold=(\d+) system_mem=(\d+) top_off=(\d+) top_size=(\d+) free=(\d+)", line)
     if m:
-        rows.append((m.group(1), *map(int, m.groups()[1:])))
+        rows.append((m.group(1), *map(int, m.groups()[4:]), "/".join(m.groups()[1:4])))
 starts = [i for i, r in enumerate(rows) if r[0] == "query-start" and i + 2 < len(rows) and rows[i + 1][0] == "executor-end"]
 if not starts:
-    print("- - - - - -")
+    print("- - - - - - -")
     sys.exit()
 a, b = rows[starts[-1]], rows[starts[-1] + 1]
-print(a[1], a[3], a[4] - a[3], b[2] - a[2], b[1] - a[1], b[4] - b[3])
+print(a[1], a[3], a[4] - a[3], b[2] - a[2], b[1] - a[1], b[4] - b[3], a[5])
 EOF
 }
 
 version=$("$bin/postgres" --version)
 echo "# $version and the alloc-churn model: minor faults a query and glibc's heap (bytes)"
-echo "who form N faults/query heap_at_start top free_below from_top grew free_below_at_end"
+echo "who form N faults/query heap_at_start top free_below from_top grew free_below_at_end trim/top_pad/mmap_thresholds"
 for form in index-only index; do
   for n in "${grid[@]}"; do
     session "p$n" "$form"
@@ -175,7 +175,7 @@ for form in index-only index; do
     sync_on done
     f1=$(minflt "$pid")
     close_session
-    cols="- - - - - -"
+    cols="- - - - - - -"
     if [ $heap = 1 ]; then
       session "p$n" "$form"
       : > "$dir/gdb.out"
@@ -202,7 +202,7 @@ w.wait()
 print(f"{reply['ok']['minor_faults']:.2f}")
 EOF
 )
-    cols="- - - - - -"
+    cols="- - - - - - -"
     if [ $heap = 1 ]; then
       # The worker exits when its stdin closes: keep it open while it runs.
       (echo "$req,\"target_ms\":1,\"min_queries\":3,\"max_queries\":3}"; sleep 5) | gdb -q -batch -nx -x "$dir/model.gdb" --args "$hotloops" worker > "$dir/gdb.out" 2>&1 || true
