@@ -22,25 +22,9 @@ for t in initdb pg_ctl psql postgres; do
   [ -x "$bin/$t" ] || { echo "pg-context-stats: $bin/$t not found (BINDIR must hold a PostgreSQL server's binaries)" >&2; exit 2; }
 done
 command -v gdb >/dev/null || { echo "pg-context-stats: gdb not found: apt-get install gdb" >&2; exit 2; }
-sql=$(cd "$(dirname "$0")/.." && pwd)/sql/seed004-partitions.sql
-
-dir=$(mktemp -d "${TMPDIR:-/tmp}/hotloops-ctxstats-XXXXXX")
-chmod 755 "$dir"
-as_owner() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-cleanup() {
-  [ -f "$dir/data/postmaster.pid" ] && as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-[ "$(id -u)" = 0 ] && chown postgres: "$dir"
-
-as_owner "$bin/initdb" -D "$dir/data" -A trust -U postgres >/dev/null
-as_owner "$bin/pg_ctl" -D "$dir/data" -o "-k $dir -c listen_addresses=''" -l "$dir/log" -w start >/dev/null
-for n in "${grid[@]}"; do
-  as_owner "$bin/psql" -h "$dir" -U postgres -qX -c "CREATE DATABASE p$n" postgres
-  as_owner "$bin/psql" -h "$dir" -U postgres -qX -v partitions="$n" -f "$sql" "p$n" >/dev/null 2>&1
-done
+# shellcheck source=scripts/seed004-cluster.sh
+. "$(dirname "$0")/seed004-cluster.sh"
+seed004_cluster "$bin" ctxstats "${grid[@]}"
 as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
 
 q='select count(*) from pgbench_accounts where bid = 0;'

@@ -36,7 +36,6 @@ done
 root=$(cd "$(dirname "$0")/.." && pwd)
 hotloops=$root/target/release/hotloops
 [ -x "$hotloops" ] || { echo "pg-heap-at-query: $hotloops not found: cargo build --release" >&2; exit 2; }
-sql=$root/sql/seed004-partitions.sql
 # The heap columns need gdb and glibc's malloc state by name (Debian: libc6-dbg, or debuginfod).
 heap=0
 if command -v gdb >/dev/null && gdb -q -batch -nx -ex 'ptype struct malloc_par' "$(ldd "$bin/postgres" | awk '/libc.so/ {print $3}')" 2>/dev/null | grep -q trim_threshold; then
@@ -45,26 +44,9 @@ else
   echo "pg-heap-at-query: no gdb or no glibc debug symbols (apt-get install gdb libc6-dbg): faults only" >&2
 fi
 
-dir=$(mktemp -d "${TMPDIR:-/tmp}/hotloops-heapq-XXXXXX")
-chmod 755 "$dir"
-as_owner() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-cleanup() {
-  exec 3>&- 2>/dev/null || true
-  # Clients and debuggers of this run only: children of this shell.
-  pkill -P $$ 2>/dev/null || true
-  [ -f "$dir/data/postmaster.pid" ] && as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-[ "$(id -u)" = 0 ] && chown postgres: "$dir"
-
-as_owner "$bin/initdb" -D "$dir/data" -A trust -U postgres >/dev/null
-as_owner "$bin/pg_ctl" -D "$dir/data" -o "-k $dir -c listen_addresses=''" -l "$dir/log" -w start >/dev/null
-for n in "${grid[@]}"; do
-  as_owner "$bin/psql" -h "$dir" -U postgres -qX -c "CREATE DATABASE p$n" postgres
-  as_owner "$bin/psql" -h "$dir" -U postgres -qX -v partitions="$n" -f "$sql" "p$n" >/dev/null 2>&1
-done
+# shellcheck source=scripts/seed004-cluster.sh
+. "$root/scripts/seed004-cluster.sh"
+seed004_cluster "$bin" heapq "${grid[@]}"
 
 # One gdb macro for both sides: glibc's thresholds and heap, the top chunk, free bytes below it.
 cat > "$dir/heap.gdb" <<'EOF'
