@@ -266,24 +266,33 @@ fn contexts_hold_only_the_keepers_between_queries() {
     shared_process();
     let w = Arc::new(Workload::pgbench(100_000, 20).unwrap());
     let mut b = Backend::new(baseline(), w.clone(), 0).unwrap();
-    let c0 = mcxt::context_free_list_counts();
-    b.query();
-    let [cache, message] = b.context_stats();
-    // 20 relcache copies of 264 bytes fit the cache context's keeper.
-    assert_eq!(cache.blocks, 1);
+    // The backend's first query (run by `new`) built the relcache entries its plan needs, as
+    // a server's first query does: the partitioned table's two indexes' `index info`, its
+    // partition key and descriptor, then each partition's primary key's and bid index's
+    // `index info`, of the sizes 18.6's `MemoryContextStats` shows (2,048 bytes in 2 blocks an
+    // index, 1,024 in 1 block the key and the descriptor).
+    let (relcache, message) = b.context_stats();
+    assert_eq!(relcache.len(), 4 + 2 * 20);
+    for (i, c) in relcache.iter().enumerate() {
+        let expected = if i == 2 || i == 3 { (1024, 1) } else { (2048, 2) };
+        assert_eq!((c.total(), c.blocks), expected, "relcache context {i}: {c:?}");
+    }
     // The leaked look-ups stay in MessageContext until the next query.
     assert!(message.free_chunks[mcxt::free_index(248)] <= 1);
-    // The query deleted what it created: ExecutorState, the Agg's 3 ExprContexts, one a
-    // partition and printtup's, 25 contexts, all now reset on the default-size free list...
+    // Each later query deletes what it created, the last plan's partition directory at its
+    // reset, then ExecutorState, the Agg's 3 ExprContexts, one a partition and printtup's: 26
+    // contexts a query, all reset onto the default-size free list, where the next query finds
+    // them (the first query malloc'd them): no context malloc'd.
+    let c0 = mcxt::context_free_list_counts();
+    b.query();
     let c1 = mcxt::context_free_list_counts();
-    assert_eq!((c1.kept - c0.kept, c1.flushed - c0.flushed), (25, 0));
+    assert_eq!((c1.reused - c0.reused, c1.kept - c0.kept, c1.flushed - c0.flushed), (26, 26, 0));
+    // This plan's partition directory lives until the next reset; the other 25 wait.
     assert!(mcxt::context_free_list_lengths(MallocBackend::Libc).0 >= 25);
-    // ...which the next query takes again, after its reset deleted the first plan's partition
-    // directory (26 then): no context malloc'd.
     b.query();
     let c2 = mcxt::context_free_list_counts();
     assert_eq!((c2.reused - c1.reused, c2.kept - c1.kept, c2.flushed - c1.flushed), (26, 26, 0));
-    let palloc_message = b.context_stats()[1].clone();
+    let palloc_message = b.context_stats().1;
     // A process that ran default variants refuses a mallopt variant's backend.
     let err = Backend::new(row("palloc-mallopt-trim"), b.workload_arc(), 0).err().expect("a mallopt backend in a shared process").to_string();
     assert!(err.contains("cannot run in this process"), "{err}");
@@ -292,7 +301,7 @@ fn contexts_hold_only_the_keepers_between_queries() {
     // The static routine allocates nothing in MessageContext: the palloc backend's holds
     // exactly its leaked look-ups more (a 256-byte chunk and its header a partition), beside
     // the planner's nodes both palloc alike, and the headers of any blocks those took.
-    let static_message = &s.context_stats()[1];
+    let static_message = &s.context_stats().1;
     let extra_blocks = palloc_message.blocks - static_message.blocks;
     assert_eq!(palloc_message.used() - static_message.used() - mcxt::ALLOC_BLOCKHDRSZ * extra_blocks, 20 * (256 + mcxt::ALLOC_CHUNKHDRSZ));
 }

@@ -52,15 +52,22 @@
 //!    frees the 100 on the list, so every query mallocs 99 scan ExprContexts and printtup's
 //!    context anew, as the servers' who-allocates table shows.
 //!
-//! So both contexts malloc the servers' blocks (at 17 of 18 points measured; the 18th sits on
-//! a block boundary: `tests/alloc_churn.rs` holds them to PostgreSQL 18.6's). Not modelled: what the planner and
-//! executor compute in that memory (the nodes are zeroed, not filled, so the query's CPU time
-//! is a small part of a server's transaction and a trim's cost a larger part of the model's
-//! query); the backend's heap before the query (a server's holds its caches; this process's
-//! holds the model's workload); one relcache context for all indexes instead
-//! of one `rd_indexcxt` each. The digest of a query folds what the
-//! planner read from the routines, every TID the scans returned and the scan states' final
-//! positions: every variant must agree on it.
+//! So both contexts malloc the servers' blocks (index-only scans: 17 of 18 points; the 18th
+//! sits on a block boundary; plain scans: all 18; `tests/alloc_churn.rs` holds them to
+//! PostgreSQL 18.6's). The backend's first query, which [`Backend::with_form`] runs (never a
+//! kernel), also builds the relcache entries the plan needs, as a server's first query does,
+//! in contexts the backend keeps: the partitioned table's indexes' `index info`, its partition
+//! key and descriptor, and each partition's primary key's and bid index's `index info` (with
+//! the routine's copy before bc6374cd76; sizes in [`RELCACHE_USED`]). Not modelled: what the
+//! planner and executor compute in that memory (the nodes are zeroed, not filled, so the
+//! query's CPU time is a small part of a server's transaction and a trim's cost a larger part
+//! of the model's query); the first query's catalog scans and their temporaries (on 18.6 at 5
+//! partitions, 138 catalog index scans and 176 KB more small pallocs in `MessageContext` than a
+//! later query's planning, which grows it a 64 KiB block that later queries leave free between
+//! the relcache's chunks: where the servers' executor then places scan states, one reason
+//! their cliff can lie a partition later than the model's; `analysis/` has the heap walks).
+//! The digest of a query folds what the planner read from the routines, every TID the scans
+//! returned and the scan states' final positions: every variant must agree on it.
 //!
 //! **Variants** (kernels `#[inline(never)]`, unmangled `hotloops_alloc_churn_*`, one query
 //! each; the routine fill `hl_bthandler_palloc` is a helper worth reading in asm):
@@ -419,9 +426,11 @@ pub struct Backend {
     form: ScanForm,
     workload: Arc<Workload>,
     pg_am: [PgAm; 7],
-    /// `CacheMemoryContext` (standing in for each index's `rd_indexcxt`): the relcache's
-    /// copies of the routine before bc6374cd76.
-    cache_cxt: AllocSet,
+    /// The relcache's contexts the backend's first query built and every later one keeps:
+    /// the parent's partition key and descriptor, then each index's `rd_indexcxt` (`index
+    /// info`: the partitioned table's two indexes, then each partition's primary key and bid
+    /// index), which holds the routine's copy before bc6374cd76.
+    relcache_cxts: Vec<AllocSet>,
     /// `MessageContext`: the planner's allocations, reset before each query.
     message_cxt: AllocSet,
     /// The query's `ExprContext`s' per-tuple contexts, kept from `ExecutorStart` to
@@ -462,34 +471,19 @@ impl Backend {
             Routine::Palloc => hl_bthandler_palloc,
             Routine::Static => hl_bthandler_static,
         };
-        let cache_cxt = AllocSet::with_default_sizes("CacheMemoryContext", spec.backend);
         let message_cxt = AllocSet::with_default_sizes("MessageContext", spec.backend);
         let pg_am = amapi::pg_am(handler);
-        // RelationInitIndexAccessInfo -> InitIndexAmRoutine, once per index.
-        let mut rels = Vec::with_capacity(workload.partitions.len());
-        let old = memory_context_switch_to(message_cxt.as_ptr());
-        for (i, p) in workload.partitions.iter().enumerate() {
-            // SAFETY: MessageContext is current and live; the routine it returns is copied
-            // before the temporary is freed.
-            let rd_indam = unsafe {
-                let r = get_index_am_routine_by_am_id(&pg_am, BTREE_AM_OID)?;
-                match spec.routine {
-                    Routine::Palloc => {
-                        let copy = cache_cxt.alloc(size_of::<IndexAmRoutine>()).as_ptr().cast::<IndexAmRoutine>();
-                        copy.write(*r);
-                        pfree(r.cast_mut().cast());
-                        copy.cast_const()
-                    }
-                    Routine::Static => r,
-                }
-            };
-            rels.push(IndexRelation { rd_id: 16_384 + 2 * i as u32 + 1, relam: BTREE_AM_OID, rd_indam, index: &p.index });
-        }
-        memory_context_switch_to(old);
-        message_cxt.reset();
-        Ok(Backend {
+        // Not opened yet: the first query's planning builds each index's relcache entry.
+        let rels = workload
+            .partitions
+            .iter()
+            .enumerate()
+            .map(|(i, p)| IndexRelation { rd_id: 16_384 + 2 * i as u32 + 1, relam: BTREE_AM_OID, rd_indam: std::ptr::null(), index: &p.index })
+            .collect();
+        let mut b = Backend {
             spec,
             form,
+            relcache_cxts: Vec::with_capacity(2 * workload.partitions.len() + 4),
             scans: vec![std::ptr::null_mut(); workload.partitions.len()],
             expr_cxts: Vec::with_capacity(workload.partitions.len() + AGG_EXPR_CONTEXTS),
             last_executor_mallocs: 0,
@@ -498,12 +492,19 @@ impl Backend {
             contexts_at_end: None,
             workload,
             pg_am,
-            cache_cxt,
             message_cxt,
             rels,
             keys: [eq_key(key)],
             tbm: TidDigest::new(),
-        })
+        };
+        // A backend's first query builds the relcache entries its plan needs, in its heap
+        // among that query's planner and executor blocks; the kernels run the queries after
+        // it (so neither their code nor their counts hold the one-time build).
+        match spec.routine {
+            Routine::Palloc => query::<true, true>(&mut b),
+            Routine::Static => query::<false, true>(&mut b),
+        };
+        Ok(b)
     }
 
     /// The spec of the variant this backend runs.
@@ -531,9 +532,10 @@ impl Backend {
         self.workload.clone()
     }
 
-    /// Context counters: (cache, message).
-    pub fn context_stats(&self) -> [mcxt::ContextStats; 2] {
-        [self.cache_cxt.stats(), self.message_cxt.stats()]
+    /// Context counters: the relcache's contexts (parent's first, then each partition's
+    /// primary key's and bid index's), and `MessageContext`.
+    pub fn context_stats(&self) -> (Vec<mcxt::ContextStats>, mcxt::ContextStats) {
+        (self.relcache_cxts.iter().map(AllocSet::stats).collect(), self.message_cxt.stats())
     }
 
     /// malloc calls of the last query's `ExecutorState` (deleted at its end).
@@ -591,10 +593,73 @@ fn fold(h: u64, x: u64) -> u64 {
     (h ^ x).wrapping_mul(0x100_0000_01b3)
 }
 
+/// Bytes used (`MemoryContextStats`) in the relcache contexts a backend's first query builds
+/// for seed 004's plan, PostgreSQL 18.6 (`index info` of a partition's primary key and of its
+/// bid index; the partitioned table's two indexes, its partition key and descriptor), read in
+/// the same dumps as `MessageContext`'s (`scripts/pg-context-stats.sh`'s gdb output).
+pub const RELCACHE_USED: RelcacheUsed = RelcacheUsed { partition_indexes: [1_296, 1_368], parent_indexes: [1_224, 1_224], partition_key: 648, partition_descriptor: 776 };
+
+/// See [`RELCACHE_USED`].
+#[derive(Clone, Copy, Debug)]
+pub struct RelcacheUsed {
+    /// A partition's primary key's and bid index's `index info`.
+    pub partition_indexes: [usize; 2],
+    /// The partitioned table's indexes' `index info`.
+    pub parent_indexes: [usize; 2],
+    /// Its `partition key`.
+    pub partition_key: usize,
+    /// Its `partition descriptor`.
+    pub partition_descriptor: usize,
+}
+
+/// A relcache context of the small sizes (as the relcache makes them), filled with node-sized
+/// chunks until `MemoryContextStats` would count `used` bytes in it, after `first` (the
+/// routine's copy of an index); kept for the backend's life.
+#[cold]
+#[inline(never)]
+fn relcache_context<T>(b: &mut Backend, name: &'static str, used: usize, first: impl FnOnce(&AllocSet) -> T) -> T {
+    let cxt = AllocSet::with_small_sizes(name, b.spec.backend);
+    let out = first(&cxt);
+    palloc_nodes(&cxt, used.saturating_sub(cxt.stats().used()));
+    b.relcache_cxts.push(cxt);
+    out
+}
+
+/// `RelationInitIndexAccessInfo` of one index: its `index info` context, and before
+/// bc6374cd76 (`PALLOC`) the routine's copy in it (`InitIndexAmRoutine`: the handler's
+/// palloc'd routine in the current context, copied, the temporary pfree'd).
+///
+/// # Safety
+/// `MessageContext` is current.
+#[cold]
+#[inline(never)]
+unsafe fn open_index<const PALLOC: bool>(b: &mut Backend, used: usize) -> *const IndexAmRoutine {
+    // SAFETY: the handler pallocs in the current context (the caller's MessageContext); the
+    // copy lives in a context the backend keeps, and the temporary is freed once copied.
+    unsafe {
+        let r = match get_index_am_routine_by_am_id(&b.pg_am, BTREE_AM_OID) {
+            Ok(r) => r,
+            Err(e) => lookup_failed(e),
+        };
+        relcache_context(b, "index info", used, |cxt| {
+            if PALLOC {
+                let copy = cxt.alloc(size_of::<IndexAmRoutine>()).as_ptr().cast::<IndexAmRoutine>();
+                copy.write(*r);
+                pfree(r.cast_mut().cast());
+                copy.cast_const()
+            } else {
+                r
+            }
+        })
+    }
+}
+
 /// One query over the backend's partitions (see the module doc). `PALLOC`: the look-ups
 /// return palloc'd routines, and the callers that pfree'd before bc6374cd76 pfree them.
+/// `FIRST`: the backend's first query, which also builds the relcache entries (in
+/// [`Backend::with_form`], never in a kernel).
 #[inline(always)]
-fn query<const PALLOC: bool>(b: &mut Backend) -> u64 {
+fn query<const PALLOC: bool, const FIRST: bool>(b: &mut Backend) -> u64 {
     // SAFETY: the contexts, relations and their indexes live as long as `b`; every pointer
     // palloc'd below is used and freed within this query, before the contexts are reset.
     unsafe {
@@ -608,11 +673,30 @@ fn query<const PALLOC: bool>(b: &mut Backend) -> u64 {
         // per partition its relation, paths and the routine look-ups per partition index.
         let nodes = b.form.node_bytes();
         palloc_nodes(&b.message_cxt, nodes.planner);
+        if FIRST {
+            // The partitioned table's relcache entry: its indexes', its partition key's and
+            // (expanding it) its partition descriptor's contexts.
+            let used = RELCACHE_USED;
+            for u in used.parent_indexes {
+                open_index::<PALLOC>(b, u);
+            }
+            relcache_context(b, "partition key", used.partition_key, |_| ());
+            relcache_context(b, "partition descriptor", used.partition_descriptor, |_| ());
+        }
         let pdir = AllocSet::with_default_sizes("partition directory", b.spec.backend);
         palloc_nodes(&pdir, PARTITION_DIRECTORY_BYTES);
         b.partition_dir = Some(pdir);
         let mut planned = 0xcbf2_9ce4_8422_2325u64;
-        for rel in &b.rels {
+        for i in 0..b.rels.len() {
+            if FIRST {
+                // get_relation_info opens the partition's indexes: its primary key, then
+                // the index on bid the plan scans.
+                let [pkey, bid] = RELCACHE_USED.partition_indexes;
+                open_index::<PALLOC>(b, pkey);
+                let rd_indam = open_index::<PALLOC>(b, bid);
+                b.rels.get_unchecked_mut(i).rd_indam = rd_indam;
+            }
+            let rel = b.rels.get_unchecked(i);
             palloc_nodes(&b.message_cxt, nodes.planner_per_partition);
             let r = match get_index_am_routine_by_am_id(&b.pg_am, rel.relam) {
                 Ok(r) => r,
@@ -705,14 +789,14 @@ fn query<const PALLOC: bool>(b: &mut Backend) -> u64 {
 #[unsafe(no_mangle)]
 #[inline(never)]
 pub fn hotloops_alloc_churn_palloc_routine(b: &mut Backend) -> u64 {
-    query::<true>(b)
+    query::<true, false>(b)
 }
 
 /// `alloc-churn/static-routine`: one query, the static routine.
 #[unsafe(no_mangle)]
 #[inline(never)]
 pub fn hotloops_alloc_churn_static_routine(b: &mut Backend) -> u64 {
-    query::<false>(b)
+    query::<false, false>(b)
 }
 // ---------------------------------------------------------------------------------------------
 // Cases.
