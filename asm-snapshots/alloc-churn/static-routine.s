@@ -8,20 +8,18 @@ hotloops_alloc_churn_static_routine:
 	push r13
 	push r12
 	push rbx
-	sub rsp, 200
-	lea rbx, [rdi + 656]
+	sub rsp, 216
+	lea rbx, [rdi + 672]
 	mov qword ptr [rsp + 8], rdi
-	cmp qword ptr [rdi + 656], 0
+	cmp qword ptr [rdi + 672], 0
 	mov qword ptr [rsp + 64], rbx
 	je .L0
 	mov rdi, rbx
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
 .L0:
 	mov rax, qword ptr [rsp + 8]
-	mov qword ptr [rax + 656], 0
-	lea rcx, [rax + 640]
-	mov qword ptr [rsp + 24], rcx
-	mov rbx, qword ptr [rax + 640]
+	mov qword ptr [rax + 672], 0
+	mov rbx, qword ptr [rax + 656]
 	mov r14, qword ptr [rbx]
 	test r14, r14
 	je .L1
@@ -53,6 +51,9 @@ hotloops_alloc_churn_static_routine:
 	call r12
 	jmp .L4
 .L1:
+	mov r14, qword ptr [rsp + 8]
+	lea rax, [r14 + 656]
+	mov qword ptr [rsp + 24], rax
 	mov rax, qword ptr [rbx + 96]
 	mov rcx, qword ptr [rbx + 128]
 	mov qword ptr [rbx], rcx
@@ -64,30 +65,31 @@ hotloops_alloc_churn_static_routine:
 	movups xmmword ptr [rbx + 72], xmm0
 	mov qword ptr [rbx + 88], 0
 	mov qword ptr [rbx + 112], rax
-	mov rax, qword ptr [rsp + 24]
-	mov rbx, qword ptr [rax]
+	mov rbx, qword ptr [r14 + 656]
 	lea rdi, [rip + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@TLSLD]
 	call __tls_get_addr@PLT
-	lea rcx, [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF]
-	mov qword ptr [rsp + 128], rcx
-	mov rcx, qword ptr [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF]
-	mov qword ptr [rsp + 168], rcx
-	mov qword ptr [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF], rbx
-	lea r13, [rip + .Lanon]
-	xor r12d, r12d
+	mov rcx, rax
+	mov rax, qword ptr [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF]
+	mov qword ptr [rsp + 184], rax
+	mov qword ptr [rsp + 16], rcx
+	mov qword ptr [rcx + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF], rbx
+	cmp byte ptr [r14 + 720], 0
+	je .L6
+	lea r12, [rip + .Lanon]
+	xor r13d, r13d
 	lea r15, [rsp + 32]
 	xor ebp, ebp
-.L6:
-	mov rax, r12
+.L7:
+	mov rax, r13
 	movabs rcx, -6148914691236517205
 	mul rcx
 	shl rdx, 2
 	and rdx, -32
 	lea rax, [rdx + 2*rdx]
-	mov rcx, r13
+	mov rcx, r12
 	sub rcx, rax
-	mov r14, qword ptr [rcx]
-	lea rax, [r14 - 1]
+	mov rbx, qword ptr [rcx]
+	lea rax, [rbx - 1]
 	shr rax, 3
 	mov edx, 127
 	bsr rdx, rax
@@ -98,23 +100,79 @@ hotloops_alloc_churn_static_routine:
 	shl rax, cl
 	add rbp, rax
 	add rbp, 8
-	cmp rbp, 18987
-	ja .L7
+	cmp rbp, 18982
+	ja .L8
 	mov rdi, qword ptr [rsp + 24]
-	mov rsi, r14
+	mov rsi, rbx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
-	mov rbx, rax
+	mov r14, rax
 	mov rdi, rax
 	xor esi, esi
-	mov rdx, r14
+	mov rdx, rbx
 	call qword ptr [rip + memset@GOTPCREL]
-	mov qword ptr [rsp + 32], rbx
-	inc r12
-	add r13, 8
-	jmp .L6
-.L7:
+	mov qword ptr [rsp + 32], r14
+	inc r13
+	add r12, 8
+	jmp .L7
+.L6:
+	lea r12, [rip + .Lanon]
+	xor r13d, r13d
+	lea rbp, [rsp + 32]
+	xor r15d, r15d
+.L9:
+	mov rax, r13
+	movabs rcx, -6148914691236517205
+	mul rcx
+	shl rdx, 2
+	and rdx, -32
+	lea rax, [rdx + 2*rdx]
+	mov rcx, r12
+	sub rcx, rax
+	mov rbx, qword ptr [rcx]
+	lea rax, [rbx - 1]
+	shr rax, 3
+	mov edx, 127
+	bsr rdx, rax
+	not edx
+	mov cl, 3
+	sub cl, dl
+	mov eax, 1
+	shl rax, cl
+	add r15, rax
+	add r15, 8
+	cmp r15, 18987
+	ja .L10
+	mov rdi, qword ptr [rsp + 24]
+	mov rsi, rbx
+	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
+	mov r14, rax
+	mov rdi, rax
+	xor esi, esi
+	mov rdx, rbx
+	call qword ptr [rip + memset@GOTPCREL]
+	mov qword ptr [rsp + 32], r14
+	inc r13
+	add r12, 8
+	jmp .L9
+.L8:
+	mov eax, 4414
+	mov qword ptr [rsp + 88], rax
+	mov eax, 7326
+	mov qword ptr [rsp + 72], rax
+	mov r12d, 6949
+	jmp .L11
+.L10:
+	mov eax, 4834
+	mov qword ptr [rsp + 88], rax
+	mov eax, 7250
+	mov qword ptr [rsp + 72], rax
+	mov r12d, 7381
+.L11:
+	mov rax, qword ptr [rsp + 16]
+	lea rax, [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF]
+	mov qword ptr [rsp + 136], rax
 	mov rax, qword ptr [rsp + 8]
-	mov rax, qword ptr [rax + 392]
+	mov rax, qword ptr [rax + 416]
 	movzx edx, byte ptr [rax + 25]
 	lea rdi, [rip + .Lanon]
 	xor r13d, r13d
@@ -124,18 +182,17 @@ hotloops_alloc_churn_static_routine:
 	xor ecx, ecx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::new@GOTPCREL]
 	mov qword ptr [rsp + 16], rax
-	mov qword ptr [rsp + 160], rax
-	lea r12, [rip + .Lanon]
+	mov qword ptr [rsp + 176], rax
+	lea r15, [rip + .Lanon]
 	xor ebp, ebp
-	mov r15, qword ptr [rsp + 64]
-.L8:
+.L12:
 	mov rax, r13
 	movabs rcx, -6148914691236517205
 	mul rcx
 	shl rdx, 2
 	and rdx, -32
 	lea rax, [rdx + 2*rdx]
-	mov rcx, r12
+	mov rcx, r15
 	sub rcx, rax
 	mov r14, qword ptr [rcx]
 	lea rax, [r14 - 1]
@@ -150,8 +207,8 @@ hotloops_alloc_churn_static_routine:
 	add rbp, rax
 	add rbp, 8
 	cmp rbp, 7328
-	ja .L9
-	lea rdi, [rsp + 160]
+	ja .L13
+	lea rdi, [rsp + 176]
 	mov rsi, r14
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
 	mov rbx, rax
@@ -162,49 +219,48 @@ hotloops_alloc_churn_static_routine:
 	mov qword ptr [rsp + 32], rbx
 	lea rax, [rsp + 32]
 	inc r13
-	add r12, 8
-	jmp .L8
-.L9:
-	cmp qword ptr [r15], 0
-	je .L10
-	mov rdi, r15
+	add r15, 8
+	jmp .L12
+.L13:
+	mov rdi, qword ptr [rsp + 64]
+	cmp qword ptr [rdi], 0
+	je .L14
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-.L10:
+.L14:
 	movabs rcx, -3750763034362895579
 	mov rax, qword ptr [rsp + 8]
 	mov rdx, qword ptr [rsp + 16]
-	mov qword ptr [rax + 656], rdx
-	mov rax, qword ptr [rax + 40]
+	mov qword ptr [rax + 672], rdx
+	mov rax, qword ptr [rax + 64]
+	mov qword ptr [rsp + 96], rax
 	test rax, rax
-	je .L11
-	mov rcx, qword ptr [rsp + 8]
-	mov r15, qword ptr [rcx + 32]
-	lea rax, [rax + 2*rax]
-	lea rax, [r15 + 8*rax]
-	mov qword ptr [rsp + 104], rax
-	lea rax, [rcx + 408]
-	mov qword ptr [rsp + 16], rax
-	lea rax, [rcx + 440]
-	mov qword ptr [rsp + 72], rax
-	lea rax, [rcx + 472]
-	mov qword ptr [rsp + 152], rax
-	lea rax, [rcx + 504]
-	mov qword ptr [rsp + 144], rax
-	lea rax, [rcx + 536]
-	mov qword ptr [rsp + 136], rax
-	lea rax, [rcx + 568]
+	je .L15
+	mov rax, qword ptr [rsp + 8]
+	lea rbp, [rax + 432]
+	lea rcx, [rax + 464]
+	mov qword ptr [rsp + 168], rcx
+	lea rcx, [rax + 496]
+	mov qword ptr [rsp + 160], rcx
+	lea rcx, [rax + 528]
+	mov qword ptr [rsp + 152], rcx
+	lea rcx, [rax + 560]
+	mov qword ptr [rsp + 144], rcx
+	lea rcx, [rax + 592]
+	mov qword ptr [rsp + 128], rcx
+	add rax, 624
 	mov qword ptr [rsp + 120], rax
-	lea rax, [rcx + 600]
-	mov qword ptr [rsp + 112], rax
-	lea r13, [rsp + 32]
+	mov qword ptr [rsp + 16], 0
 	movabs rcx, -3750763034362895579
-.L12:
-	mov qword ptr [rsp + 80], r15
+	mov qword ptr [rsp + 112], rbp
+.L16:
 	mov qword ptr [rsp + 64], rcx
+	mov rax, qword ptr [rsp + 8]
+	mov rax, qword ptr [rax + 56]
+	mov qword ptr [rsp + 80], rax
 	lea r14, [rip + .Lanon]
-	xor r15d, r15d
+	xor r13d, r13d
 	xor ebp, ebp
-.L13:
+.L17:
 	mov rax, rbp
 	movabs rcx, -6148914691236517205
 	mul rcx
@@ -223,124 +279,132 @@ hotloops_alloc_churn_static_routine:
 	sub cl, dl
 	mov eax, 1
 	shl rax, cl
-	add r15, rax
-	add r15, 8
-	cmp r15, 7381
-	ja .L14
+	add r13, rax
+	add r13, 8
+	cmp r13, r12
+	ja .L18
 	mov rdi, qword ptr [rsp + 24]
 	mov rsi, rbx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
-	mov r12, rax
+	mov r15, rax
 	mov rdi, rax
 	xor esi, esi
 	mov rdx, rbx
 	call qword ptr [rip + memset@GOTPCREL]
-	mov qword ptr [rsp + 32], r12
+	mov qword ptr [rsp + 32], r15
+	lea rax, [rsp + 32]
 	inc rbp
 	add r14, 8
-	jmp .L13
-.L14:
-	mov r15, qword ptr [rsp + 80]
-	mov ebx, dword ptr [r15 + 20]
-	mov r14, qword ptr [rsp + 16]
+	jmp .L17
+.L18:
+	mov rax, qword ptr [rsp + 16]
+	lea r15, [rax + 2*rax]
+	mov r14, qword ptr [rsp + 80]
+	mov ebx, dword ptr [r14 + 8*r15 + 20]
+	mov r13, qword ptr [rsp + 112]
+	mov rbp, r13
 	mov rax, qword ptr [rsp + 8]
-	cmp dword ptr [rax + 432], ebx
-	je .L15
-	mov r14, qword ptr [rsp + 72]
-	cmp dword ptr [rax + 464], ebx
-	je .L15
-	mov r14, qword ptr [rsp + 152]
-	cmp dword ptr [rax + 496], ebx
-	je .L15
-	mov r14, qword ptr [rsp + 144]
-	cmp dword ptr [rax + 528], ebx
-	je .L15
-	mov r14, qword ptr [rsp + 136]
-	cmp dword ptr [rax + 560], ebx
-	je .L15
-	mov r14, qword ptr [rsp + 120]
-	cmp dword ptr [rax + 592], ebx
-	je .L15
-	mov r14, qword ptr [rsp + 112]
-	cmp dword ptr [rax + 624], ebx
-	jne .L16
-.L15:
-	cmp byte ptr [r14 + 28], 105
-	jne .L17
-	mov rax, qword ptr [r14 + 16]
+	cmp dword ptr [rax + 456], ebx
+	je .L19
+	mov rbp, qword ptr [rsp + 168]
+	cmp dword ptr [rax + 488], ebx
+	je .L19
+	mov rbp, qword ptr [rsp + 160]
+	cmp dword ptr [rax + 520], ebx
+	je .L19
+	mov rbp, qword ptr [rsp + 152]
+	cmp dword ptr [rax + 552], ebx
+	je .L19
+	mov rbp, qword ptr [rsp + 144]
+	cmp dword ptr [rax + 584], ebx
+	je .L19
+	mov rbp, qword ptr [rsp + 128]
+	cmp dword ptr [rax + 616], ebx
+	je .L19
+	mov rbp, qword ptr [rsp + 120]
+	cmp dword ptr [rax + 648], ebx
+	jne .L20
+.L19:
+	cmp byte ptr [rbp + 28], 105
+	jne .L21
+	mov rax, qword ptr [rbp + 16]
 	test rax, rax
-	je .L18
+	je .L22
 	call rax
 	mov edx, 3
 	test rax, rax
-	je .L19
-	cmp dword ptr [rax], 430
-	jne .L19
-	movzx ebp, byte ptr [rax + 10]
-	movzx esi, byte ptr [rax + 15]
-	movzx r14d, word ptr [rax + 6]
-	mov r12, qword ptr [rsp + 16]
-	mov rcx, qword ptr [rsp + 8]
-	cmp dword ptr [rcx + 432], ebx
-	mov dword ptr [rsp + 96], ebx
-	je .L20
-	mov r12, qword ptr [rsp + 72]
-	cmp dword ptr [rcx + 464], ebx
-	je .L20
-	mov r12, qword ptr [rsp + 152]
-	cmp dword ptr [rcx + 496], ebx
-	je .L20
-	mov r12, qword ptr [rsp + 144]
-	cmp dword ptr [rcx + 528], ebx
-	je .L20
-	mov r12, qword ptr [rsp + 136]
-	cmp dword ptr [rcx + 560], ebx
-	je .L20
-	mov r12, qword ptr [rsp + 120]
-	cmp dword ptr [rcx + 592], ebx
-	je .L20
-	mov r12, qword ptr [rsp + 112]
-	cmp dword ptr [rcx + 624], ebx
-	jne .L21
-.L20:
-	cmp byte ptr [r12 + 28], 105
-	jne .L22
-	mov qword ptr [rsp + 184], rax
-	mov rax, qword ptr [r12 + 16]
-	test rax, rax
 	je .L23
-	mov rbx, rsi
-	call rax
-	mov rsi, rax
-	mov eax, 3
-	test rsi, rsi
+	cmp dword ptr [rax], 430
+	jne .L23
+	lea rcx, [r14 + 8*r15]
+	movzx edx, byte ptr [rax + 10]
+	movzx ebx, byte ptr [rax + 15]
+	movzx r14d, word ptr [rax + 6]
+	mov edi, dword ptr [rcx + 20]
+	mov r15, r13
+	mov rcx, qword ptr [rsp + 8]
+	cmp dword ptr [rcx + 456], edi
+	mov dword ptr [rsp + 80], edi
 	je .L24
-	cmp dword ptr [rsi], 430
+	mov r15, qword ptr [rsp + 168]
+	cmp dword ptr [rcx + 488], edi
+	je .L24
+	mov r15, qword ptr [rsp + 160]
+	cmp dword ptr [rcx + 520], edi
+	je .L24
+	mov r15, qword ptr [rsp + 152]
+	cmp dword ptr [rcx + 552], edi
+	je .L24
+	mov r15, qword ptr [rsp + 144]
+	cmp dword ptr [rcx + 584], edi
+	je .L24
+	mov r15, qword ptr [rsp + 128]
+	cmp dword ptr [rcx + 616], edi
+	je .L24
+	mov r15, qword ptr [rsp + 120]
+	cmp dword ptr [rcx + 648], edi
+	jne .L25
+.L24:
+	cmp byte ptr [r15 + 28], 105
+	jne .L26
+	mov qword ptr [rsp + 200], rax
+	mov rax, qword ptr [r15 + 16]
+	test rax, rax
+	je .L27
+	mov r13, rdx
+	call rax
+	mov rdi, rax
+	mov eax, 3
+	test rdi, rdi
+	je .L28
+	cmp dword ptr [rdi], 430
 	mov rcx, qword ptr [rsp + 64]
-	jne .L24
-	add r15, 24
+	jne .L28
+	mov rsi, qword ptr [rsp + 16]
+	inc rsi
 	lea rax, [2*rbx]
-	add rax, rbp
+	add rax, r13
 	shl r14d, 8
 	or r14, rax
 	xor r14, rcx
 	movabs rdx, 1099511628211
 	imul r14, rdx
-	movzx eax, byte ptr [rsi + 13]
-	movzx ecx, byte ptr [rsi + 19]
+	movzx eax, byte ptr [rdi + 13]
+	movzx ecx, byte ptr [rdi + 19]
 	lea rax, [rax + 2*rcx]
-	mov qword ptr [rsp + 176], rsi
-	movzx ecx, word ptr [rsi + 4]
+	mov qword ptr [rsp + 192], rdi
+	movzx ecx, word ptr [rdi + 4]
 	shl ecx, 8
 	or rcx, rax
 	xor rcx, r14
 	imul rcx, rdx
-	cmp r15, qword ptr [rsp + 104]
-	jne .L12
-.L11:
+	mov qword ptr [rsp + 16], rsi
+	cmp rsi, qword ptr [rsp + 96]
+	jne .L16
+.L15:
 	mov qword ptr [rsp + 64], rcx
 	mov rax, qword ptr [rsp + 8]
-	mov rax, qword ptr [rax + 392]
+	mov rax, qword ptr [rax + 416]
 	movzx edx, byte ptr [rax + 25]
 	lea rdi, [rip + .Lanon]
 	xor r12d, r12d
@@ -351,14 +415,14 @@ hotloops_alloc_churn_static_routine:
 	xor ecx, ecx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::new@GOTPCREL]
 	mov rcx, rax
-	mov qword ptr [rsp + 88], rax
-	mov rax, qword ptr [rsp + 128]
+	mov qword ptr [rsp + 104], rax
+	mov rax, qword ptr [rsp + 136]
 	mov qword ptr [rsp + 80], rcx
 	mov qword ptr [rax], rcx
 	lea r14, [rip + .Lanon]
 	lea rbp, [rsp + 32]
 	xor r13d, r13d
-.L25:
+.L29:
 	mov rax, r12
 	movabs rcx, -6148914691236517205
 	mul rcx
@@ -379,9 +443,9 @@ hotloops_alloc_churn_static_routine:
 	shl rax, cl
 	add r13, rax
 	add r13, 8
-	cmp r13, 7250
-	ja .L26
-	lea rdi, [rsp + 88]
+	cmp r13, qword ptr [rsp + 72]
+	ja .L30
+	lea rdi, [rsp + 104]
 	mov rsi, r15
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
 	mov rbx, rax
@@ -392,24 +456,26 @@ hotloops_alloc_churn_static_routine:
 	mov qword ptr [rsp + 32], rbx
 	inc r12
 	add r14, 8
-	jmp .L25
-.L26:
+	jmp .L29
+.L30:
 	mov rax, qword ptr [rsp + 8]
-	mov rax, qword ptr [rax + 40]
-	add rax, 2
-	mov qword ptr [rsp + 72], rax
+	mov rcx, qword ptr [rax + 64]
+	add rax, 24
+	mov qword ptr [rsp + 96], rax
+	add rcx, 2
+	mov qword ptr [rsp + 72], rcx
 	mov qword ptr [rsp + 24], 0
-	lea r12, [rsp + 88]
-	jmp .L27
-.L28:
+	lea r13, [rsp + 104]
+	jmp .L31
+.L32:
 	mov rax, qword ptr [rsp + 24]
 	cmp rax, qword ptr [rsp + 72]
 	lea rax, [rax + 1]
 	mov qword ptr [rsp + 24], rax
-	je .L29
-.L27:
+	je .L33
+.L31:
 	mov esi, 128
-	mov rdi, r12
+	mov rdi, r13
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
 	mov r15, rax
 	mov esi, 11
@@ -419,7 +485,7 @@ hotloops_alloc_churn_static_routine:
 	mov edx, dword ptr [rsp + 16]
 	xor ecx, ecx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::new@GOTPCREL]
-	mov r13, rax
+	mov r12, rax
 	lea rax, [rsp + 36]
 	xorps xmm2, xmm2
 	movups xmmword ptr [rax], xmm2
@@ -431,7 +497,7 @@ hotloops_alloc_churn_static_routine:
 	movups xmmword ptr [r15 + 16], xmm1
 	mov rax, qword ptr [rsp + 80]
 	mov qword ptr [r15 + 32], rax
-	mov qword ptr [r15 + 40], r13
+	mov qword ptr [r15 + 40], r12
 	movups xmmword ptr [r15 + 48], xmm2
 	movups xmmword ptr [r15 + 64], xmm2
 	mov qword ptr [r15 + 80], 0
@@ -439,24 +505,25 @@ hotloops_alloc_churn_static_routine:
 	mov qword ptr [r15 + 96], 0
 	mov byte ptr [r15 + 104], 1
 	movups xmmword ptr [r15 + 112], xmm2
-	mov qword ptr [rsp + 32], r13
-	mov r14, qword ptr [rsp + 8]
-	mov rbx, qword ptr [r14 + 16]
-	cmp rbx, qword ptr [r14]
-	jne .L30
-	mov rdi, r14
+	mov qword ptr [rsp + 32], r12
+	mov rax, qword ptr [rsp + 8]
+	mov rbx, qword ptr [rax + 40]
+	cmp rbx, qword ptr [rax + 24]
+	jne .L34
+	mov rdi, qword ptr [rsp + 96]
 	call qword ptr [rip + alloc::raw_vec::RawVec<T,A>::grow_one@GOTPCREL]
-.L30:
-	mov rax, qword ptr [r14 + 8]
-	mov qword ptr [rax + 8*rbx], r13
+.L34:
+	mov rcx, qword ptr [rsp + 8]
+	mov rax, qword ptr [rcx + 32]
+	mov qword ptr [rax + 8*rbx], r12
 	inc rbx
-	mov qword ptr [r14 + 16], rbx
+	mov qword ptr [rcx + 40], rbx
 	cmp qword ptr [rsp + 24], 3
-	jb .L28
+	jb .L32
 	lea rbp, [rip + .Lanon]
 	xor r14d, r14d
 	xor r15d, r15d
-.L31:
+.L35:
 	mov rax, r15
 	movabs rcx, -6148914691236517205
 	mul rcx
@@ -465,8 +532,8 @@ hotloops_alloc_churn_static_routine:
 	lea rax, [rdx + 2*rdx]
 	mov rcx, rbp
 	sub rcx, rax
-	mov r13, qword ptr [rcx]
-	lea rax, [r13 - 1]
+	mov r12, qword ptr [rcx]
+	lea rax, [r12 - 1]
 	shr rax, 3
 	mov edx, 127
 	bsr rdx, rax
@@ -477,22 +544,22 @@ hotloops_alloc_churn_static_routine:
 	shl rax, cl
 	add r14, rax
 	add r14, 8
-	cmp r14, 4834
-	ja .L28
-	mov rdi, r12
-	mov rsi, r13
+	cmp r14, qword ptr [rsp + 88]
+	ja .L32
+	mov rdi, r13
+	mov rsi, r12
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
 	mov rbx, rax
 	mov rdi, rax
 	xor esi, esi
-	mov rdx, r13
+	mov rdx, r12
 	call qword ptr [rip + memset@GOTPCREL]
 	mov qword ptr [rsp + 32], rbx
 	lea rax, [rsp + 32]
 	inc r15
 	add rbp, 8
-	jmp .L31
-.L29:
+	jmp .L35
+.L33:
 	lea rdi, [rip + .Lanon]
 	mov esi, 8
 	mov r8d, 8192
@@ -501,89 +568,93 @@ hotloops_alloc_churn_static_routine:
 	xor ecx, ecx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::new@GOTPCREL]
 	mov rdx, rax
-	mov qword ptr [rsp + 192], rdx
+	mov qword ptr [rsp + 208], rdx
 	mov rcx, qword ptr [rsp + 8]
-	mov qword ptr [rcx + 680], 0
-	movabs rax, -3750763034362895579
-	mov qword ptr [rcx + 688], rax
+	movzx esi, byte ptr [rcx + 720]
 	mov qword ptr [rcx + 696], 0
-	mov rax, qword ptr [rcx + 40]
+	movabs rax, -3750763034362895579
+	mov qword ptr [rcx + 704], rax
+	mov qword ptr [rcx + 712], 0
+	mov rax, qword ptr [rcx + 64]
 	test rax, rax
-	je .L32
-	mov qword ptr [rsp + 96], rdx
-	lea rdx, [rcx + 680]
+	je .L36
+	mov qword ptr [rsp + 112], rdx
+	lea rdx, [rcx + 696]
 	mov qword ptr [rsp + 72], rdx
-	mov rdi, qword ptr [rcx + 32]
+	mov rdi, qword ptr [rcx + 56]
 	shl rax, 3
 	lea rdx, [rax + 2*rax]
-	lea rax, [rcx + 664]
-	mov qword ptr [rsp + 104], rax
-	xor r14d, r14d
-	xor r15d, r15d
+	xor sil, 1
+	mov byte ptr [rsp + 16], sil
+	lea rax, [rcx + 680]
+	mov qword ptr [rsp + 96], rax
 	xor r13d, r13d
-.L33:
+	xor ebp, ebp
+	xor r14d, r14d
+.L37:
 	mov rcx, qword ptr [rdi]
 	mov rax, qword ptr [rcx + 152]
 	test rax, rax
-	je .L34
-	mov rbp, qword ptr [rcx + 160]
-	test rbp, rbp
-	je .L34
-	mov r12, qword ptr [rcx + 176]
+	je .L38
+	mov r12, qword ptr [rcx + 160]
 	test r12, r12
-	je .L34
+	je .L38
+	mov r15, qword ptr [rcx + 176]
+	test r15, r15
+	je .L38
 	lea rcx, [rdi + 24]
-	mov qword ptr [rsp + 16], rcx
+	mov qword ptr [rsp + 88], rcx
 	mov esi, 1
 	mov qword ptr [rsp + 24], rdx
 	xor edx, edx
 	call rax
 	mov rbx, rax
-	mov byte ptr [rax + 48], 1
+	movzx eax, byte ptr [rsp + 16]
+	mov byte ptr [rbx + 48], al
 	mov rax, qword ptr [rsp + 8]
-	mov rax, qword ptr [rax + 56]
-	mov qword ptr [rax + r15], rbx
+	mov rax, qword ptr [rax + 80]
+	mov qword ptr [rax + rbp], rbx
 	mov rdi, rbx
-	mov rsi, qword ptr [rsp + 104]
+	mov rsi, qword ptr [rsp + 96]
 	mov edx, 1
 	xor ecx, ecx
 	xor r8d, r8d
-	call rbp
+	call r12
 	mov rdi, rbx
 	mov rsi, qword ptr [rsp + 72]
-	call r12
+	call r15
 	mov rdx, qword ptr [rsp + 24]
 	add r13, rax
 	xor r14, rax
 	movabs rax, 1099511628211
 	imul r14, rax
-	add r15, 8
-	mov rdi, qword ptr [rsp + 16]
+	add rbp, 8
+	mov rdi, qword ptr [rsp + 88]
 	add rdx, -24
-	jne .L33
+	jne .L37
 	xor qword ptr [rsp + 64], r13
-	mov rdx, qword ptr [rsp + 96]
-	jmp .L35
-.L32:
+	mov rdx, qword ptr [rsp + 112]
+	jmp .L39
+.L36:
 	xor r14d, r14d
-.L35:
+.L39:
 	mov qword ptr [rsp + 32], rdx
 	lea rdi, [rsp + 32]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
 	mov rbx, qword ptr [rsp + 8]
-	cmp byte ptr [rbx + 704], 0
-	jne .L36
-.L37:
-	mov rax, qword ptr [rbx + 32]
-	mov qword ptr [rsp + 16], rax
-	mov rax, qword ptr [rbx + 40]
+	cmp byte ptr [rbx + 721], 0
+	jne .L40
+.L41:
+	mov rax, qword ptr [rbx + 56]
+	mov qword ptr [rsp + 88], rax
+	mov rax, qword ptr [rbx + 64]
 	shl rax, 3
 	lea rax, [rax + 2*rax]
 	mov qword ptr [rsp + 24], rax
 	xor r13d, r13d
 	xor ebp, ebp
-	jmp .L38
-.L39:
+	jmp .L42
+.L43:
 	shl r12, 32
 	or r12, rbx
 	xor r12, r14
@@ -594,16 +665,16 @@ hotloops_alloc_churn_static_routine:
 	mov rdi, r15
 	call qword ptr [rip + hotloops::pg::mcxt::pfree@GOTPCREL]
 	mov r14, r12
-.L38:
+.L42:
 	cmp qword ptr [rsp + 24], r13
-	je .L40
-	mov rax, qword ptr [rsp + 16]
+	je .L44
+	mov rax, qword ptr [rsp + 88]
 	mov rax, qword ptr [rax + r13]
 	mov rax, qword ptr [rax + 184]
 	test rax, rax
-	je .L41
+	je .L45
 	mov rcx, qword ptr [rsp + 8]
-	mov rcx, qword ptr [rcx + 56]
+	mov rcx, qword ptr [rcx + 80]
 	mov r15, qword ptr [rcx + 8*rbp]
 	mov rcx, qword ptr [r15 + 56]
 	mov r12d, dword ptr [rcx + 4]
@@ -612,48 +683,48 @@ hotloops_alloc_churn_static_routine:
 	call rax
 	mov rdi, qword ptr [r15 + 32]
 	test rdi, rdi
-	je .L39
+	je .L43
 	call qword ptr [rip + hotloops::pg::mcxt::pfree@GOTPCREL]
-	jmp .L39
-.L40:
+	jmp .L43
+.L44:
 	mov r12, qword ptr [rsp + 8]
-	mov rax, qword ptr [r12 + 16]
+	mov rax, qword ptr [r12 + 40]
 	test rax, rax
-	je .L42
+	je .L46
 	lea rbx, [rsp + 32]
 	mov r15, qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-.L43:
+.L47:
 	lea rcx, [rax - 1]
-	mov qword ptr [r12 + 16], rcx
-	mov rcx, qword ptr [r12 + 8]
+	mov qword ptr [r12 + 40], rcx
+	mov rcx, qword ptr [r12 + 32]
 	mov rax, qword ptr [rcx + 8*rax - 8]
 	mov qword ptr [rsp + 32], rax
 	mov rdi, rbx
 	call r15
-	mov rax, qword ptr [r12 + 16]
+	mov rax, qword ptr [r12 + 40]
 	test rax, rax
-	jne .L43
-.L42:
-	mov rax, qword ptr [rsp + 128]
-	mov rcx, qword ptr [rsp + 168]
-	mov qword ptr [rax], rcx
+	jne .L47
+.L46:
+	mov rax, qword ptr [rsp + 184]
+	mov rcx, qword ptr [rsp + 136]
+	mov qword ptr [rcx], rax
 	mov rcx, qword ptr [rsp + 80]
 	mov rax, qword ptr [rcx + 168]
-	mov qword ptr [r12 + 648], rax
+	mov qword ptr [r12 + 664], rax
 	mov qword ptr [rsp + 32], rcx
 	lea rdi, [rsp + 32]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-	mov rdx, qword ptr [r12 + 680]
+	mov rdx, qword ptr [r12 + 696]
 	rol rdx, 32
 	movabs rcx, 1099511628211
 	mov rax, qword ptr [rsp + 64]
 	imul rax, rcx
-	xor rax, qword ptr [r12 + 688]
+	xor rax, qword ptr [r12 + 704]
 	xor rax, rdx
 	imul rax, rcx
 	xor rax, r14
 	imul rax, rcx
-	add rsp, 200
+	add rsp, 216
 	pop rbx
 	pop r12
 	pop r13
@@ -661,96 +732,96 @@ hotloops_alloc_churn_static_routine:
 	pop r15
 	pop rbp
 	ret
-.L34:
+.L38:
 	lea rdi, [rip + .Lanon]
 	mov esi, 32
 	call hotloops::study::alloc_churn::missing_callback
-	jmp .L44
-.L41:
+	jmp .L48
+.L45:
 	lea rdi, [rip + .Lanon]
 	mov esi, 9
 	call hotloops::study::alloc_churn::missing_callback
-.L44:
+.L48:
 	ud2
-.L36:
-	lea rsi, [rsp + 88]
+.L40:
+	lea rsi, [rsp + 104]
 	mov rdi, rbx
 	call hotloops::study::alloc_churn::record_contexts
-	jmp .L37
-.L18:
-	mov edx, 2
-	jmp .L19
-.L23:
-	mov eax, 2
-	jmp .L24
+	jmp .L41
 .L22:
+	mov edx, 2
+	jmp .L23
+.L27:
+	mov eax, 2
+	jmp .L28
+.L26:
 	mov eax, 1
-.L24:
-	mov rdx, qword ptr [r12]
-	mov rcx, qword ptr [r12 + 8]
-.L45:
+.L28:
+	mov rdx, qword ptr [r15]
+	mov rcx, qword ptr [r15 + 8]
+.L49:
 	mov dword ptr [rsp + 32], eax
-	mov eax, dword ptr [rsp + 96]
+	mov eax, dword ptr [rsp + 80]
 	mov dword ptr [rsp + 36], eax
 	mov qword ptr [rsp + 40], rdx
 	mov qword ptr [rsp + 48], rcx
 	lea rdi, [rsp + 32]
 	call hotloops::study::alloc_churn::lookup_failed
-.L17:
+.L21:
 	mov edx, 1
-.L19:
-	mov rax, qword ptr [r14]
-	mov rcx, qword ptr [r14 + 8]
-.L46:
+.L23:
+	mov rax, qword ptr [rbp]
+	mov rcx, qword ptr [rbp + 8]
+.L50:
 	mov dword ptr [rsp + 32], edx
 	mov dword ptr [rsp + 36], ebx
 	mov qword ptr [rsp + 40], rax
 	mov qword ptr [rsp + 48], rcx
 	lea rdi, [rsp + 32]
 	call hotloops::study::alloc_churn::lookup_failed
-.L16:
+.L20:
 	xor edx, edx
-	mov rax, qword ptr [rsp + 184]
-	jmp .L46
-.L21:
+	mov rax, qword ptr [rsp + 200]
+	jmp .L50
+.L25:
 	xor eax, eax
-	mov rdx, qword ptr [rsp + 176]
-	jmp .L45
+	mov rdx, qword ptr [rsp + 192]
+	jmp .L49
 	mov rbx, rax
-	jmp .L47
+	jmp .L51
 	mov rbx, rax
 	mov qword ptr [rsp + 16], 0
-.L47:
+.L51:
 	mov rax, qword ptr [rsp + 64]
 	mov rcx, qword ptr [rsp + 16]
 	mov qword ptr [rax], rcx
 	mov rdi, rbx
 	call _Unwind_Resume@PLT
-	jmp .L48
+	jmp .L52
 	mov rbx, rax
 	lea rdi, [rsp + 32]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-	jmp .L49
+	jmp .L53
 	call qword ptr [rip + core::panicking::panic_in_cleanup@GOTPCREL]
-	jmp .L48
-	jmp .L48
+	jmp .L52
+	jmp .L52
 	mov rbx, rax
-	lea rdi, [rsp + 160]
+	lea rdi, [rsp + 176]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-	jmp .L50
-	jmp .L48
-	jmp .L48
-	jmp .L48
-.L48:
+	jmp .L54
+	jmp .L52
+	jmp .L52
+	jmp .L52
+.L52:
 	mov rbx, rax
-	jmp .L49
+	jmp .L53
 	mov rbx, rax
-	lea rdi, [rsp + 192]
+	lea rdi, [rsp + 208]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-.L49:
-	lea rdi, [rsp + 88]
+.L53:
+	lea rdi, [rsp + 104]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-.L50:
+.L54:
 	mov rdi, rbx
 	call _Unwind_Resume@PLT
 	call qword ptr [rip + core::panicking::panic_in_cleanup@GOTPCREL]
