@@ -18,12 +18,10 @@ bin=${1:?usage: scripts/pg-context-stats.sh BINDIR [N ...]}
 shift
 grid=("$@")
 [ ${#grid[@]} -gt 0 ] || grid=(1 2 3 4 5 6 8 16 100)
-for t in initdb pg_ctl psql postgres; do
-  [ -x "$bin/$t" ] || { echo "pg-context-stats: $bin/$t not found (BINDIR must hold a PostgreSQL server's binaries)" >&2; exit 2; }
-done
-command -v gdb >/dev/null || { echo "pg-context-stats: gdb not found: apt-get install gdb" >&2; exit 2; }
 # shellcheck source=scripts/seed004-cluster.sh
 . "$(dirname "$0")/seed004-cluster.sh"
+seed004_check pg-context-stats "$bin" "${grid[@]}"
+command -v gdb >/dev/null || { echo "pg-context-stats: gdb not found: apt-get install gdb" >&2; exit 2; }
 seed004_cluster "$bin" ctxstats "${grid[@]}"
 as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
 

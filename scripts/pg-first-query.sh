@@ -15,15 +15,13 @@ bin=${1:?usage: scripts/pg-first-query.sh BINDIR [N ...]}
 shift
 grid=("$@")
 [ ${#grid[@]} -gt 0 ] || grid=(1 5)
-for t in initdb pg_ctl psql postgres; do
-  [ -x "$bin/$t" ] || { echo "pg-first-query: $bin/$t not found (BINDIR must hold a PostgreSQL server's binaries)" >&2; exit 2; }
-done
+# shellcheck source=scripts/seed004-cluster.sh
+. "$(dirname "$0")/seed004-cluster.sh"
+seed004_check pg-first-query "$bin" "${grid[@]}"
 for n in "${grid[@]}"; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "pg-first-query: partition count \`$n' is not a positive integer" >&2; exit 2; }
 done
 command -v gdb >/dev/null || { echo "pg-first-query: gdb not found: apt-get install gdb" >&2; exit 2; }
-# shellcheck source=scripts/seed004-cluster.sh
-. "$(dirname "$0")/seed004-cluster.sh"
 seed004_cluster "$bin" firstq "${grid[@]}"
 as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
 

@@ -27,9 +27,9 @@ bin=${1:?usage: scripts/pg-heap-at-query.sh BINDIR [N ...]}
 shift
 grid=("$@")
 [ ${#grid[@]} -gt 0 ] || grid=(3 4 5 6 8)
-for t in initdb pg_ctl psql postgres; do
-  [ -x "$bin/$t" ] || { echo "pg-heap-at-query: $bin/$t not found (BINDIR must hold a PostgreSQL server's binaries)" >&2; exit 2; }
-done
+# shellcheck source=scripts/seed004-cluster.sh
+. "$(dirname "$0")/seed004-cluster.sh"
+seed004_check pg-heap-at-query "$bin" "${grid[@]}"
 for n in "${grid[@]}"; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "pg-heap-at-query: partition count \`$n' is not a positive integer" >&2; exit 2; }
 done
@@ -44,8 +44,6 @@ else
   echo "pg-heap-at-query: no gdb or no glibc debug symbols (apt-get install gdb libc6-dbg): faults only" >&2
 fi
 
-# shellcheck source=scripts/seed004-cluster.sh
-. "$root/scripts/seed004-cluster.sh"
 seed004_cluster "$bin" heapq "${grid[@]}"
 
 # One gdb macro for both sides: glibc's thresholds and heap, the top chunk, free bytes below it.

@@ -3,9 +3,22 @@
 # and the index on bid (sql/seed004-partitions.sql) for each N of the grid. The directory,
 # and any server or client of the calling script, are gone on every exit.
 #
+#   seed004_check SCRIPT BINDIR N...    exit 2, naming SCRIPT, unless BINDIR holds a server's
+#                                       binaries and every N is a positive integer
 #   seed004_cluster BINDIR NAME N...    sets $dir; the server is left running
 #
 # As root, the server runs as the postgres OS user (as_owner).
+
+seed004_check() {
+  local script=$1 bindir=$2 t n
+  shift 2
+  for t in initdb pg_ctl psql postgres; do
+    [ -x "$bindir/$t" ] || { echo "$script: $bindir/$t not found (BINDIR must hold a PostgreSQL server's binaries)" >&2; exit 2; }
+  done
+  for n in "$@"; do
+    [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "$script: partition count \`$n' is not a positive integer" >&2; exit 2; }
+  done
+}
 
 as_owner() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
