@@ -7,11 +7,18 @@
 # a single-user backend under gdb, pgbench scale 1 over N partitions with the index on bid.
 #
 #   scripts/pg-first-query.sh BINDIR [N ...]        (default N: 1 5)
+#   scripts/pg-first-query.sh --events BINDIR [N ...]
+#
+# --events prints, for each N, query 1's planning event by event, as the model replays it
+# (src/study/alloc_churn/first-query-18.6.txt is this output; pg-first-query-events.gdb says
+# what is traced), then as comments the bytes used in the session contexts it created.
 #
 # Needs gdb. As root, the server runs as the postgres OS user; everything lives in one
 # temporary directory, removed on every exit (scripts/seed004-cluster.sh).
 set -euo pipefail
-bin=${1:?usage: scripts/pg-first-query.sh BINDIR [N ...]}
+events=0
+if [ "${1:-}" = --events ]; then events=1; shift; fi
+bin=${1:?usage: scripts/pg-first-query.sh [--events] BINDIR [N ...]}
 shift
 grid=("$@")
 [ ${#grid[@]} -gt 0 ] || grid=(1 5)
@@ -85,6 +92,17 @@ continue
 end
 EOF
 chmod 644 "$dir/q.sql" "$dir/trace.gdb"
+here=$(cd "$(dirname "$0")" && pwd)
+if [ $events = 1 ]; then
+  cp "$here/pg-first-query-events.gdb" "$dir/events.gdb"
+  chmod 644 "$dir/events.gdb"
+  echo "# $("$bin/postgres" --version): seed 004's query, query 1's planning in MessageContext (single-user backend)"
+  for n in "${grid[@]}"; do
+    as_owner gdb -q -batch -nx -x "$dir/events.gdb" -ex "run --single -D $dir/data p$n < $dir/q.sql" --args "$bin/postgres" > "$dir/out" 2>&1 || true
+    python3 "$here/pg-first-query-events.py" "$dir/out" "$n"
+  done
+  exit 0
+fi
 echo "# $("$bin/postgres" --version): seed 004's query, planning of queries 1-3 (single-user backend)"
 echo "partitions query large_pallocs large_bytes other_palloc_bytes contexts_created message_context_at_executor_end"
 for n in "${grid[@]}"; do

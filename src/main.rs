@@ -675,12 +675,9 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             let mut cfg = if quick { SweepConfig::quick() } else { SweepConfig::full() };
             if !forms.is_empty() {
-                let all = hotloops::study::alloc_churn::ScanForm::ALL;
                 cfg.forms = Vec::new();
                 for f in forms {
-                    let Some(form) = all.into_iter().find(|x| x.id() == f) else {
-                        return Err(UnknownName { kind: "scan form", given: f, valid: all.iter().map(|x| x.id().to_string()).collect() }.into());
-                    };
+                    let form = hotloops::study::alloc_churn::ScanForm::parse(&f)?;
                     if !cfg.forms.contains(&form) {
                         cfg.forms.push(form);
                     }

@@ -11,7 +11,7 @@ use hotloops::pg::sink::TidDigest;
 use hotloops::host::worker::{Request, Worker};
 use hotloops::report::sweep::{self, Cliff, Sweep, SweepPoint, cliffs};
 use hotloops::study::alloc_churn::sweep::{PointConfig, SweepConfig};
-use hotloops::study::alloc_churn::{self, Backend, ChurnCase, Placement, ScanForm, Workload, place};
+use hotloops::study::alloc_churn::{self, Backend, ChurnCase, Placement, ScanForm, Workload, first_query, place};
 use hotloops::study::{Size, Study, Variant};
 use std::path::Path;
 use std::process::Command;
@@ -259,6 +259,70 @@ fn all_variants_agree_through_the_case() {
     let mut a = ChurnCase::new(250_000, 5, 3, 0).unwrap();
     let mut b = ChurnCase::new(250_000, 5, 3, 2).unwrap();
     assert_ne!(a.try_run(baseline()).unwrap(), b.try_run(baseline()).unwrap());
+}
+
+/// Where the server's first query was recorded (PostgreSQL 18.6, 1 to 8 partitions), the
+/// model's replays it: every chunk it frees is one it allocated, it runs the server's catalog
+/// scans (a 27,352-byte scan state each) and builds the server's relcache entries, and its
+/// `MessageContext` ends with the server's blocks and bytes, and the contexts it created are
+/// the server's, in its order and of its sizes (`MemoryContextStats` at its `ExecutorEnd`).
+#[test]
+fn the_first_query_is_the_servers_where_it_was_recorded() {
+    shared_process();
+    let server = first_query::recorded_contexts(first_query::EVENTS).unwrap();
+    let recorded = first_query::recorded();
+    assert_eq!(recorded.keys().copied().collect::<Vec<_>>(), (1..=8).collect::<Vec<_>>());
+    for (&n, events) in recorded {
+        let at = |name: &str| server.iter().filter(|c| c.partitions == n && c.name == name).collect::<Vec<_>>();
+        let w = Arc::new(Workload::pgbench(10_000, n).unwrap());
+        let b = Backend::new(baseline(), w.clone(), 0).unwrap();
+        let r = b.first_query().expect("a recorded partition count replays the server's stream");
+        assert_eq!(r.unmatched_pfrees, 0, "{n} partitions: {r:?}");
+        let scans = events.iter().filter(|e| matches!(e, first_query::Event::Alloc(s) if *s > mcxt::ALLOC_CHUNK_LIMIT)).count();
+        assert!(scans >= 55 + 14 * n, "{n} partitions: {scans} catalog scans");
+        assert_eq!(r.large_pallocs, scans);
+        assert_eq!((r.catalog_indexes, r.user_indexes), (first_query::CATALOG_INDEX_USED.len(), 2 + 2 * n));
+        // MessageContext: the same blocks; the bytes used within its header's difference.
+        let (relcache, message) = b.context_stats();
+        let s = at("MessageContext")[0];
+        assert_eq!((message.total(), message.blocks), (s.total, s.blocks), "{n} partitions: MessageContext {message:?}, the server's {s:?}");
+        assert!(message.used().abs_diff(s.used) <= 16, "{n} partitions: {} bytes used, the server's {}", message.used(), s.used);
+        // The relcache's contexts and the caches, newest first as the server's dump lists them.
+        let mut theirs: Vec<_> = server.iter().filter(|c| c.partitions == n && ["index info", "partition key", "partition descriptor"].contains(&c.name.as_str())).collect();
+        assert_eq!(theirs.len(), relcache.len(), "{n} partitions");
+        for (mine, their) in relcache.iter().rev().zip(theirs.drain(..)) {
+            assert_eq!((mine.total(), mine.blocks), (their.total, their.blocks), "{n} partitions: {their:?}");
+        }
+        let caches = b.session_cache_stats();
+        let theirs: Vec<_> = server.iter().filter(|c| c.partitions == n && c.name.ends_with("cache")).collect();
+        assert_eq!(caches.len(), theirs.len());
+        for (mine, their) in caches.iter().rev().zip(theirs) {
+            assert_eq!((mine.total(), mine.blocks), (their.total, their.blocks), "{n} partitions: {their:?}");
+            // Filled with node-sized chunks: short of the server's bytes by less than one.
+            assert!(mine.used() <= their.used && their.used - mine.used() < 512, "{} bytes used, the server's {their:?}", mine.used());
+        }
+        for c in first_query::CATALOG_INDEX_USED {
+            assert!(at("index info").iter().any(|i| i.ident == c.name && i.used == c.used), "{n} partitions: {c:?}");
+        }
+        // The static routine's first query pallocs no routine: no more bytes or blocks.
+        let s = Backend::new(row("static-routine"), w, 0).unwrap();
+        let sm = s.context_stats().1;
+        assert!(sm.used() <= message.used() && sm.blocks <= message.blocks, "{n} partitions: static {sm:?}");
+        assert_eq!(s.first_query().unwrap().unmatched_pfrees, 0);
+    }
+    // Past the recorded counts the first query plans as a later one does.
+    let b = Backend::new(baseline(), Arc::new(Workload::pgbench(10_000, 9).unwrap()), 0).unwrap();
+    assert!(b.first_query().is_none());
+}
+
+#[test]
+fn a_corrupt_first_query_stream_is_named() {
+    let e = first_query::parse("1 A8 X9\n2 A8\n").unwrap_err().to_string();
+    assert!(e.contains("line 1") && e.contains("`X9`"), "{e}");
+    let e = first_query::parse("1 A8\n1 A8\n").unwrap_err().to_string();
+    assert!(e.contains("recorded twice"), "{e}");
+    let e = first_query::recorded_contexts("# 3 partitions: index info x: 2048 in 2 blocks\n").unwrap_err().to_string();
+    assert!(e.contains("line 1"), "{e}");
 }
 
 #[test]

@@ -55,18 +55,21 @@
 //! So both contexts malloc the servers' blocks (index-only scans: 17 of 18 points; the 18th
 //! sits on a block boundary; plain scans: all 18; `tests/alloc_churn.rs` holds them to
 //! PostgreSQL 18.6's). The backend's first query, which [`Backend::with_form`] runs (never a
-//! kernel), also builds the relcache entries the plan needs, as a server's first query does,
-//! in contexts the backend keeps: the partitioned table's indexes' `index info`, its partition
-//! key and descriptor, and each partition's primary key's and bid index's `index info` (with
-//! the routine's copy before bc6374cd76; sizes in [`RELCACHE_USED`]). Not modelled: what the
+//! kernel), plans as the server's first query does ([`first_query`]): from 1 to 8 partitions
+//! it replays 18.6's own recorded planning in `MessageContext` (each allocation and free, the
+//! catalog index scans' 27,352-byte scan states among them) and builds, where the server did,
+//! the relcache entries and caches a backend keeps: the catalog indexes' and the partitioned
+//! table's indexes' `index info`, its partition key and descriptor, each partition's primary
+//! key's and bid index's `index info` (with the routine's copy before bc6374cd76; sizes in
+//! [`RELCACHE_USED`]), and the operator, tablespace and search-path caches. Its
+//! `MessageContext` then ends with the server's blocks, one more than a later query's from 5
+//! partitions, whose space stays free below the heap's top. Past 8 partitions the first query
+//! plans as a later one does and builds only the relcache's contexts. Not modelled: what the
 //! planner and executor compute in that memory (the nodes are zeroed, not filled, so the
 //! query's CPU time is a small part of a server's transaction and a trim's cost a larger part
-//! of the model's query); the first query's catalog scans and their temporaries (on 18.6 at 5
-//! partitions its planning runs 130 catalog index scans and pallocs 171,860 bytes in
-//! `MessageContext` against a later query's 45,243, which grows it a 64 KiB block
-//! (`scripts/pg-first-query.sh`); the heap walks in `analysis/` show later queries leaving
-//! such a hole free between the relcache's chunks and the servers' executor placing scan
-//! states in it: one reason their cliff can lie a partition later than the model's).
+//! of the model's query); what else the server's heap holds (the backend's start-up, the
+//! relcache's and catcache's entries in `CacheMemoryContext`), so where a query's chunks land
+//! below the top still differs from a server's (`analysis/`, `seed004-heap.md`).
 //! The digest of a query folds what the planner read from the routines, every TID the scans
 //! returned and the scan states' final positions: every variant must agree on it.
 //!
@@ -103,6 +106,7 @@
 //! [`isolation`] where a variant may run and the worker that serves one variant's queries;
 //! [`sweep`] what a sweep point measures. The PostgreSQL code the query runs is `crate::pg`'s.
 
+pub mod first_query;
 pub mod isolation;
 pub mod sweep;
 
@@ -113,13 +117,15 @@ use crate::pg::amapi::{
     hl_bthandler_static, scan::eq_key,
 };
 use crate::pg::execnodes::create_expr_context;
+use crate::pg::fmgr::FmgrInfo;
+use crate::pg::nbtsearch::BT_NPROCS;
 use crate::pg::itemptr::ItemPointer;
 use crate::pg::mcxt::{self, AllocSet, MallocBackend, glibc::Mallopt, memory_context_switch_to, pfree};
 use crate::pg::nodes::palloc_nodes;
 use crate::pg::nbtree::{BTree, IndexScanDesc, KeyType, ScanKey, leaf_items_per_page};
 use crate::pg::sink::TidDigest;
 use crate::pg::workload::{PGBENCH_ACCOUNTS_TUPLES_PER_PAGE, PGBENCH_ROWS_PER_SCALE, heap_tid, leaf_sizes};
-use crate::study::{Case, CaseSpec, Kernel, Size, Study, StudyInfo, Variant};
+use crate::study::{Case, CaseSpec, Kernel, Size, Study, StudyInfo, UnknownName, Variant};
 use anyhow::{Context, Result, bail};
 use isolation::Served;
 use serde::{Deserialize, Serialize};
@@ -199,9 +205,11 @@ impl ScanForm {
     }
 
     /// The form named `id`; an unknown name lists the valid ones.
-    pub fn parse(id: &str) -> Result<ScanForm> {
-        ScanForm::ALL.into_iter().find(|f| f.id() == id).with_context(|| {
-            format!("unknown scan form `{id}`: valid forms are {}", ScanForm::ALL.map(|f| f.id()).join(", "))
+    pub fn parse(id: &str) -> Result<ScanForm, UnknownName> {
+        ScanForm::ALL.into_iter().find(|f| f.id() == id).ok_or_else(|| UnknownName {
+            kind: "scan form",
+            given: id.into(),
+            valid: ScanForm::ALL.iter().map(|f| f.id().to_string()).collect(),
         })
     }
 
@@ -432,6 +440,13 @@ pub struct Backend {
     /// info`: the partitioned table's two indexes, then each partition's primary key and bid
     /// index), which holds the routine's copy before bc6374cd76.
     relcache_cxts: Vec<AllocSet>,
+    /// The session caches the first query created (`first_query::CACHES_USED`).
+    session_cxts: Vec<AllocSet>,
+    /// What replaying the server's first query did, if its stream was recorded.
+    first_query: Option<first_query::Replayed>,
+    /// The stream the first query replays (taken when it runs), and its error.
+    first_events: Option<Vec<first_query::Event>>,
+    first_error: Option<anyhow::Error>,
     /// `MessageContext`: the planner's allocations, reset before each query.
     message_cxt: AllocSet,
     /// The query's `ExprContext`s' per-tuple contexts, kept from `ExecutorStart` to
@@ -464,6 +479,14 @@ impl Backend {
 
     /// [`Backend::new`] with the partitions scanned in `form`.
     pub fn with_form(v: &'static Variant, workload: Arc<Workload>, key: i64, form: ScanForm) -> Result<Backend> {
+        let events = first_query::events(workload.partitions.len()).map(<[_]>::to_vec);
+        Backend::with_first_query(v, workload, key, form, events)
+    }
+
+    /// [`Backend::with_form`] whose first query's planning replays `events` (a
+    /// [`first_query`] stream for this many partitions), or with none, plans as a later query
+    /// does and builds the relcache's contexts.
+    pub fn with_first_query(v: &'static Variant, workload: Arc<Workload>, key: i64, form: ScanForm, events: Option<Vec<first_query::Event>>) -> Result<Backend> {
         let spec = spec(v)?;
         if place(v)? != Placement::InProcess {
             bail!("{} cannot run in this process: another variant's malloc settings are in force here (run it in a worker)", v.id);
@@ -484,7 +507,11 @@ impl Backend {
         let mut b = Backend {
             spec,
             form,
-            relcache_cxts: Vec::with_capacity(2 * workload.partitions.len() + 4),
+            relcache_cxts: Vec::with_capacity(2 * workload.partitions.len() + 8),
+            session_cxts: Vec::new(),
+            first_query: None,
+            first_events: None,
+            first_error: None,
             scans: vec![std::ptr::null_mut(); workload.partitions.len()],
             expr_cxts: Vec::with_capacity(workload.partitions.len() + AGG_EXPR_CONTEXTS),
             last_executor_mallocs: 0,
@@ -501,11 +528,15 @@ impl Backend {
         // A backend's first query builds the relcache entries its plan needs, in its heap
         // among that query's planner and executor blocks; the kernels run the queries after
         // it (so neither their code nor their counts hold the one-time build).
+        b.first_events = events;
         match spec.routine {
             Routine::Palloc => query::<true, true>(&mut b),
             Routine::Static => query::<false, true>(&mut b),
         };
-        Ok(b)
+        match b.first_error.take() {
+            Some(e) => Err(e.context(format!("the first query's stream ({}, {} partitions)", first_query::SERVER, b.rels.len()))),
+            None => Ok(b),
+        }
     }
 
     /// The spec of the variant this backend runs.
@@ -533,10 +564,21 @@ impl Backend {
         self.workload.clone()
     }
 
-    /// Context counters: the relcache's contexts (parent's first, then each partition's
+    /// Context counters: the relcache's contexts in the order the first query created them
+    /// (catalog indexes' and the partitioned table's among them, then each partition's
     /// primary key's and bid index's), and `MessageContext`.
     pub fn context_stats(&self) -> (Vec<mcxt::ContextStats>, mcxt::ContextStats) {
         (self.relcache_cxts.iter().map(AllocSet::stats).collect(), self.message_cxt.stats())
+    }
+
+    /// The session caches' counters, in the order the first query created them.
+    pub fn session_cache_stats(&self) -> Vec<mcxt::ContextStats> {
+        self.session_cxts.iter().map(AllocSet::stats).collect()
+    }
+
+    /// What the first query's replay did (`first_query::Replayed`), if it replayed one.
+    pub fn first_query(&self) -> Option<&first_query::Replayed> {
+        self.first_query.as_ref()
     }
 
     /// malloc calls of the last query's `ExecutorState` (deleted at its end).
@@ -628,13 +670,16 @@ fn relcache_context<T>(b: &mut Backend, name: &'static str, used: usize, first: 
 
 /// `RelationInitIndexAccessInfo` of one index: its `index info` context, and before
 /// bc6374cd76 (`PALLOC`) the routine's copy in it (`InitIndexAmRoutine`: the handler's
-/// palloc'd routine in the current context, copied, the temporary pfree'd).
+/// palloc'd routine in the current context, copied, the temporary pfree'd). An index of more
+/// than one key column also gets its support functions' cache there at once (`rd_supportinfo`,
+/// a zeroed `FmgrInfo` per column and support procedure: 864 bytes for three columns, a
+/// 1 KiB chunk that takes a 2 KiB block), where a one-column index's fits the fill.
 ///
 /// # Safety
 /// `MessageContext` is current.
 #[cold]
 #[inline(never)]
-unsafe fn open_index<const PALLOC: bool>(b: &mut Backend, used: usize) -> *const IndexAmRoutine {
+unsafe fn open_index<const PALLOC: bool>(b: &mut Backend, used: usize, key_columns: usize) -> *const IndexAmRoutine {
     // SAFETY: the handler pallocs in the current context (the caller's MessageContext); the
     // copy lives in a context the backend keeps, and the temporary is freed once copied.
     unsafe {
@@ -643,14 +688,19 @@ unsafe fn open_index<const PALLOC: bool>(b: &mut Backend, used: usize) -> *const
             Err(e) => lookup_failed(e),
         };
         relcache_context(b, "index info", used, |cxt| {
-            if PALLOC {
+            let routine = if PALLOC {
                 let copy = cxt.alloc(size_of::<IndexAmRoutine>()).as_ptr().cast::<IndexAmRoutine>();
                 copy.write(*r);
                 pfree(r.cast_mut().cast());
                 copy.cast_const()
             } else {
                 r
+            };
+            if key_columns > 1 {
+                let bytes = key_columns * BT_NPROCS as usize * size_of::<FmgrInfo>();
+                cxt.alloc(bytes).as_ptr().write_bytes(0, bytes);
             }
+            routine
         })
     }
 }
@@ -670,50 +720,64 @@ fn query<const PALLOC: bool, const FIRST: bool>(b: &mut Backend) -> u64 {
         b.message_cxt.reset();
         let old = memory_context_switch_to(b.message_cxt.as_ptr());
 
-        // Planning: parse analysis and the query's own nodes, the partition directory, then
-        // per partition its relation, paths and the routine look-ups per partition index.
         let nodes = b.form.node_bytes();
-        palloc_nodes(&b.message_cxt, nodes.planner);
-        if FIRST {
-            // The partitioned table's relcache entry: its indexes', its partition key's and
-            // (expanding it) its partition descriptor's contexts.
-            let used = RELCACHE_USED;
-            for u in used.parent_indexes {
-                open_index::<PALLOC>(b, u);
-            }
-            relcache_context(b, "partition key", used.partition_key, |_| ());
-            relcache_context(b, "partition descriptor", used.partition_descriptor, |_| ());
-        }
-        let pdir = AllocSet::with_default_sizes("partition directory", b.spec.backend);
-        palloc_nodes(&pdir, PARTITION_DIRECTORY_BYTES);
-        b.partition_dir = Some(pdir);
         let mut planned = 0xcbf2_9ce4_8422_2325u64;
-        for i in 0..b.rels.len() {
+        let replay = if FIRST { b.first_events.take() } else { None };
+        if let Some(events) = replay {
+            // The server's own first planning, its relcache builds among it.
+            match first_query::replay::<PALLOC>(b, &events) {
+                Ok(r) => b.first_query = Some(r),
+                Err(e) => {
+                    b.first_error = Some(e);
+                    memory_context_switch_to(old);
+                    return 0;
+                }
+            }
+        } else {
+            // Planning: parse analysis and the query's own nodes, the partition directory,
+            // then per partition its relation, paths and the routine look-ups per partition
+            // index.
+            palloc_nodes(&b.message_cxt, nodes.planner);
             if FIRST {
-                // get_relation_info opens the partition's indexes: its primary key, then
-                // the index on bid the plan scans.
-                let [pkey, bid] = RELCACHE_USED.partition_indexes;
-                open_index::<PALLOC>(b, pkey);
-                let rd_indam = open_index::<PALLOC>(b, bid);
-                b.rels.get_unchecked_mut(i).rd_indam = rd_indam;
+                // The partitioned table's relcache entry: its indexes', its partition key's
+                // and (expanding it) its partition descriptor's contexts.
+                let used = RELCACHE_USED;
+                for u in used.parent_indexes {
+                    open_index::<PALLOC>(b, u, 1);
+                }
+                relcache_context(b, "partition key", used.partition_key, |_| ());
+                relcache_context(b, "partition descriptor", used.partition_descriptor, |_| ());
             }
-            let rel = b.rels.get_unchecked(i);
-            palloc_nodes(&b.message_cxt, nodes.planner_per_partition);
-            let r = match get_index_am_routine_by_am_id(&b.pg_am, rel.relam) {
-                Ok(r) => r,
-                Err(e) => lookup_failed(e),
-            };
-            planned = fold(planned, (*r).amcanorder as u64 | ((*r).amcanbackward as u64) << 1 | ((*r).amsupport as u64) << 8);
-            if PALLOC {
-                // get_opmethod_canorder, IndexSupportsBackwardScan: pfree(amroutine).
-                pfree(r.cast_mut().cast());
+            let pdir = AllocSet::with_default_sizes("partition directory", b.spec.backend);
+            palloc_nodes(&pdir, PARTITION_DIRECTORY_BYTES);
+            b.partition_dir = Some(pdir);
+            for i in 0..b.rels.len() {
+                if FIRST {
+                    // get_relation_info opens the partition's indexes: its primary key, then
+                    // the index on bid the plan scans.
+                    let [pkey, bid] = RELCACHE_USED.partition_indexes;
+                    open_index::<PALLOC>(b, pkey, 1);
+                    let rd_indam = open_index::<PALLOC>(b, bid, 1);
+                    b.rels.get_unchecked_mut(i).rd_indam = rd_indam;
+                }
+                let rel = b.rels.get_unchecked(i);
+                palloc_nodes(&b.message_cxt, nodes.planner_per_partition);
+                let r = match get_index_am_routine_by_am_id(&b.pg_am, rel.relam) {
+                    Ok(r) => r,
+                    Err(e) => lookup_failed(e),
+                };
+                planned = fold(planned, (*r).amcanorder as u64 | ((*r).amcanbackward as u64) << 1 | ((*r).amsupport as u64) << 8);
+                if PALLOC {
+                    // get_opmethod_canorder, IndexSupportsBackwardScan: pfree(amroutine).
+                    pfree(r.cast_mut().cast());
+                }
+                let r = match get_index_am_routine_by_am_id(&b.pg_am, rel.relam) {
+                    Ok(r) => r,
+                    Err(e) => lookup_failed(e),
+                };
+                // equality_ops_are_compatible, get_op_index_interpretation: no pfree.
+                planned = fold(planned, (*r).amconsistentequality as u64 | ((*r).amsearcharray as u64) << 1 | ((*r).amstrategies as u64) << 8);
             }
-            let r = match get_index_am_routine_by_am_id(&b.pg_am, rel.relam) {
-                Ok(r) => r,
-                Err(e) => lookup_failed(e),
-            };
-            // equality_ops_are_compatible, get_op_index_interpretation: no pfree.
-            planned = fold(planned, (*r).amconsistentequality as u64 | ((*r).amsearcharray as u64) << 1 | ((*r).amstrategies as u64) << 8);
         }
 
         // ExecutorStart: CreateExecutorState, then ExecInitNode over Agg -> Append -> an Index
