@@ -7,8 +7,10 @@
 # a single-user backend under gdb, pgbench scale 1 over N partitions with the index on bid.
 #
 #   scripts/pg-first-query.sh BINDIR [N ...]        (default N: 1 5)
-#   scripts/pg-first-query.sh --events BINDIR [N ...]
+#   scripts/pg-first-query.sh --events [--form index-only|index] BINDIR [N ...]
 #
+# --form index plans plain Index Scans (enable_indexonlyscan and enable_bitmapscan off, as
+# the servers' sweep does for that form); the default is the planner's index-only scans.
 # --events prints, for each N, query 1's planning event by event, as the model replays it
 # (src/study/alloc_churn/first-query-18.6.txt is this output; pg-first-query-events.gdb says
 # what is traced), then as comments the bytes used in the session contexts it created.
@@ -17,8 +19,15 @@
 # temporary directory, removed on every exit (scripts/seed004-cluster.sh).
 set -euo pipefail
 events=0
+form=index-only
 if [ "${1:-}" = --events ]; then events=1; shift; fi
-bin=${1:?usage: scripts/pg-first-query.sh [--events] BINDIR [N ...]}
+if [ "${1:-}" = --form ]; then form=${2:-}; shift 2 || true; fi
+case $form in
+  index-only) gucs="" ;;
+  index) gucs="-c enable_indexonlyscan=off -c enable_bitmapscan=off" ;;
+  *) echo "pg-first-query: unknown scan form \`$form': valid forms are index-only, index" >&2; exit 2 ;;
+esac
+bin=${1:?usage: scripts/pg-first-query.sh [--events [--form index-only|index]] BINDIR [N ...]}
 shift
 grid=("$@")
 [ ${#grid[@]} -gt 0 ] || grid=(1 5)
@@ -96,9 +105,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 if [ $events = 1 ]; then
   cp "$here/pg-first-query-events.gdb" "$dir/events.gdb"
   chmod 644 "$dir/events.gdb"
-  echo "# $("$bin/postgres" --version): seed 004's query, query 1's planning in MessageContext (single-user backend)"
+  echo "# $("$bin/postgres" --version): seed 004's query, $form scans, query 1's planning in MessageContext (single-user backend)"
   for n in "${grid[@]}"; do
-    as_owner gdb -q -batch -nx -x "$dir/events.gdb" -ex "run --single -D $dir/data p$n < $dir/q.sql" --args "$bin/postgres" > "$dir/out" 2>&1 || true
+    as_owner gdb -q -batch -nx -x "$dir/events.gdb" -ex "run --single $gucs -D $dir/data p$n < $dir/q.sql" --args "$bin/postgres" > "$dir/out" 2>&1 || true
     python3 "$here/pg-first-query-events.py" "$dir/out" "$n"
   done
   exit 0

@@ -261,7 +261,8 @@ fn all_variants_agree_through_the_case() {
     assert_ne!(a.try_run(baseline()).unwrap(), b.try_run(baseline()).unwrap());
 }
 
-/// Where the server's first query was recorded (PostgreSQL 18.6, 1 to 8 partitions), the
+/// Where the server's first query was recorded (PostgreSQL 18.6, 1 to 8 partitions, each scan
+/// form's plan), the
 /// model's replays it: every chunk it frees is one it allocated, it runs the server's catalog
 /// scans (a 27,352-byte scan state each) and builds the server's relcache entries, and its
 /// `MessageContext` ends with the server's blocks and bytes, and the contexts it created are
@@ -269,50 +270,56 @@ fn all_variants_agree_through_the_case() {
 #[test]
 fn the_first_query_is_the_servers_where_it_was_recorded() {
     shared_process();
-    let server = first_query::recorded_contexts(first_query::EVENTS).unwrap();
-    let recorded = first_query::recorded();
-    assert_eq!(recorded.keys().copied().collect::<Vec<_>>(), (1..=8).collect::<Vec<_>>());
+    for (form, path, text) in first_query::EVENTS {
+        let server = first_query::recorded_contexts(text).unwrap();
+        let recorded = first_query::recorded(form);
+        assert_eq!(recorded.keys().copied().collect::<Vec<_>>(), (1..=8).collect::<Vec<_>>(), "{path}");
+        first_query_is_the_servers(form, &server, recorded);
+    }
+    // Past the recorded counts the first query plans as a later one does.
+    let b = Backend::new(baseline(), Arc::new(Workload::pgbench(10_000, 9).unwrap()), 0).unwrap();
+    assert!(b.first_query().is_none());
+}
+
+fn first_query_is_the_servers(form: ScanForm, server: &[first_query::RecordedContext], recorded: &std::collections::BTreeMap<usize, Vec<first_query::Event>>) {
     for (&n, events) in recorded {
         let at = |name: &str| server.iter().filter(|c| c.partitions == n && c.name == name).collect::<Vec<_>>();
         let w = Arc::new(Workload::pgbench(10_000, n).unwrap());
-        let b = Backend::new(baseline(), w.clone(), 0).unwrap();
+        let b = Backend::with_form(baseline(), w.clone(), 0, form).unwrap();
         let r = b.first_query().expect("a recorded partition count replays the server's stream");
-        assert_eq!(r.unmatched_pfrees, 0, "{n} partitions: {r:?}");
+        assert_eq!(r.unmatched_pfrees, 0, "{form}, {n} partitions: {r:?}");
         let scans = events.iter().filter(|e| matches!(e, first_query::Event::Alloc(s) if *s > mcxt::ALLOC_CHUNK_LIMIT)).count();
-        assert!(scans >= 55 + 14 * n, "{n} partitions: {scans} catalog scans");
+        assert!(scans >= 55 + 14 * n, "{form}, {n} partitions: {scans} catalog scans");
         assert_eq!(r.large_pallocs, scans);
         assert_eq!((r.catalog_indexes, r.user_indexes), (first_query::CATALOG_INDEX_USED.len(), 2 + 2 * n));
         // MessageContext: the same blocks; the bytes used within its header's difference.
         let (relcache, message) = b.context_stats();
         let s = at("MessageContext")[0];
-        assert_eq!((message.total(), message.blocks), (s.total, s.blocks), "{n} partitions: MessageContext {message:?}, the server's {s:?}");
-        assert!(message.used().abs_diff(s.used) <= 16, "{n} partitions: {} bytes used, the server's {}", message.used(), s.used);
+        assert_eq!((message.total(), message.blocks), (s.total, s.blocks), "{form}, {n} partitions: MessageContext {message:?}, the server's {s:?}");
+        assert!(message.used().abs_diff(s.used) <= 16, "{form}, {n} partitions: {} bytes used, the server's {}", message.used(), s.used);
         // The relcache's contexts and the caches, newest first as the server's dump lists them.
         let mut theirs: Vec<_> = server.iter().filter(|c| c.partitions == n && ["index info", "partition key", "partition descriptor"].contains(&c.name.as_str())).collect();
-        assert_eq!(theirs.len(), relcache.len(), "{n} partitions");
+        assert_eq!(theirs.len(), relcache.len(), "{form}, {n} partitions");
         for (mine, their) in relcache.iter().rev().zip(theirs.drain(..)) {
-            assert_eq!((mine.total(), mine.blocks), (their.total, their.blocks), "{n} partitions: {their:?}");
+            assert_eq!((mine.total(), mine.blocks), (their.total, their.blocks), "{form}, {n} partitions: {their:?}");
         }
         let caches = b.session_cache_stats();
         let theirs: Vec<_> = server.iter().filter(|c| c.partitions == n && c.name.ends_with("cache")).collect();
         assert_eq!(caches.len(), theirs.len());
         for (mine, their) in caches.iter().rev().zip(theirs) {
-            assert_eq!((mine.total(), mine.blocks), (their.total, their.blocks), "{n} partitions: {their:?}");
+            assert_eq!((mine.total(), mine.blocks), (their.total, their.blocks), "{form}, {n} partitions: {their:?}");
             // Filled with node-sized chunks: short of the server's bytes by less than one.
             assert!(mine.used() <= their.used && their.used - mine.used() < 512, "{} bytes used, the server's {their:?}", mine.used());
         }
         for c in first_query::CATALOG_INDEX_USED {
-            assert!(at("index info").iter().any(|i| i.ident == c.name && i.used == c.used), "{n} partitions: {c:?}");
+            assert!(at("index info").iter().any(|i| i.ident == c.name && i.used == c.used), "{form}, {n} partitions: {c:?}");
         }
         // The static routine's first query pallocs no routine: no more bytes or blocks.
-        let s = Backend::new(row("static-routine"), w, 0).unwrap();
+        let s = Backend::with_form(row("static-routine"), w, 0, form).unwrap();
         let sm = s.context_stats().1;
-        assert!(sm.used() <= message.used() && sm.blocks <= message.blocks, "{n} partitions: static {sm:?}");
+        assert!(sm.used() <= message.used() && sm.blocks <= message.blocks, "{form}, {n} partitions: static {sm:?}");
         assert_eq!(s.first_query().unwrap().unmatched_pfrees, 0);
     }
-    // Past the recorded counts the first query plans as a later one does.
-    let b = Backend::new(baseline(), Arc::new(Workload::pgbench(10_000, 9).unwrap()), 0).unwrap();
-    assert!(b.first_query().is_none());
 }
 
 #[test]
@@ -851,7 +858,7 @@ fn the_querys_contexts_hold_what_the_servers_hold_at_executor_end() {
         b.query();
         let [message, executor] = b.contexts_at_executor_end().expect("recorded").clone();
         for (name, m, [total, blocks, used]) in [("MessageContext", message, server_message), ("ExecutorState", executor, server_executor)] {
-            let what = format!("{n} partitions, {form} scans, {name}: model {} total in {} blocks, {} used; server {total} in {blocks}, {used}", m.total(), m.blocks, m.used());
+            let what = format!("{form}, {n} partitions, {form} scans, {name}: model {} total in {} blocks, {} used; server {total} in {blocks}, {used}", m.total(), m.blocks, m.used());
             // The table in analysis/kvm-amd-epyc-2core/pg/seed004-contexts.md (`-- --nocapture`).
             eprintln!("{what}");
             assert!((m.used() as f64 - used as f64).abs() <= 0.03 * used as f64, "{what}");

@@ -10,8 +10,9 @@
 //! server's cliff can lie a partition later (`analysis/`, `seed004-heap.md`).
 //!
 //! Which allocation comes first decides where a block lands in glibc's heap, so the model
-//! replays the server's own stream rather than a summary of it: [`EVENTS`], recorded by
-//! `scripts/pg-first-query.sh --events` from a single-user 18.6 backend (every allocation in
+//! replays the server's own stream rather than a summary of it: [`EVENTS`], one file a scan
+//! form, recorded by `scripts/pg-first-query.sh --events --form FORM` from a single-user 18.6
+//! backend (whose first query is seed 004's, as a pgbench-driven backend's is) (every allocation in
 //! `MessageContext` with its size, from the reset before the query is read to
 //! `ExecutorStart`; every chunk of it freed, with the chunk's space; each relation the
 //! relcache builds, each context created and each hash table named), one line per partition
@@ -30,7 +31,7 @@
 //! 248-byte pallocs) go through the variant's handler, so the static-routine variant
 //! pallocs none. What the catalog scans read and compute is not modelled, only their memory.
 
-use super::{Backend, PARTITION_DIRECTORY_BYTES, RELCACHE_USED, open_index, relcache_context};
+use super::{Backend, PARTITION_DIRECTORY_BYTES, RELCACHE_USED, ScanForm, open_index, relcache_context};
 use crate::pg::amapi::{BTREE_AM_OID, IndexAmRoutine, get_index_am_routine_by_am_id};
 use crate::pg::mcxt::{ALLOC_CHUNKHDRSZ, AllocSet, chunk_space, palloc, pfree};
 use crate::pg::nodes::palloc_nodes;
@@ -41,8 +42,11 @@ use std::sync::OnceLock;
 /// The server the stream was recorded on.
 pub const SERVER: &str = "PostgreSQL 18.6";
 
-/// The recorded streams: `N token...` a line, `#` comments.
-pub static EVENTS: &str = include_str!("first-query-18.6.txt");
+/// The recorded streams of each scan form's plan: `N token...` a line, `#` comments.
+pub static EVENTS: [(ScanForm, &str, &str); 2] = [
+    (ScanForm::IndexOnly, "src/study/alloc_churn/first-query-18.6-index-only.txt", include_str!("first-query-18.6-index-only.txt")),
+    (ScanForm::Plain, "src/study/alloc_churn/first-query-18.6-index.txt", include_str!("first-query-18.6-index.txt")),
+];
 
 /// The first OID of a user relation (`FirstNormalObjectId`): below it, a catalog's.
 pub const FIRST_NORMAL_OBJECT_ID: u32 = 16_384;
@@ -150,15 +154,21 @@ pub fn recorded_contexts(text: &str) -> Result<Vec<RecordedContext>> {
     Ok(out)
 }
 
-/// The recorded run's context `name` at `partitions` (the first the dump lists).
-pub fn recorded_context(partitions: usize, name: &str) -> Option<&'static RecordedContext> {
-    static R: OnceLock<Vec<RecordedContext>> = OnceLock::new();
-    R.get_or_init(|| match recorded_contexts(EVENTS) {
-        Ok(r) => r,
-        Err(e) => panic!("src/study/alloc_churn/first-query-18.6.txt: {e:#}"),
-    })
-    .iter()
-    .find(|c| c.partitions == partitions && c.name == name)
+/// The recorded run's context `name` at `partitions` in `form`'s plan (the first the dump
+/// lists).
+pub fn recorded_context(form: ScanForm, partitions: usize, name: &str) -> Option<&'static RecordedContext> {
+    static R: OnceLock<Vec<Vec<RecordedContext>>> = OnceLock::new();
+    let all = R.get_or_init(|| {
+        EVENTS
+            .iter()
+            .map(|(_, path, text)| match recorded_contexts(text) {
+                Ok(r) => r,
+                Err(e) => panic!("{path}: {e:#}"),
+            })
+            .collect()
+    });
+    let i = EVENTS.iter().position(|(f, _, _)| *f == form)?;
+    all[i].iter().find(|c| c.partitions == partitions && c.name == name)
 }
 
 /// Parse the recorded streams.
@@ -182,18 +192,24 @@ pub fn parse(text: &'static str) -> Result<BTreeMap<usize, Vec<Event>>> {
     Ok(out)
 }
 
-/// [`EVENTS`], parsed once.
-pub fn recorded() -> &'static BTreeMap<usize, Vec<Event>> {
-    static R: OnceLock<BTreeMap<usize, Vec<Event>>> = OnceLock::new();
-    R.get_or_init(|| match parse(EVENTS) {
-        Ok(r) => r,
-        Err(e) => panic!("src/study/alloc_churn/first-query-18.6.txt: {e:#}"),
-    })
+/// `form`'s recorded streams, parsed once.
+pub fn recorded(form: ScanForm) -> &'static BTreeMap<usize, Vec<Event>> {
+    static R: OnceLock<Vec<BTreeMap<usize, Vec<Event>>>> = OnceLock::new();
+    let all = R.get_or_init(|| {
+        EVENTS
+            .iter()
+            .map(|(_, path, text)| match parse(text) {
+                Ok(r) => r,
+                Err(e) => panic!("{path}: {e:#}"),
+            })
+            .collect()
+    });
+    &all[EVENTS.iter().position(|(f, _, _)| *f == form).expect("a file for every scan form")]
 }
 
-/// The recorded stream at `n` partitions, if there is one.
-pub fn events(n: usize) -> Option<&'static [Event]> {
-    recorded().get(&n).map(Vec::as_slice)
+/// The recorded stream of `form`'s plan at `n` partitions, if there is one.
+pub fn events(form: ScanForm, n: usize) -> Option<&'static [Event]> {
+    recorded(form).get(&n).map(Vec::as_slice)
 }
 
 /// What replaying a stream built: counts a test can hold against the server's.
@@ -300,7 +316,7 @@ pub(super) unsafe fn replay<const PALLOC: bool>(b: &mut Backend, events: &[Event
                 Event::Context("partition_key") => relcache_context(b, "partition key", RELCACHE_USED.partition_key, |_| ()),
                 Event::Context("partition_descriptor") => {
                     // Its bounds grow with the partitions: the recorded run's bytes.
-                    let used = recorded_context(partitions, "partition descriptor").map_or(RELCACHE_USED.partition_descriptor, |c| c.used);
+                    let used = recorded_context(b.form, partitions, "partition descriptor").map_or(RELCACHE_USED.partition_descriptor, |c| c.used);
                     relcache_context(b, "partition descriptor", used, |_| ())
                 }
                 // The portal's context is not modelled in any query.

@@ -479,7 +479,7 @@ impl Backend {
 
     /// [`Backend::new`] with the partitions scanned in `form`.
     pub fn with_form(v: &'static Variant, workload: Arc<Workload>, key: i64, form: ScanForm) -> Result<Backend> {
-        let events = first_query::events(workload.partitions.len()).map(<[_]>::to_vec);
+        let events = first_query::events(form, workload.partitions.len()).map(<[_]>::to_vec);
         Backend::with_first_query(v, workload, key, form, events)
     }
 
