@@ -8,18 +8,18 @@ hotloops_alloc_churn_palloc_routine:
 	push r13
 	push r12
 	push rbx
-	sub rsp, 216
-	lea rbx, [rdi + 672]
-	mov qword ptr [rsp + 8], rdi
-	cmp qword ptr [rdi + 672], 0
-	mov qword ptr [rsp + 64], rbx
+	sub rsp, 200
+	lea rbx, [rdi + 784]
+	mov qword ptr [rsp], rdi
+	cmp qword ptr [rdi + 784], 0
+	mov qword ptr [rsp + 56], rbx
 	je .L0
 	mov rdi, rbx
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
 .L0:
-	mov rax, qword ptr [rsp + 8]
-	mov qword ptr [rax + 672], 0
-	mov rbx, qword ptr [rax + 656]
+	mov rax, qword ptr [rsp]
+	mov qword ptr [rax + 784], 0
+	mov rbx, qword ptr [rax + 760]
 	mov r14, qword ptr [rbx]
 	test r14, r14
 	je .L1
@@ -51,9 +51,9 @@ hotloops_alloc_churn_palloc_routine:
 	call r12
 	jmp .L4
 .L1:
-	mov r14, qword ptr [rsp + 8]
-	lea rax, [r14 + 656]
-	mov qword ptr [rsp + 24], rax
+	mov r14, qword ptr [rsp]
+	lea rax, [r14 + 760]
+	mov qword ptr [rsp + 16], rax
 	mov rax, qword ptr [rbx + 96]
 	mov rcx, qword ptr [rbx + 128]
 	mov qword ptr [rbx], rcx
@@ -65,19 +65,19 @@ hotloops_alloc_churn_palloc_routine:
 	movups xmmword ptr [rbx + 72], xmm0
 	mov qword ptr [rbx + 88], 0
 	mov qword ptr [rbx + 112], rax
-	mov rbx, qword ptr [r14 + 656]
+	mov rbx, qword ptr [r14 + 760]
 	lea rdi, [rip + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@TLSLD]
 	call __tls_get_addr@PLT
 	mov rcx, rax
 	mov rax, qword ptr [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF]
-	mov qword ptr [rsp + 184], rax
-	mov qword ptr [rsp + 16], rcx
+	mov qword ptr [rsp + 176], rax
+	mov qword ptr [rsp + 8], rcx
 	mov qword ptr [rcx + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF], rbx
-	cmp byte ptr [r14 + 720], 0
+	cmp byte ptr [r14 + 832], 0
 	je .L6
 	lea r12, [rip + .Lanon]
 	xor r13d, r13d
-	lea r15, [rsp + 32]
+	lea r15, [rsp + 24]
 	xor ebp, ebp
 .L7:
 	mov rax, r13
@@ -102,7 +102,7 @@ hotloops_alloc_churn_palloc_routine:
 	add rbp, 8
 	cmp rbp, 18982
 	ja .L8
-	mov rdi, qword ptr [rsp + 24]
+	mov rdi, qword ptr [rsp + 16]
 	mov rsi, rbx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
 	mov r14, rax
@@ -110,14 +110,14 @@ hotloops_alloc_churn_palloc_routine:
 	xor esi, esi
 	mov rdx, rbx
 	call qword ptr [rip + memset@GOTPCREL]
-	mov qword ptr [rsp + 32], r14
+	mov qword ptr [rsp + 24], r14
 	inc r13
 	add r12, 8
 	jmp .L7
 .L6:
 	lea r12, [rip + .Lanon]
 	xor r13d, r13d
-	lea rbp, [rsp + 32]
+	lea rbp, [rsp + 24]
 	xor r15d, r15d
 .L9:
 	mov rax, r13
@@ -142,7 +142,7 @@ hotloops_alloc_churn_palloc_routine:
 	add r15, 8
 	cmp r15, 18987
 	ja .L10
-	mov rdi, qword ptr [rsp + 24]
+	mov rdi, qword ptr [rsp + 16]
 	mov rsi, rbx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
 	mov r14, rax
@@ -150,29 +150,29 @@ hotloops_alloc_churn_palloc_routine:
 	xor esi, esi
 	mov rdx, rbx
 	call qword ptr [rip + memset@GOTPCREL]
-	mov qword ptr [rsp + 32], r14
+	mov qword ptr [rsp + 24], r14
 	inc r13
 	add r12, 8
 	jmp .L9
 .L8:
 	mov eax, 4414
-	mov qword ptr [rsp + 88], rax
+	mov qword ptr [rsp + 80], rax
 	mov eax, 7326
-	mov qword ptr [rsp + 72], rax
+	mov qword ptr [rsp + 64], rax
 	mov r12d, 6949
 	jmp .L11
 .L10:
 	mov eax, 4834
-	mov qword ptr [rsp + 88], rax
+	mov qword ptr [rsp + 80], rax
 	mov eax, 7250
-	mov qword ptr [rsp + 72], rax
+	mov qword ptr [rsp + 64], rax
 	mov r12d, 7381
 .L11:
-	mov rax, qword ptr [rsp + 16]
+	mov rax, qword ptr [rsp + 8]
 	lea rax, [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF]
 	mov qword ptr [rsp + 136], rax
-	mov rax, qword ptr [rsp + 8]
-	mov rax, qword ptr [rax + 416]
+	mov rax, qword ptr [rsp]
+	mov rax, qword ptr [rax + 520]
 	movzx edx, byte ptr [rax + 25]
 	lea rdi, [rip + .Lanon]
 	xor r13d, r13d
@@ -181,8 +181,8 @@ hotloops_alloc_churn_palloc_routine:
 	mov r9d, 8388608
 	xor ecx, ecx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::new@GOTPCREL]
-	mov qword ptr [rsp + 16], rax
-	mov qword ptr [rsp + 176], rax
+	mov qword ptr [rsp + 8], rax
+	mov qword ptr [rsp + 104], rax
 	lea r15, [rip + .Lanon]
 	xor ebp, ebp
 .L12:
@@ -208,7 +208,7 @@ hotloops_alloc_churn_palloc_routine:
 	add rbp, 8
 	cmp rbp, 7328
 	ja .L13
-	lea rdi, [rsp + 176]
+	lea rdi, [rsp + 104]
 	mov rsi, r14
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
 	mov rbx, rax
@@ -216,47 +216,47 @@ hotloops_alloc_churn_palloc_routine:
 	xor esi, esi
 	mov rdx, r14
 	call qword ptr [rip + memset@GOTPCREL]
-	mov qword ptr [rsp + 32], rbx
-	lea rax, [rsp + 32]
+	mov qword ptr [rsp + 24], rbx
+	lea rax, [rsp + 24]
 	inc r13
 	add r15, 8
 	jmp .L12
 .L13:
-	mov rdi, qword ptr [rsp + 64]
+	mov rdi, qword ptr [rsp + 56]
 	cmp qword ptr [rdi], 0
 	je .L14
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
 .L14:
 	movabs rcx, -3750763034362895579
-	mov rax, qword ptr [rsp + 8]
-	mov rdx, qword ptr [rsp + 16]
-	mov qword ptr [rax + 672], rdx
-	mov rax, qword ptr [rax + 64]
-	mov qword ptr [rsp + 96], rax
+	mov rax, qword ptr [rsp]
+	mov rdx, qword ptr [rsp + 8]
+	mov qword ptr [rax + 784], rdx
+	mov rax, qword ptr [rax + 144]
+	mov qword ptr [rsp + 88], rax
 	test rax, rax
 	je .L15
-	mov rax, qword ptr [rsp + 8]
-	lea r13, [rax + 432]
-	lea rcx, [rax + 464]
+	mov rax, qword ptr [rsp]
+	lea r13, [rax + 536]
+	lea rcx, [rax + 568]
 	mov qword ptr [rsp + 168], rcx
-	lea rcx, [rax + 496]
+	lea rcx, [rax + 600]
 	mov qword ptr [rsp + 160], rcx
-	lea rcx, [rax + 528]
+	lea rcx, [rax + 632]
 	mov qword ptr [rsp + 152], rcx
-	lea rcx, [rax + 560]
+	lea rcx, [rax + 664]
 	mov qword ptr [rsp + 144], rcx
-	lea rcx, [rax + 592]
+	lea rcx, [rax + 696]
 	mov qword ptr [rsp + 128], rcx
-	add rax, 624
+	add rax, 728
 	mov qword ptr [rsp + 120], rax
-	mov qword ptr [rsp + 16], 0
+	mov qword ptr [rsp + 8], 0
 	movabs rcx, -3750763034362895579
 	mov qword ptr [rsp + 112], r13
 .L16:
-	mov qword ptr [rsp + 64], rcx
-	mov rax, qword ptr [rsp + 8]
-	mov rax, qword ptr [rax + 56]
-	mov qword ptr [rsp + 80], rax
+	mov qword ptr [rsp + 56], rcx
+	mov rax, qword ptr [rsp]
+	mov rax, qword ptr [rax + 136]
+	mov qword ptr [rsp + 72], rax
 	lea r14, [rip + .Lanon]
 	xor r13d, r13d
 	xor ebp, ebp
@@ -283,7 +283,7 @@ hotloops_alloc_churn_palloc_routine:
 	add r13, 8
 	cmp r13, r12
 	ja .L18
-	mov rdi, qword ptr [rsp + 24]
+	mov rdi, qword ptr [rsp + 16]
 	mov rsi, rbx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
 	mov r15, rax
@@ -291,38 +291,38 @@ hotloops_alloc_churn_palloc_routine:
 	xor esi, esi
 	mov rdx, rbx
 	call qword ptr [rip + memset@GOTPCREL]
-	mov qword ptr [rsp + 32], r15
-	lea rax, [rsp + 32]
+	mov qword ptr [rsp + 24], r15
+	lea rax, [rsp + 24]
 	inc rbp
 	add r14, 8
 	jmp .L17
 .L18:
-	mov rax, qword ptr [rsp + 16]
+	mov rax, qword ptr [rsp + 8]
 	lea r15, [rax + 2*rax]
-	mov r14, qword ptr [rsp + 80]
+	mov r14, qword ptr [rsp + 72]
 	mov ebx, dword ptr [r14 + 8*r15 + 20]
 	mov r13, qword ptr [rsp + 112]
 	mov rbp, r13
-	mov rax, qword ptr [rsp + 8]
-	cmp dword ptr [rax + 456], ebx
+	mov rax, qword ptr [rsp]
+	cmp dword ptr [rax + 560], ebx
 	je .L19
 	mov rbp, qword ptr [rsp + 168]
-	cmp dword ptr [rax + 488], ebx
+	cmp dword ptr [rax + 592], ebx
 	je .L19
 	mov rbp, qword ptr [rsp + 160]
-	cmp dword ptr [rax + 520], ebx
+	cmp dword ptr [rax + 624], ebx
 	je .L19
 	mov rbp, qword ptr [rsp + 152]
-	cmp dword ptr [rax + 552], ebx
+	cmp dword ptr [rax + 656], ebx
 	je .L19
 	mov rbp, qword ptr [rsp + 144]
-	cmp dword ptr [rax + 584], ebx
+	cmp dword ptr [rax + 688], ebx
 	je .L19
 	mov rbp, qword ptr [rsp + 128]
-	cmp dword ptr [rax + 616], ebx
+	cmp dword ptr [rax + 720], ebx
 	je .L19
 	mov rbp, qword ptr [rsp + 120]
-	cmp dword ptr [rax + 648], ebx
+	cmp dword ptr [rax + 752], ebx
 	jne .L20
 .L19:
 	cmp byte ptr [rbp + 28], 105
@@ -338,34 +338,34 @@ hotloops_alloc_churn_palloc_routine:
 	jne .L23
 	lea r14, [r14 + 8*r15]
 	movzx ecx, byte ptr [rax + 10]
-	mov qword ptr [rsp + 80], rcx
+	mov qword ptr [rsp + 72], rcx
 	movzx r15d, byte ptr [rax + 15]
 	movzx ebx, word ptr [rax + 6]
-	mov qword ptr [rsp + 200], rax
+	mov qword ptr [rsp + 192], rax
 	mov rdi, rax
 	call qword ptr [rip + hotloops::pg::mcxt::pfree@GOTPCREL]
 	mov ebp, dword ptr [r14 + 20]
 	mov r14, r13
-	mov rax, qword ptr [rsp + 8]
-	cmp dword ptr [rax + 456], ebp
+	mov rax, qword ptr [rsp]
+	cmp dword ptr [rax + 560], ebp
 	je .L24
 	mov r14, qword ptr [rsp + 168]
-	cmp dword ptr [rax + 488], ebp
+	cmp dword ptr [rax + 592], ebp
 	je .L24
 	mov r14, qword ptr [rsp + 160]
-	cmp dword ptr [rax + 520], ebp
+	cmp dword ptr [rax + 624], ebp
 	je .L24
 	mov r14, qword ptr [rsp + 152]
-	cmp dword ptr [rax + 552], ebp
+	cmp dword ptr [rax + 656], ebp
 	je .L24
 	mov r14, qword ptr [rsp + 144]
-	cmp dword ptr [rax + 584], ebp
+	cmp dword ptr [rax + 688], ebp
 	je .L24
 	mov r14, qword ptr [rsp + 128]
-	cmp dword ptr [rax + 616], ebp
+	cmp dword ptr [rax + 720], ebp
 	je .L24
 	mov r14, qword ptr [rsp + 120]
-	cmp dword ptr [rax + 648], ebp
+	cmp dword ptr [rax + 752], ebp
 	jne .L25
 .L24:
 	cmp byte ptr [r14 + 28], 105
@@ -380,47 +380,47 @@ hotloops_alloc_churn_palloc_routine:
 	je .L28
 	cmp dword ptr [rdi], 430
 	jne .L28
-	mov rsi, qword ptr [rsp + 16]
+	mov rsi, qword ptr [rsp + 8]
 	inc rsi
-	mov rax, qword ptr [rsp + 80]
+	mov rax, qword ptr [rsp + 72]
 	lea rax, [rax + 2*r15]
 	shl ebx, 8
 	or rbx, rax
-	xor rbx, qword ptr [rsp + 64]
+	xor rbx, qword ptr [rsp + 56]
 	movabs rdx, 1099511628211
 	imul rbx, rdx
 	movzx eax, byte ptr [rdi + 13]
 	movzx ecx, byte ptr [rdi + 19]
 	lea rax, [rax + 2*rcx]
-	mov qword ptr [rsp + 192], rdi
+	mov qword ptr [rsp + 184], rdi
 	movzx ecx, word ptr [rdi + 4]
 	shl ecx, 8
 	or rcx, rax
 	xor rcx, rbx
 	imul rcx, rdx
-	mov qword ptr [rsp + 16], rsi
-	cmp rsi, qword ptr [rsp + 96]
+	mov qword ptr [rsp + 8], rsi
+	cmp rsi, qword ptr [rsp + 88]
 	jne .L16
 .L15:
-	mov qword ptr [rsp + 64], rcx
-	mov rax, qword ptr [rsp + 8]
-	mov rax, qword ptr [rax + 416]
+	mov qword ptr [rsp + 56], rcx
+	mov rax, qword ptr [rsp]
+	mov rax, qword ptr [rax + 520]
 	movzx edx, byte ptr [rax + 25]
 	lea rdi, [rip + .Lanon]
 	xor r12d, r12d
 	mov esi, 13
 	mov r8d, 8192
 	mov r9d, 8388608
-	mov dword ptr [rsp + 16], edx
+	mov dword ptr [rsp + 8], edx
 	xor ecx, ecx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::new@GOTPCREL]
 	mov rcx, rax
-	mov qword ptr [rsp + 104], rax
+	mov qword ptr [rsp + 96], rax
 	mov rax, qword ptr [rsp + 136]
-	mov qword ptr [rsp + 80], rcx
+	mov qword ptr [rsp + 72], rcx
 	mov qword ptr [rax], rcx
 	lea r14, [rip + .Lanon]
-	lea rbp, [rsp + 32]
+	lea rbp, [rsp + 24]
 	xor r13d, r13d
 .L29:
 	mov rax, r12
@@ -443,9 +443,9 @@ hotloops_alloc_churn_palloc_routine:
 	shl rax, cl
 	add r13, rax
 	add r13, 8
-	cmp r13, qword ptr [rsp + 72]
+	cmp r13, qword ptr [rsp + 64]
 	ja .L30
-	lea rdi, [rsp + 104]
+	lea rdi, [rsp + 96]
 	mov rsi, r15
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
 	mov rbx, rax
@@ -453,25 +453,25 @@ hotloops_alloc_churn_palloc_routine:
 	xor esi, esi
 	mov rdx, r15
 	call qword ptr [rip + memset@GOTPCREL]
-	mov qword ptr [rsp + 32], rbx
+	mov qword ptr [rsp + 24], rbx
 	inc r12
 	add r14, 8
 	jmp .L29
 .L30:
-	mov rax, qword ptr [rsp + 8]
-	mov rcx, qword ptr [rax + 64]
-	add rax, 24
-	mov qword ptr [rsp + 96], rax
+	mov rax, qword ptr [rsp]
+	mov rcx, qword ptr [rax + 144]
+	add rax, 104
+	mov qword ptr [rsp + 88], rax
 	add rcx, 2
-	mov qword ptr [rsp + 72], rcx
-	mov qword ptr [rsp + 24], 0
-	lea r13, [rsp + 104]
+	mov qword ptr [rsp + 64], rcx
+	mov qword ptr [rsp + 16], 0
+	lea r13, [rsp + 96]
 	jmp .L31
 .L32:
-	mov rax, qword ptr [rsp + 24]
-	cmp rax, qword ptr [rsp + 72]
+	mov rax, qword ptr [rsp + 16]
+	cmp rax, qword ptr [rsp + 64]
 	lea rax, [rax + 1]
-	mov qword ptr [rsp + 24], rax
+	mov qword ptr [rsp + 16], rax
 	je .L33
 .L31:
 	mov esi, 128
@@ -482,20 +482,20 @@ hotloops_alloc_churn_palloc_routine:
 	mov r8d, 8192
 	mov r9d, 8388608
 	lea rdi, [rip + .Lanon]
-	mov edx, dword ptr [rsp + 16]
+	mov edx, dword ptr [rsp + 8]
 	xor ecx, ecx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::new@GOTPCREL]
 	mov r12, rax
-	lea rax, [rsp + 36]
+	lea rax, [rsp + 28]
 	xorps xmm2, xmm2
 	movups xmmword ptr [rax], xmm2
 	mov qword ptr [rax + 16], 0
 	mov dword ptr [r15], 1
-	movups xmm0, xmmword ptr [rsp + 32]
-	movups xmm1, xmmword ptr [rsp + 44]
+	movups xmm0, xmmword ptr [rsp + 24]
+	movups xmm1, xmmword ptr [rsp + 36]
 	movups xmmword ptr [r15 + 4], xmm0
 	movups xmmword ptr [r15 + 16], xmm1
-	mov rax, qword ptr [rsp + 80]
+	mov rax, qword ptr [rsp + 72]
 	mov qword ptr [r15 + 32], rax
 	mov qword ptr [r15 + 40], r12
 	movups xmmword ptr [r15 + 48], xmm2
@@ -505,20 +505,20 @@ hotloops_alloc_churn_palloc_routine:
 	mov qword ptr [r15 + 96], 0
 	mov byte ptr [r15 + 104], 1
 	movups xmmword ptr [r15 + 112], xmm2
-	mov qword ptr [rsp + 32], r12
-	mov rax, qword ptr [rsp + 8]
-	mov rbx, qword ptr [rax + 40]
-	cmp rbx, qword ptr [rax + 24]
+	mov qword ptr [rsp + 24], r12
+	mov rax, qword ptr [rsp]
+	mov rbx, qword ptr [rax + 120]
+	cmp rbx, qword ptr [rax + 104]
 	jne .L34
-	mov rdi, qword ptr [rsp + 96]
+	mov rdi, qword ptr [rsp + 88]
 	call qword ptr [rip + alloc::raw_vec::RawVec<T,A>::grow_one@GOTPCREL]
 .L34:
-	mov rcx, qword ptr [rsp + 8]
-	mov rax, qword ptr [rcx + 32]
+	mov rcx, qword ptr [rsp]
+	mov rax, qword ptr [rcx + 112]
 	mov qword ptr [rax + 8*rbx], r12
 	inc rbx
-	mov qword ptr [rcx + 40], rbx
-	cmp qword ptr [rsp + 24], 3
+	mov qword ptr [rcx + 120], rbx
+	cmp qword ptr [rsp + 16], 3
 	jb .L32
 	lea rbp, [rip + .Lanon]
 	xor r14d, r14d
@@ -544,7 +544,7 @@ hotloops_alloc_churn_palloc_routine:
 	shl rax, cl
 	add r14, rax
 	add r14, 8
-	cmp r14, qword ptr [rsp + 88]
+	cmp r14, qword ptr [rsp + 80]
 	ja .L32
 	mov rdi, r13
 	mov rsi, r12
@@ -554,8 +554,8 @@ hotloops_alloc_churn_palloc_routine:
 	xor esi, esi
 	mov rdx, r12
 	call qword ptr [rip + memset@GOTPCREL]
-	mov qword ptr [rsp + 32], rbx
-	lea rax, [rsp + 32]
+	mov qword ptr [rsp + 24], rbx
+	lea rax, [rsp + 24]
 	inc r15
 	add rbp, 8
 	jmp .L35
@@ -564,33 +564,33 @@ hotloops_alloc_churn_palloc_routine:
 	mov esi, 8
 	mov r8d, 8192
 	mov r9d, 8388608
-	mov edx, dword ptr [rsp + 16]
+	mov edx, dword ptr [rsp + 8]
 	xor ecx, ecx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::new@GOTPCREL]
 	mov rdx, rax
-	mov qword ptr [rsp + 208], rdx
-	mov rcx, qword ptr [rsp + 8]
-	movzx esi, byte ptr [rcx + 720]
-	mov qword ptr [rcx + 696], 0
+	mov qword ptr [rsp + 104], rdx
+	mov rcx, qword ptr [rsp]
+	movzx esi, byte ptr [rcx + 832]
+	mov qword ptr [rcx + 808], 0
 	movabs rax, -3750763034362895579
-	mov qword ptr [rcx + 704], rax
-	mov qword ptr [rcx + 712], 0
-	mov rax, qword ptr [rcx + 64]
+	mov qword ptr [rcx + 816], rax
+	mov qword ptr [rcx + 824], 0
+	mov rax, qword ptr [rcx + 144]
 	test rax, rax
 	je .L36
 	mov qword ptr [rsp + 112], rdx
-	lea rdx, [rcx + 696]
-	mov qword ptr [rsp + 72], rdx
-	mov rdi, qword ptr [rcx + 56]
+	lea rdx, [rcx + 808]
+	mov qword ptr [rsp + 64], rdx
+	mov rdi, qword ptr [rcx + 136]
 	shl rax, 3
 	lea rdx, [rax + 2*rax]
 	xor sil, 1
-	mov byte ptr [rsp + 16], sil
-	lea rax, [rcx + 680]
-	mov qword ptr [rsp + 96], rax
+	mov byte ptr [rsp + 8], sil
+	lea rax, [rcx + 792]
+	mov qword ptr [rsp + 88], rax
+	xor r14d, r14d
 	xor r13d, r13d
 	xor ebp, ebp
-	xor r14d, r14d
 .L37:
 	mov rcx, qword ptr [rdi]
 	mov rax, qword ptr [rcx + 152]
@@ -603,54 +603,54 @@ hotloops_alloc_churn_palloc_routine:
 	test r15, r15
 	je .L38
 	lea rcx, [rdi + 24]
-	mov qword ptr [rsp + 88], rcx
+	mov qword ptr [rsp + 80], rcx
 	mov esi, 1
-	mov qword ptr [rsp + 24], rdx
+	mov qword ptr [rsp + 16], rdx
 	xor edx, edx
 	call rax
 	mov rbx, rax
-	movzx eax, byte ptr [rsp + 16]
+	movzx eax, byte ptr [rsp + 8]
 	mov byte ptr [rbx + 48], al
-	mov rax, qword ptr [rsp + 8]
-	mov rax, qword ptr [rax + 80]
-	mov qword ptr [rax + rbp], rbx
+	mov rax, qword ptr [rsp]
+	mov rax, qword ptr [rax + 160]
+	mov qword ptr [rax + r13], rbx
 	mov rdi, rbx
-	mov rsi, qword ptr [rsp + 96]
+	mov rsi, qword ptr [rsp + 88]
 	mov edx, 1
 	xor ecx, ecx
 	xor r8d, r8d
 	call r12
 	mov rdi, rbx
-	mov rsi, qword ptr [rsp + 72]
+	mov rsi, qword ptr [rsp + 64]
 	call r15
-	mov rdx, qword ptr [rsp + 24]
-	add r13, rax
+	mov rdx, qword ptr [rsp + 16]
+	add rbp, rax
 	xor r14, rax
 	movabs rax, 1099511628211
 	imul r14, rax
-	add rbp, 8
-	mov rdi, qword ptr [rsp + 88]
+	add r13, 8
+	mov rdi, qword ptr [rsp + 80]
 	add rdx, -24
 	jne .L37
-	xor qword ptr [rsp + 64], r13
+	xor qword ptr [rsp + 56], rbp
 	mov rdx, qword ptr [rsp + 112]
 	jmp .L39
 .L36:
 	xor r14d, r14d
 .L39:
-	mov qword ptr [rsp + 32], rdx
-	lea rdi, [rsp + 32]
+	mov qword ptr [rsp + 24], rdx
+	lea rdi, [rsp + 24]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-	mov rbx, qword ptr [rsp + 8]
-	cmp byte ptr [rbx + 721], 0
+	mov rbx, qword ptr [rsp]
+	cmp byte ptr [rbx + 833], 0
 	jne .L40
 .L41:
-	mov rax, qword ptr [rbx + 56]
-	mov qword ptr [rsp + 88], rax
-	mov rax, qword ptr [rbx + 64]
+	mov rax, qword ptr [rbx + 136]
+	mov qword ptr [rsp + 80], rax
+	mov rax, qword ptr [rbx + 144]
 	shl rax, 3
 	lea rax, [rax + 2*rax]
-	mov qword ptr [rsp + 24], rax
+	mov qword ptr [rsp + 16], rax
 	xor r13d, r13d
 	xor ebp, ebp
 	jmp .L42
@@ -666,15 +666,15 @@ hotloops_alloc_churn_palloc_routine:
 	call qword ptr [rip + hotloops::pg::mcxt::pfree@GOTPCREL]
 	mov r14, r12
 .L42:
-	cmp qword ptr [rsp + 24], r13
+	cmp qword ptr [rsp + 16], r13
 	je .L44
-	mov rax, qword ptr [rsp + 88]
+	mov rax, qword ptr [rsp + 80]
 	mov rax, qword ptr [rax + r13]
 	mov rax, qword ptr [rax + 184]
 	test rax, rax
 	je .L45
-	mov rcx, qword ptr [rsp + 8]
-	mov rcx, qword ptr [rcx + 80]
+	mov rcx, qword ptr [rsp]
+	mov rcx, qword ptr [rcx + 160]
 	mov r15, qword ptr [rcx + 8*rbp]
 	mov rcx, qword ptr [r15 + 56]
 	mov r12d, dword ptr [rcx + 4]
@@ -687,44 +687,44 @@ hotloops_alloc_churn_palloc_routine:
 	call qword ptr [rip + hotloops::pg::mcxt::pfree@GOTPCREL]
 	jmp .L43
 .L44:
-	mov r12, qword ptr [rsp + 8]
-	mov rax, qword ptr [r12 + 40]
+	mov r12, qword ptr [rsp]
+	mov rax, qword ptr [r12 + 120]
 	test rax, rax
 	je .L46
-	lea rbx, [rsp + 32]
+	lea rbx, [rsp + 24]
 	mov r15, qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
 .L47:
 	lea rcx, [rax - 1]
-	mov qword ptr [r12 + 40], rcx
-	mov rcx, qword ptr [r12 + 32]
+	mov qword ptr [r12 + 120], rcx
+	mov rcx, qword ptr [r12 + 112]
 	mov rax, qword ptr [rcx + 8*rax - 8]
-	mov qword ptr [rsp + 32], rax
+	mov qword ptr [rsp + 24], rax
 	mov rdi, rbx
 	call r15
-	mov rax, qword ptr [r12 + 40]
+	mov rax, qword ptr [r12 + 120]
 	test rax, rax
 	jne .L47
 .L46:
-	mov rax, qword ptr [rsp + 184]
+	mov rax, qword ptr [rsp + 176]
 	mov rcx, qword ptr [rsp + 136]
 	mov qword ptr [rcx], rax
-	mov rcx, qword ptr [rsp + 80]
+	mov rcx, qword ptr [rsp + 72]
 	mov rax, qword ptr [rcx + 168]
-	mov qword ptr [r12 + 664], rax
-	mov qword ptr [rsp + 32], rcx
-	lea rdi, [rsp + 32]
+	mov qword ptr [r12 + 776], rax
+	mov qword ptr [rsp + 24], rcx
+	lea rdi, [rsp + 24]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-	mov rdx, qword ptr [r12 + 696]
+	mov rdx, qword ptr [r12 + 808]
 	rol rdx, 32
 	movabs rcx, 1099511628211
-	mov rax, qword ptr [rsp + 64]
+	mov rax, qword ptr [rsp + 56]
 	imul rax, rcx
-	xor rax, qword ptr [r12 + 704]
+	xor rax, qword ptr [r12 + 816]
 	xor rax, rdx
 	imul rax, rcx
 	xor rax, r14
 	imul rax, rcx
-	add rsp, 216
+	add rsp, 200
 	pop rbx
 	pop r12
 	pop r13
@@ -744,7 +744,7 @@ hotloops_alloc_churn_palloc_routine:
 .L48:
 	ud2
 .L40:
-	lea rsi, [rsp + 104]
+	lea rsi, [rsp + 96]
 	mov rdi, rbx
 	call hotloops::study::alloc_churn::record_contexts
 	jmp .L41
@@ -760,11 +760,11 @@ hotloops_alloc_churn_palloc_routine:
 	mov rdx, qword ptr [r14]
 	mov rcx, qword ptr [r14 + 8]
 .L49:
-	mov dword ptr [rsp + 32], eax
-	mov dword ptr [rsp + 36], ebp
-	mov qword ptr [rsp + 40], rdx
-	mov qword ptr [rsp + 48], rcx
-	lea rdi, [rsp + 32]
+	mov dword ptr [rsp + 24], eax
+	mov dword ptr [rsp + 28], ebp
+	mov qword ptr [rsp + 32], rdx
+	mov qword ptr [rsp + 40], rcx
+	lea rdi, [rsp + 24]
 	call hotloops::study::alloc_churn::lookup_failed
 .L21:
 	mov edx, 1
@@ -772,40 +772,40 @@ hotloops_alloc_churn_palloc_routine:
 	mov rax, qword ptr [rbp]
 	mov rcx, qword ptr [rbp + 8]
 .L50:
-	mov dword ptr [rsp + 32], edx
-	mov dword ptr [rsp + 36], ebx
-	mov qword ptr [rsp + 40], rax
-	mov qword ptr [rsp + 48], rcx
-	lea rdi, [rsp + 32]
+	mov dword ptr [rsp + 24], edx
+	mov dword ptr [rsp + 28], ebx
+	mov qword ptr [rsp + 32], rax
+	mov qword ptr [rsp + 40], rcx
+	lea rdi, [rsp + 24]
 	call hotloops::study::alloc_churn::lookup_failed
 .L20:
 	xor edx, edx
-	mov rax, qword ptr [rsp + 200]
+	mov rax, qword ptr [rsp + 192]
 	jmp .L50
 .L25:
 	xor eax, eax
-	mov rdx, qword ptr [rsp + 192]
+	mov rdx, qword ptr [rsp + 184]
 	jmp .L49
 	mov rbx, rax
 	jmp .L51
 	mov rbx, rax
-	mov qword ptr [rsp + 16], 0
+	mov qword ptr [rsp + 8], 0
 .L51:
-	mov rax, qword ptr [rsp + 64]
-	mov rcx, qword ptr [rsp + 16]
+	mov rax, qword ptr [rsp + 56]
+	mov rcx, qword ptr [rsp + 8]
 	mov qword ptr [rax], rcx
 	mov rdi, rbx
 	call _Unwind_Resume@PLT
 	jmp .L52
 	mov rbx, rax
-	lea rdi, [rsp + 32]
+	lea rdi, [rsp + 24]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
 	jmp .L53
 	call qword ptr [rip + core::panicking::panic_in_cleanup@GOTPCREL]
 	jmp .L52
 	jmp .L52
 	mov rbx, rax
-	lea rdi, [rsp + 176]
+	lea rdi, [rsp + 104]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
 	jmp .L54
 	jmp .L52
@@ -815,10 +815,10 @@ hotloops_alloc_churn_palloc_routine:
 	mov rbx, rax
 	jmp .L53
 	mov rbx, rax
-	lea rdi, [rsp + 208]
+	lea rdi, [rsp + 104]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
 .L53:
-	lea rdi, [rsp + 104]
+	lea rdi, [rsp + 96]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
 .L54:
 	mov rdi, rbx
