@@ -56,7 +56,8 @@
 //! sits on a block boundary; plain scans: all 18; `tests/alloc_churn.rs` holds them to
 //! PostgreSQL 18.6's). The backend's first query, which [`Backend::with_form`] runs (never a
 //! kernel), plans as the server's first query does ([`first_query`]): from 1 to 8 partitions
-//! it replays 18.6's own recorded planning in `MessageContext` (each allocation and free, the
+//! it replays 18.6's own recorded planning of its form's plan in `MessageContext`, as a backend
+//! whose first statement is the seed's runs it (each allocation and free, the
 //! catalog index scans' 27,352-byte scan states among them) and builds, where the server did,
 //! the relcache entries and caches a backend keeps: the catalog indexes' and the partitioned
 //! table's indexes' `index info`, its partition key and descriptor, each partition's primary
