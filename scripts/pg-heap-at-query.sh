@@ -15,6 +15,9 @@
 #   model   target/release/hotloops worker measuring alloc-churn/palloc-routine at N in that
 #           form (its faults per query), and the same heap figures under gdb at the kernel's
 #           entry and the query's first btendscan.
+# "free below" is mallinfo2's free bytes less the top chunk, and mallinfo2 counts every arena:
+# right for a backend (one thread), too high by the other arena's free top for the model's
+# worker (a second thread's; malloc_info in gdb shows the main heap's alone).
 # "from top" is how far the top chunk moved up during the query (what the query took from
 # the heap's top rather than from chunks freed below it); "grew" what the heap grew by; a
 # heap that grows during a query and is back at the next start was trimmed.
