@@ -330,6 +330,14 @@ fn a_corrupt_first_query_stream_is_named() {
     assert!(e.contains("recorded twice"), "{e}");
     let e = first_query::recorded_contexts("# 3 partitions: index info x: 2048 in 2 blocks\n").unwrap_err().to_string();
     assert!(e.contains("line 1"), "{e}");
+    // A stream recorded at another partition count builds the wrong relcache: an error that
+    // says so, not a backend with a partition left unopened.
+    shared_process();
+    let five = first_query::events(ScanForm::IndexOnly, 5).unwrap().to_vec();
+    let w = Arc::new(Workload::pgbench(10_000, 3).unwrap());
+    let e = Backend::with_first_query(baseline(), w, 0, ScanForm::IndexOnly, Some(five)).err().expect("a 5-partition stream for 3 partitions");
+    let e = format!("{e:#}");
+    assert!(e.contains("3 partitions") && e.contains("user indexes"), "{e}");
 }
 
 #[test]

@@ -63,8 +63,8 @@
 //! table's indexes' `index info`, its partition key and descriptor, each partition's primary
 //! key's and bid index's `index info` (with the routine's copy before bc6374cd76; sizes in
 //! [`RELCACHE_USED`]), and the operator, tablespace and search-path caches. Its
-//! `MessageContext` then ends with the server's blocks, one more than a later query's from 5
-//! partitions, whose space stays free below the heap's top. Past 8 partitions the first query
+//! `MessageContext` then ends with the server's blocks (at 5 index-only partitions one more
+//! than a later query's, whose space stays free below the heap's top). Past 8 partitions the first query
 //! plans as a later one does and builds only the relcache's contexts. Not modelled: what the
 //! planner and executor compute in that memory (the nodes are zeroed, not filled, so the
 //! query's CPU time is a small part of a server's transaction and a trim's cost a larger part
@@ -445,8 +445,9 @@ pub struct Backend {
     session_cxts: Vec<AllocSet>,
     /// What replaying the server's first query did, if its stream was recorded.
     first_query: Option<first_query::Replayed>,
-    /// The stream the first query replays (taken when it runs), and its error.
+    /// The stream the first query replays (taken when it runs).
     first_events: Option<Vec<first_query::Event>>,
+    /// Why the replay stopped, if it did (`with_first_query` returns it).
     first_error: Option<anyhow::Error>,
     /// `MessageContext`: the planner's allocations, reset before each query.
     message_cxt: AllocSet,
