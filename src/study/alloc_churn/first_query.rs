@@ -54,10 +54,10 @@ pub const FIRST_NORMAL_OBJECT_ID: u32 = 16_384;
 /// `sizeof(IndexAmRoutine)` on 18.6: a palloc of this size is a routine look-up.
 pub const ROUTINE_PALLOC: usize = 248;
 
-/// Bytes used at the query's end in the session's contexts the first query creates besides
-/// the user indexes' (those are [`RELCACHE_USED`]): the catalog indexes' `index info` by index
-/// OID, and the caches, 18.6 at 5 partitions (`MemoryContextStats(TopMemoryContext)` at
-/// `ExecutorEnd`, `scripts/pg-first-query.sh --events`'s dump).
+/// The catalog indexes whose `index info` the first query builds, with the bytes used there at
+/// its end (the user indexes' are [`RELCACHE_USED`], the caches' [`CACHES_USED`]): 18.6 at
+/// every recorded partition count (`MemoryContextStats(TopMemoryContext)` at `ExecutorEnd`,
+/// the recordings' comment lines, which a test holds these to).
 pub const CATALOG_INDEX_USED: [CatalogIndex; 4] = [
     CatalogIndex { oid: 2_665, name: "pg_constraint_conrelid_contypid_conname_index", key_columns: 3, used: 2_056 },
     CatalogIndex { oid: 2_678, name: "pg_index_indrelid_index", key_columns: 1, used: 1_368 },
