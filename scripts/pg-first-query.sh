@@ -6,14 +6,13 @@
 # standard_ExecutorEnd. Queries 1 to 3 of
 # a single-user backend under gdb, pgbench scale 1 over N partitions with the index on bid.
 #
-#   scripts/pg-first-query.sh BINDIR [N ...]        (default N: 1 5)
-#   scripts/pg-first-query.sh --events [--form index-only|index] BINDIR [N ...]
+#   scripts/pg-first-query.sh [--events] [--form index-only|index] BINDIR [N ...]   (default N: 1 5)
 #
 # --form index plans plain Index Scans (enable_indexonlyscan and enable_bitmapscan off, as
 # the servers' sweep does for that form); the default is the planner's index-only scans.
 # --events prints, for each N, query 1's planning event by event, as the model replays it
-# (src/study/alloc_churn/first-query-18.6.txt is this output; pg-first-query-events.gdb says
-# what is traced), then as comments the bytes used in the session contexts it created.
+# (src/study/alloc_churn/first-query-18.6-FORM.txt is this output; pg-first-query-events.gdb
+# says what is traced), then as comments the bytes used in the contexts it created.
 #
 # Needs gdb. As root, the server runs as the postgres OS user; everything lives in one
 # temporary directory, removed on every exit (scripts/seed004-cluster.sh).
@@ -27,16 +26,13 @@ case $form in
   index) gucs="-c enable_indexonlyscan=off -c enable_bitmapscan=off" ;;
   *) echo "pg-first-query: unknown scan form \`$form': valid forms are index-only, index" >&2; exit 2 ;;
 esac
-bin=${1:?usage: scripts/pg-first-query.sh [--events [--form index-only|index]] BINDIR [N ...]}
+bin=${1:?usage: scripts/pg-first-query.sh [--events] [--form index-only|index] BINDIR [N ...]}
 shift
 grid=("$@")
 [ ${#grid[@]} -gt 0 ] || grid=(1 5)
 # shellcheck source=scripts/seed004-cluster.sh
 . "$(dirname "$0")/seed004-cluster.sh"
 seed004_check pg-first-query "$bin" "${grid[@]}"
-for n in "${grid[@]}"; do
-  [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "pg-first-query: partition count \`$n' is not a positive integer" >&2; exit 2; }
-done
 command -v gdb >/dev/null || { echo "pg-first-query: gdb not found: apt-get install gdb" >&2; exit 2; }
 seed004_cluster "$bin" firstq "${grid[@]}"
 as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
@@ -112,10 +108,10 @@ if [ $events = 1 ]; then
   done
   exit 0
 fi
-echo "# $("$bin/postgres" --version): seed 004's query, planning of queries 1-3 (single-user backend)"
+echo "# $("$bin/postgres" --version): seed 004's query, $form scans, planning of queries 1-3 (single-user backend)"
 echo "partitions query large_pallocs large_bytes other_palloc_bytes contexts_created message_context_at_executor_end"
 for n in "${grid[@]}"; do
-  as_owner gdb -q -batch -nx -x "$dir/trace.gdb" -ex "run --single -D $dir/data p$n < $dir/q.sql" --args "$bin/postgres" > "$dir/out" 2>&1 || true
+  as_owner gdb -q -batch -nx -x "$dir/trace.gdb" -ex "run --single $gucs -D $dir/data p$n < $dir/q.sql" --args "$bin/postgres" > "$dir/out" 2>&1 || true
   python3 - "$dir/out" "$n" <<'EOF'
 import re, sys
 text = open(sys.argv[1]).read()
