@@ -16,8 +16,14 @@ fn hotloops(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hotloops")).args(args).env("HOTLOOPS_LOCK_DIR", &locks).output().unwrap()
 }
 
+/// A failed command's last lines of stderr (where its error is) first, then everything: CI
+/// shows only the head and tail of a long panic message, and a report's progress lines would
+/// push the error out of both.
 fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    let err = String::from_utf8_lossy(&o.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    let last = lines[lines.len().saturating_sub(6)..].join("\n");
+    format!("{last}\n--- stdout:\n{}\n--- stderr:\n{err}", String::from_utf8_lossy(&o.stdout))
 }
 
 /// One report of every study at test size (instructions where valgrind is installed), made
