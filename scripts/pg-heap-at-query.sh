@@ -2,13 +2,19 @@
 # Where seed 004's query takes its memory from, on a real backend and in the alloc-churn model:
 # minor faults per query, and glibc's main heap at the query's start and at ExecutorEnd.
 #
-#   scripts/pg-heap-at-query.sh BINDIR [N ...]        (default N: 3 4 5 6 8)
+#   scripts/pg-heap-at-query.sh [--earlier-statement] BINDIR [N ...]   (default N: 3 4 5 6 8)
 #
 # For each scan form (index-only, the planner's plan; index, plain Index Scans with
-# enable_indexonlyscan and enable_bitmapscan off) and partition count N (pgbench scale 1,
-# sql/seed004-partitions.sql):
-#   server  a backend driven by psql (simple protocol, as pgbench's is): 10 queries, then the
-#           minor faults of the next 200 (/proc/PID/stat, no debugger);
+# enable_indexonlyscan and enable_bitmapscan off, set as pgbench's runs set them: PGOPTIONS)
+# and partition count N (pgbench scale 1, sql/seed004-partitions.sql):
+#   server  a backend driven by psql (simple protocol, as pgbench's is) whose first statement
+#           is the seed's query, as a pgbench backend's is (its pid read from pg_stat_activity
+#           by another connection); with --earlier-statement, the session first runs
+#           `select pg_backend_pid()` (and the form's SETs), as an interactive psql user would,
+#           which leaves the heap another shape (seed004-heap.md). 10 queries, then the minor
+#           faults of the next 200 (/proc/PID/stat, no debugger);
+#   pgbench the query as a pgbench script (1 client, simple protocol, the form in PGOPTIONS):
+#           the backend's minor faults a transaction between two instants of a 5 s run;
 #   heap    with gdb and glibc's debug symbols, a second such backend attached: glibc's
 #           thresholds (mp_), the heap, the top chunk and the bytes free below it (mallinfo2)
 #           where pg_parse_query starts and where standard_ExecutorEnd starts, the fourth query;
@@ -26,7 +32,12 @@
 # user. Everything lives in one temporary directory, removed (server and clients stopped
 # first) on every exit.
 set -euo pipefail
-bin=${1:?usage: scripts/pg-heap-at-query.sh BINDIR [N ...]}
+earlier=0
+if [ "${1:-}" = --earlier-statement ]; then
+  earlier=1
+  shift
+fi
+bin=${1:?usage: scripts/pg-heap-at-query.sh [--earlier-statement] BINDIR [N ...]}
 shift
 grid=("$@")
 [ ${#grid[@]} -gt 0 ] || grid=(3 4 5 6 8)
@@ -98,17 +109,33 @@ EOF
 chmod 644 "$dir"/*.gdb
 
 q='select count(*) from pgbench_accounts where bid = 0;'
-# Open a psql session on database $1 in form $2 whose backend pid lands in $dir/pid.
+# Open a psql session on database $1 in form $2 whose backend pid lands in $dir/pid. The
+# session runs no statement of its own: the form comes in PGOPTIONS and the pid from
+# pg_stat_activity (another backend's query), unless --earlier-statement asks for psql's way.
 session() {
   rm -f "$dir/fifo" "$dir/psql.out"
   mkfifo "$dir/fifo"
   chmod 666 "$dir/fifo"
-  as_owner "$bin/psql" -h "$dir" -U postgres -qXAt "$1" < "$dir/fifo" > "$dir/psql.out" 2>&1 &
+  local opts=""
+  [ "$2" = index ] && [ $earlier = 0 ] && opts="-c enable_indexonlyscan=off -c enable_bitmapscan=off"
+  as_owner env PGOPTIONS="$opts" "$bin/psql" -h "$dir" -U postgres -qXAt "$1" < "$dir/fifo" > "$dir/psql.out" 2>&1 &
   exec 3> "$dir/fifo"
-  [ "$2" = index ] && echo "set enable_indexonlyscan = off; set enable_bitmapscan = off;" >&3
-  echo "select 'pid', pg_backend_pid();" >&3
-  sync_on pid
-  awk -F'|' '$1 == "pid" {print $2}' "$dir/psql.out" > "$dir/pid"
+  if [ $earlier = 1 ]; then
+    [ "$2" = index ] && echo "set enable_indexonlyscan = off; set enable_bitmapscan = off;" >&3
+    echo "select 'pid', pg_backend_pid();" >&3
+    sync_on pid
+    awk -F'|' '$1 == "pid" {print $2}' "$dir/psql.out" > "$dir/pid"
+    return
+  fi
+  # psql connects before it reads its input: wait for the one client backend on $1.
+  local pid=""
+  for _ in $(seq 600); do
+    pid=$(as_owner "$bin/psql" -h "$dir" -U postgres -qXAt -c "select pid from pg_stat_activity where datname = '$1' and backend_type = 'client backend'" postgres)
+    [ -n "$pid" ] && break
+    sleep 0.05
+  done
+  [[ $pid =~ ^[0-9]+$ ]] || { echo "pg-heap-at-query: no single backend of the psql session on $1 (got \`$pid')" >&2; exit 1; }
+  echo "$pid" > "$dir/pid"
 }
 # Wait until the session has printed a line starting with $1 (psql's \echo, after the answers
 # to every statement before it).
@@ -123,6 +150,34 @@ close_session() {
   wait
 }
 minflt() { awk '{print $10}' "/proc/$1/stat"; }
+# Minor faults a transaction of a pgbench backend (1 client, simple protocol, the seed query as
+# its script, the form in PGOPTIONS): the backend's faults between two instants of a 5 s run,
+# over the transactions pgbench's own log (-l) has ending between them.
+pgbench_faults() {
+  local opts=""
+  [ "$2" = index ] && opts="-c enable_indexonlyscan=off -c enable_bitmapscan=off"
+  echo "$q" > "$dir/q.sql"
+  rm -f "$dir"/pgb.*
+  chmod 777 "$dir"
+  ( cd "$dir" && as_owner env PGOPTIONS="$opts" "$bin/pgbench" -h "$dir" -U postgres -n -c 1 -M simple -T 5 -l --log-prefix=pgb -f q.sql "$1" > "$dir/pgbench.out" 2>&1 ) &
+  local pb=$! pid="" t0 t1 f0 f1
+  for _ in $(seq 200); do
+    pid=$(as_owner "$bin/psql" -h "$dir" -U postgres -qXAt -c "select pid from pg_stat_activity where datname = '$1' and application_name = 'pgbench'" postgres)
+    [ -n "$pid" ] && break
+    sleep 0.05
+  done
+  sleep 1.5
+  t0=$(date +%s.%N); f0=$(minflt "$pid")
+  sleep 2
+  t1=$(date +%s.%N); f1=$(minflt "$pid")
+  wait $pb || { echo "pg-heap-at-query: pgbench failed (see $dir/pgbench.out)" >&2; exit 1; }
+  # Log lines: client transaction latency_us script epoch_s epoch_us (the transaction's end).
+  cat "$dir"/pgb.* | python3 -c "
+import sys
+t0, t1, f0, f1 = map(float, sys.argv[1:])
+n = sum(1 for l in sys.stdin if t0 <= int(l.split()[4]) + int(l.split()[5]) / 1e6 <= t1)
+print(f'{(f1 - f0) / n:.2f}' if n else '-')" "$t0" "$t1" "$f0" "$f1"
+}
 # The steady-state cycle (the last query-start with its executor-end and the next start) of a
 # heap trace in $1, as: heap_at_start top free_below from_top grew free_below_at_end.
 cycle() {
@@ -143,7 +198,9 @@ EOF
 }
 
 version=$("$bin/postgres" --version)
-echo "# $version and the alloc-churn model: minor faults a query and glibc's heap (bytes)"
+drive="psql, the seed query first (as pgbench)"
+[ $earlier = 1 ] && drive="psql, select pg_backend_pid() (and the form's SETs) first"
+echo "# $version ($drive) and the alloc-churn model: minor faults a query and glibc's heap (bytes)"
 echo "who form N faults/query heap_at_start top free_below from_top grew free_below_at_end trim/top_pad/mmap_thresholds"
 for form in index-only index; do
   for n in "${grid[@]}"; do
@@ -171,6 +228,7 @@ for form in index-only index; do
       cols=$(cycle "$dir/gdb.out")
     fi
     echo "server $form $n $(python3 -c "print(f'{($f1 - $f0) / 200:.2f}')") $cols"
+    [ -x "$bin/pgbench" ] && echo "pgbench $form $n $(pgbench_faults "p$n" "$form") - - - - - - -"
     req="{\"request\":\"point\",\"variant\":\"alloc-churn/palloc-routine\",\"partitions\":$n,\"form\":\"$form\",\"accounts\":100000,\"key\":0"
     # A fresh worker process a point, as the sweep runs it (it exits if its stdin closes
     # before it has answered).
