@@ -6,27 +6,35 @@
 # standard_ExecutorEnd. Queries 1 to 3 of
 # a single-user backend under gdb, pgbench scale 1 over N partitions with the index on bid.
 #
-#   scripts/pg-first-query.sh [--events] [--form index-only|index] BINDIR [N ...]   (default N: 1 5)
+#   scripts/pg-first-query.sh [--events [--backend]] [--form index-only|index] BINDIR [N ...]
+#                                                                   (default N: 1 5)
 #
 # --form index plans plain Index Scans (enable_indexonlyscan and enable_bitmapscan off, as
 # the servers' sweep does for that form); the default is the planner's index-only scans.
 # --events prints, for each N, query 1's planning event by event, as the model replays it
 # (src/study/alloc_churn/first-query-18.6-FORM.txt is this output; pg-first-query-events.gdb
 # says what is traced), then as comments the bytes used in the contexts it created.
+# --backend records it in a normal backend instead of a single-user one: a psql session whose
+# first statement is the query (as a pgbench backend's is), the form in PGOPTIONS, gdb attached
+# during post_auth_delay (2 s, set in PGOPTIONS too: the one difference from a pgbench backend),
+# so it sees the backend's first MessageContext reset. A normal backend's first query plans with
+# more in MessageContext than a single-user one's (a fifth, 64 KiB block at 4 partitions on 18.6).
 #
 # Needs gdb. As root, the server runs as the postgres OS user; everything lives in one
 # temporary directory, removed on every exit (scripts/seed004-cluster.sh).
 set -euo pipefail
 events=0
 form=index-only
+backend=0
 if [ "${1:-}" = --events ]; then events=1; shift; fi
+if [ $events = 1 ] && [ "${1:-}" = --backend ]; then backend=1; shift; fi
 if [ "${1:-}" = --form ]; then form=${2:-}; shift 2 || true; fi
 case $form in
   index-only) gucs="" ;;
   index) gucs="-c enable_indexonlyscan=off -c enable_bitmapscan=off" ;;
   *) echo "pg-first-query: unknown scan form \`$form': valid forms are index-only, index" >&2; exit 2 ;;
 esac
-bin=${1:?usage: scripts/pg-first-query.sh [--events] [--form index-only|index] BINDIR [N ...]}
+bin=${1:?usage: scripts/pg-first-query.sh [--events [--backend]] [--form index-only|index] BINDIR [N ...]}
 shift
 grid=("$@")
 [ ${#grid[@]} -gt 0 ] || grid=(1 5)
@@ -35,7 +43,7 @@ grid=("$@")
 seed004_check pg-first-query "$bin" "${grid[@]}"
 command -v gdb >/dev/null || { echo "pg-first-query: gdb not found: apt-get install gdb" >&2; exit 2; }
 seed004_cluster "$bin" firstq "${grid[@]}"
-as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+[ $backend = 1 ] || as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
 
 q='select count(*) from pgbench_accounts where bid = 0;'
 printf '%s\n%s\n%s\n' "$q" "$q" "$q" > "$dir/q.sql"
@@ -98,12 +106,47 @@ end
 EOF
 chmod 644 "$dir/q.sql" "$dir/trace.gdb"
 here=$(cd "$(dirname "$0")" && pwd)
+# --backend: query 1 of a psql session on database $1 under gdb, into $dir/out (gdb's events,
+# then the server log's MemoryContextStats, which a normal backend writes to its stderr).
+backend_events() {
+  local post old new pid="" mark
+  post=$(head -1 "$dir/data/postmaster.pid")
+  old=$(pgrep -P "$post" | sort)
+  rm -f "$dir/fifo" "$dir/psql.out"
+  mkfifo "$dir/fifo"
+  chmod 666 "$dir/fifo"
+  as_owner env PGOPTIONS="$gucs -c post_auth_delay=2" "$bin/psql" -h "$dir" -U postgres -qXAt "$1" < "$dir/fifo" > "$dir/psql.out" 2>&1 &
+  exec 3> "$dir/fifo"
+  for _ in $(seq 100); do
+    new=$(comm -13 <(echo "$old") <(pgrep -P "$post" | sort))
+    [ -n "$new" ] && { pid=$new; break; }
+    sleep 0.02
+  done
+  [[ $pid =~ ^[0-9]+$ ]] || { echo "pg-first-query: no new backend for the psql session on $1 (got \`$pid')" >&2; exit 1; }
+  mark=$(wc -c < "$dir/log")
+  gdb -q -batch -nx -x "$dir/events.gdb" -ex continue -p "$pid" > "$dir/out" 2>&1 &
+  local g=$!
+  echo "$q" >&3
+  echo '\echo done' >&3
+  for _ in $(seq 1200); do grep -q "^done" "$dir/psql.out" && break; sleep 0.05; done
+  echo '\q' >&3
+  exec 3>&-
+  wait "$g" || true
+  wait || true
+  tail -c +"$((mark + 1))" "$dir/log" >> "$dir/out"
+}
 if [ $events = 1 ]; then
   cp "$here/pg-first-query-events.gdb" "$dir/events.gdb"
   chmod 644 "$dir/events.gdb"
-  echo "# $("$bin/postgres" --version): seed 004's query, $form scans, query 1's planning in MessageContext (single-user backend)"
+  kind="single-user backend"
+  [ $backend = 1 ] && kind="normal backend, psql, the query its first statement"
+  echo "# $("$bin/postgres" --version): seed 004's query, $form scans, query 1's planning in MessageContext ($kind)"
   for n in "${grid[@]}"; do
-    as_owner gdb -q -batch -nx -x "$dir/events.gdb" -ex "run --single $gucs -D $dir/data p$n < $dir/q.sql" --args "$bin/postgres" > "$dir/out" 2>&1 || true
+    if [ $backend = 0 ]; then
+      as_owner gdb -q -batch -nx -x "$dir/events.gdb" -ex "run --single $gucs -D $dir/data p$n < $dir/q.sql" --args "$bin/postgres" > "$dir/out" 2>&1 || true
+    else
+      backend_events "p$n"
+    fi
     python3 "$here/pg-first-query-events.py" "$dir/out" "$n"
   done
   exit 0

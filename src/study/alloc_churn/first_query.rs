@@ -11,8 +11,10 @@
 //!
 //! Which allocation comes first decides where a block lands in glibc's heap, so the model
 //! replays the server's own stream rather than a summary of it: [`EVENTS`], one file a scan
-//! form, recorded by `scripts/pg-first-query.sh --events --form FORM` from a single-user 18.6
-//! backend (whose first query is seed 004's, as a pgbench-driven backend's is) (every allocation in
+//! form, recorded by `scripts/pg-first-query.sh --events --backend --form FORM` from a normal
+//! 18.6 backend whose first statement is seed 004's query, as a pgbench backend's is (a
+//! single-user backend's first query plans with less in `MessageContext`: a block fewer at 4
+//! index-only and 5 plain partitions, which put the model's cliffs a partition early) (every allocation in
 //! `MessageContext` with its size, from the reset before the query is read to
 //! `ExecutorStart`; every chunk of it freed, with the chunk's space; each relation the
 //! relcache builds, each context created and each hash table named), one line per partition
