@@ -36,6 +36,14 @@ call (void) MemoryContextStats(*(void **) &TopMemoryContext)
 end
 continue
 end
+# The session's first transaction snapshot mallocs CurrentSnapshotData's xid arrays, kept for
+# the backend's life (GetSnapshotData): the model needs where in the stream that falls.
+break GetTransactionSnapshot if $on
+commands
+silent
+printf "S\n"
+continue
+end
 break hash_create if $on
 commands
 silent

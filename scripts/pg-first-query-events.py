@@ -1,7 +1,7 @@
 """scripts/pg-first-query.sh --events: one gdb output (pg-first-query-events.gdb) to a line.
 
 argv: the gdb output file, the partition count. Prints `N token...` (A<size> F<space> B<oid>
-H<name> C<name>, spaces in names as _), then as comments the bytes used at query 1's
+H<name> C<name>, spaces in names as _, S), then as comments the bytes used at query 1's
 ExecutorEnd in MessageContext and in the session contexts the model creates.
 """
 import re
@@ -14,6 +14,9 @@ if "\nEND\n" not in text and not text.startswith("END\n"):
 body, dump = text.split("END\n", 1)
 toks = []
 for line in body.splitlines():
+    if line.replace("backend> ", "").strip() == "S":
+        toks.append("S")
+        continue
     p = line.replace("backend> ", "").split(" ", 1)
     if len(p) != 2:
         continue

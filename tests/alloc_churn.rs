@@ -288,6 +288,12 @@ fn first_query_is_the_servers(form: ScanForm, server: &[first_query::RecordedCon
         let b = Backend::with_form(baseline(), w.clone(), 0, form).unwrap();
         let r = b.first_query().expect("a recorded partition count replays the server's stream");
         assert_eq!(r.unmatched_pfrees, 0, "{form}, {n} partitions: {r:?}");
+        // The session's first transaction snapshot is in the stream, before the planning's
+        // first relcache build, and its xid arrays are malloc'd (once a process).
+        let snap = events.iter().position(|e| *e == first_query::Event::Snapshot);
+        let build = events.iter().position(|e| matches!(e, first_query::Event::Build(_)));
+        assert!(snap.is_some() && snap < build, "{form}, {n} partitions: snapshot at {snap:?}, first build at {build:?}");
+        assert!(first_query::snapshot_arrays_taken());
         let scans = events.iter().filter(|e| matches!(e, first_query::Event::Alloc(s) if *s > mcxt::ALLOC_CHUNK_LIMIT)).count();
         assert!(scans >= 55 + 14 * n, "{form}, {n} partitions: {scans} catalog scans");
         assert_eq!(r.large_pallocs, scans);
@@ -326,6 +332,10 @@ fn first_query_is_the_servers(form: ScanForm, server: &[first_query::RecordedCon
 fn a_corrupt_first_query_stream_is_named() {
     let e = first_query::parse("1 A8 X9\n2 A8\n").unwrap_err().to_string();
     assert!(e.contains("line 1") && e.contains("`X9`"), "{e}");
+    // `S` takes no argument.
+    let e = first_query::parse("1 A8 S9\n").unwrap_err().to_string();
+    assert!(e.contains("`S9`"), "{e}");
+    assert_eq!(first_query::parse("1 S A8\n").unwrap()[&1], [first_query::Event::Snapshot, first_query::Event::Alloc(8)]);
     let e = first_query::parse("1 A8\n1 A8\n").unwrap_err().to_string();
     assert!(e.contains("recorded twice"), "{e}");
     let e = first_query::recorded_contexts("# 3 partitions: index info x: 2048 in 2 blocks\n").unwrap_err().to_string();

@@ -35,7 +35,7 @@
 
 use super::{Backend, PARTITION_DIRECTORY_BYTES, RELCACHE_USED, ScanForm, open_index, relcache_context};
 use crate::pg::amapi::{BTREE_AM_OID, IndexAmRoutine, get_index_am_routine_by_am_id};
-use crate::pg::mcxt::{ALLOC_CHUNKHDRSZ, AllocSet, chunk_space, palloc, pfree};
+use crate::pg::mcxt::{ALLOC_CHUNKHDRSZ, AllocSet, MallocBackend, chunk_space, palloc, pfree};
 use crate::pg::nodes::palloc_nodes;
 use anyhow::{Result, bail};
 use std::collections::BTreeMap;
@@ -100,6 +100,43 @@ pub enum Event {
     Hash(&'static str),
     /// `C<name>`: a memory context is created.
     Context(&'static str),
+    /// `S`: a transaction snapshot is taken (`GetTransactionSnapshot`); the session's first
+    /// mallocs the snapshot's xid arrays ([`snapshot_arrays`]).
+    Snapshot,
+}
+
+/// `PROCARRAY_MAXPROCS` of the recorded server at its defaults (18.6: 100 connections, 16
+/// autovacuum worker slots, 8 worker processes, 10 WAL senders, 2 special workers; no
+/// prepared transactions): the length of a snapshot's `xip` array.
+pub const SNAPSHOT_MAX_PROCS: usize = 136;
+
+/// The bytes `GetSnapshotData` mallocs for `CurrentSnapshotData` the first time a backend
+/// takes a transaction snapshot: `xip` (`SNAPSHOT_MAX_PROCS` xids), then `subxip`
+/// (`PGPROC_MAX_CACHED_SUBXIDS + 1` = 65 a proc), 544 and 35,360 bytes on 18.6, malloc'd
+/// outside any memory context and kept for the backend's life.
+pub const SNAPSHOT_ARRAYS: [usize; 2] = [SNAPSHOT_MAX_PROCS * 4, 65 * SNAPSHOT_MAX_PROCS * 4];
+
+static SNAPSHOT_TAKEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether this process has malloc'd the snapshot xid arrays ([`snapshot_arrays`]).
+pub fn snapshot_arrays_taken() -> bool {
+    SNAPSHOT_TAKEN.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The session's snapshot xid arrays: malloc'd by `backend` the first time this process takes
+/// a transaction snapshot, never freed (as `CurrentSnapshotData`'s, which are process-global
+/// in the server: one backend, one process, as the sweep's and the report's workers are).
+pub fn snapshot_arrays(backend: MallocBackend) -> bool {
+    if SNAPSHOT_TAKEN.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        return false;
+    }
+    for size in SNAPSHOT_ARRAYS {
+        // SAFETY: a malloc whose block is kept for the process's life (the server's never
+        // frees these); its address is deliberately dropped.
+        let p = unsafe { backend.malloc(size) };
+        std::hint::black_box(p);
+    }
+    true
 }
 
 fn parse_token(t: &'static str) -> Result<Event> {
@@ -111,7 +148,8 @@ fn parse_token(t: &'static str) -> Result<Event> {
         "B" => Event::Build(rest.parse().map_err(|_| anyhow::anyhow!("`{t}`: not an OID"))?),
         "H" => Event::Hash(rest),
         "C" => Event::Context(rest),
-        _ => bail!("`{t}`: unknown event (A, F, B, H or C)"),
+        "S" if rest.is_empty() => Event::Snapshot,
+        _ => bail!("`{t}`: unknown event (A, F, B, H, C or S)"),
     })
 }
 
@@ -273,6 +311,9 @@ pub(super) unsafe fn replay<const PALLOC: bool>(b: &mut Backend, events: &[Event
                     None => r.unmatched_pfrees += 1,
                 },
                 Event::Build(oid) => last_oid = oid,
+                Event::Snapshot => {
+                    snapshot_arrays(b.spec.backend);
+                }
                 Event::Hash(name) => hash = Some(name),
                 Event::Context("index_info") => {
                     let user = r.user_indexes;
