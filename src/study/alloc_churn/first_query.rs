@@ -2,8 +2,8 @@
 //!
 //! A backend's first run of seed 004's query builds, while planning, the relcache entries of
 //! the partitioned table, its partitions and their indexes, and the caches it needs on the
-//! way: 130 catalog index scans and 3.5 MB of 27,352-byte scan states (each a malloc and a
-//! free of its own) at 5 partitions on PostgreSQL 18.6, and 172 KB of smaller pallocs, most
+//! way: 135 catalog index scans and 3.7 MB of 27,352-byte scan states (each a malloc and a
+//! free of its own) at 5 partitions on PostgreSQL 18.6, and 198 KB of smaller pallocs, most
 //! of them pfree'd again. Its `MessageContext` grows a block more than any later query's
 //! does, and once the next query's reset frees that block, its space stays free between
 //! chunks that live for the session, and later executors put scan states there: one reason a
