@@ -44,6 +44,41 @@ silent
 printf "S\n"
 continue
 end
+# A new block of any other context (`M`), or a chunk of its over the chunk limit (`L`, a
+# catalog scan's state, freed with the scan): its malloc, with the context's name and ident
+# (MemoryContextData.name and .ident, at offsets 56 and 64 on 18), so the model can keep the
+# session-long blocks (the local lock table's, the smgr table's, pgstat's) where they fall.
+set $nb = 0
+break AllocSetAllocFromNewBlock if $on && $rdi != *(long *) &MessageContext
+commands
+silent
+set $nb = 1
+set $nbctx = $rdi
+continue
+end
+break AllocSetAllocLarge if $on && $rdi != *(long *) &MessageContext
+commands
+silent
+set $nb = 2
+set $nbctx = $rdi
+continue
+end
+break malloc if $on && $nb
+commands
+silent
+if $nb == 1
+printf "M "
+else
+printf "L "
+end
+if *(long *) ((char *) $nbctx + 64) != 0
+printf "%lu %s/%s\n", $rdi, *(char **) ((char *) $nbctx + 56), *(char **) ((char *) $nbctx + 64)
+else
+printf "%lu %s\n", $rdi, *(char **) ((char *) $nbctx + 56)
+end
+set $nb = 0
+continue
+end
 break hash_create if $on
 commands
 silent

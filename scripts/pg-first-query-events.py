@@ -1,7 +1,7 @@
 """scripts/pg-first-query.sh --events: one gdb output (pg-first-query-events.gdb) to a line.
 
 argv: the gdb output file, the partition count. Prints `N token...` (A<size> F<space> B<oid>
-H<name> C<name>, spaces in names as _, S), then as comments the bytes used at query 1's
+H<name> C<name> S M<size>:<context>[/<ident>] L<size>:<context>[/<ident>], spaces in names as _), then as comments the bytes used at query 1's
 ExecutorEnd in MessageContext and in the session contexts the model creates.
 """
 import re
@@ -21,6 +21,11 @@ for line in body.splitlines():
     if len(p) != 2:
         continue
     kind, arg = p[0], p[1].strip()
+    if kind in ("M", "L"):
+        size, _, name = arg.partition(" ")
+        if size.isdigit() and name:
+            toks.append(f"{kind}{size}:{name.replace(' ', '_')}")
+        continue
     if kind in ("A", "F", "B") and arg.isdigit():
         toks.append(kind + arg)
     elif kind in ("H", "C") and arg:

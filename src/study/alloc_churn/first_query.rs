@@ -17,7 +17,10 @@
 //! index-only and 5 plain partitions, which put the model's cliffs a partition early) (every allocation in
 //! `MessageContext` with its size, from the reset before the query is read to
 //! `ExecutorStart`; every chunk of it freed, with the chunk's space; each relation the
-//! relcache builds, each context created and each hash table named), one line per partition
+//! relcache builds, each context created and each hash table named; each transaction snapshot;
+//! and each block another context mallocs meanwhile, the session-long ones among them: the
+//! local lock table's, the smgr table's and pgstat's, which sit above `MessageContext`'s
+//! blocks and keep their space below the heap's top after the query), one line per partition
 //! count from 1 to 8, the range the cliffs lie in. Past it the first query is a later one
 //! plus the relcache's contexts (`Backend::with_form`): a stream cannot be grown from the
 //! recorded ones by repeating one partition's events, because the server's arrays and lists
@@ -101,9 +104,21 @@ pub enum Event {
     /// `C<name>`: a memory context is created.
     Context(&'static str),
     /// `S`: a transaction snapshot is taken (`GetTransactionSnapshot`); the session's first
-    /// mallocs the snapshot's xid arrays ([`snapshot_arrays`]).
+    /// mallocs the snapshot's xid arrays ([`SNAPSHOT_ARRAYS`]).
     Snapshot,
+    /// `M<size>:<context>[/<ident>]`, of a context the stream did not create: a block of a
+    /// session-long context the model has no model of (the local lock table's, the smgr
+    /// table's, pgstat's), kept for the session. A block of a context the stream created
+    /// (a cache's, an `index info`'s) is the model's own context's to malloc: [`parse`] drops
+    /// it, as it drops `L<size>:<context>` (a chunk over another context's chunk limit: a
+    /// catalog scan's state, freed with its scan, and the stream does not say when).
+    Block(usize),
 }
+
+// A backend takes a copy of its stream (up to ~5,000 events at 8 partitions) and frees it
+// after the replay: at 32 bytes an event that copy passed glibc's 128 KiB mmap threshold, and
+// freeing an mmap'd chunk doubles the process's trim threshold, which no server's does.
+const _: () = assert!(std::mem::size_of::<Event>() <= 24);
 
 /// `PROCARRAY_MAXPROCS` of the recorded server at its defaults (18.6: 100 connections, 16
 /// autovacuum worker slots, 8 worker processes, 10 WAL senders, 2 special workers; no
@@ -116,27 +131,29 @@ pub const SNAPSHOT_MAX_PROCS: usize = 136;
 /// outside any memory context and kept for the backend's life.
 pub const SNAPSHOT_ARRAYS: [usize; 2] = [SNAPSHOT_MAX_PROCS * 4, 65 * SNAPSHOT_MAX_PROCS * 4];
 
-static SNAPSHOT_TAKEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static SESSION_TAKEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static SESSION_BLOCKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-/// Whether this process has malloc'd the snapshot xid arrays ([`snapshot_arrays`]).
-pub fn snapshot_arrays_taken() -> bool {
-    SNAPSHOT_TAKEN.load(std::sync::atomic::Ordering::Relaxed)
+/// The `M` blocks this process's replays kept (the session-long contexts' the model has no
+/// model of).
+pub fn session_blocks() -> usize {
+    SESSION_BLOCKS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-/// The session's snapshot xid arrays: malloc'd by `backend` the first time this process takes
-/// a transaction snapshot, never freed (as `CurrentSnapshotData`'s, which are process-global
-/// in the server: one backend, one process, as the sweep's and the report's workers are).
-pub fn snapshot_arrays(backend: MallocBackend) -> bool {
-    if SNAPSHOT_TAKEN.swap(true, std::sync::atomic::Ordering::Relaxed) {
-        return false;
-    }
-    for size in SNAPSHOT_ARRAYS {
-        // SAFETY: a malloc whose block is kept for the process's life (the server's never
-        // frees these); its address is deliberately dropped.
-        let p = unsafe { backend.malloc(size) };
-        std::hint::black_box(p);
-    }
-    true
+/// Whether this process has replayed a first query's session-long mallocs (the snapshot's
+/// xid arrays and the `M` blocks): the first replay in a process does, as the server's
+/// backend does once (one backend, one process, as the sweep's and the report's workers are).
+pub fn session_mallocs_taken() -> bool {
+    SESSION_TAKEN.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// A session-long malloc of `size` bytes by `backend`, never freed (as the server's are not
+/// until the backend exits).
+fn session_malloc(backend: MallocBackend, size: usize) {
+    // SAFETY: a malloc whose block is kept for the process's life; its address is
+    // deliberately dropped.
+    let p = unsafe { backend.malloc(size) };
+    std::hint::black_box(p);
 }
 
 fn parse_token(t: &'static str) -> Result<Event> {
@@ -149,8 +166,41 @@ fn parse_token(t: &'static str) -> Result<Event> {
         "H" => Event::Hash(rest),
         "C" => Event::Context(rest),
         "S" if rest.is_empty() => Event::Snapshot,
-        _ => bail!("`{t}`: unknown event (A, F, B, H, C or S)"),
+        _ => bail!("`{t}`: unknown event (A, F, B, H, C, S, M or L)"),
     })
+}
+
+/// An `M` or `L` token: (kind, size, context, ident or "").
+fn other_context(t: &'static str) -> Result<Option<(char, usize, &'static str, &'static str)>> {
+    let Some(kind) = t.chars().next().filter(|k| *k == 'M' || *k == 'L') else { return Ok(None) };
+    let (size, cxt) = t[1..].split_once(':').ok_or_else(|| anyhow::anyhow!("`{t}`: not {kind}<size>:<context>"))?;
+    let size = size.parse().map_err(|_| anyhow::anyhow!("`{t}`: not a number after {kind}"))?;
+    let (name, ident) = cxt.split_once('/').unwrap_or((cxt, ""));
+    Ok(Some((kind, size, name, ident)))
+}
+
+/// One line's tokens as events: `M` blocks of contexts the line created before them (a
+/// `C<name>`, or for a `dynahash` the table an `H<name>` named) and `L` chunks dropped.
+fn parse_line(toks: impl Iterator<Item = &'static str>) -> Result<Vec<Event>> {
+    let (mut created, mut hashes): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
+    let mut out = Vec::new();
+    for t in toks {
+        if let Some((kind, size, name, ident)) = other_context(t)? {
+            let own = if name == "dynahash" { hashes.contains(&ident) } else { created.contains(&name) };
+            if kind == 'M' && !own {
+                out.push(Event::Block(size));
+            }
+            continue;
+        }
+        let e = parse_token(t)?;
+        match e {
+            Event::Context(name) => created.push(name),
+            Event::Hash(name) => hashes.push(name),
+            _ => {}
+        }
+        out.push(e);
+    }
+    Ok(out)
 }
 
 /// A context as `MemoryContextStats` showed it at the recorded query's `ExecutorEnd` (the
@@ -226,7 +276,7 @@ pub fn parse(text: &'static str) -> Result<BTreeMap<usize, Vec<Event>>> {
         }
         let mut toks = line.split_ascii_whitespace();
         let n: usize = toks.next().and_then(|t| t.parse().ok()).ok_or_else(|| anyhow::anyhow!("line {}: no partition count", i + 1))?;
-        let events = toks.map(parse_token).collect::<Result<Vec<_>>>().map_err(|e| anyhow::anyhow!("line {}: {e:#}", i + 1))?;
+        let events = parse_line(toks).map_err(|e| anyhow::anyhow!("line {}: {e:#}", i + 1))?;
         if out.insert(n, events).is_some() {
             bail!("line {}: {n} partitions recorded twice", i + 1);
         }
@@ -245,6 +295,54 @@ pub fn recorded(form: ScanForm) -> &'static BTreeMap<usize, Vec<Event>> {
 /// The recorded stream of `form`'s plan at `n` partitions, if there is one.
 pub fn events(form: ScanForm, n: usize) -> Option<&'static [Event]> {
     recorded(form).get(&n).map(Vec::as_slice)
+}
+
+/// The replay's live chunks, (space, pointer), newest last, in pages mapped for it alone
+/// (`mmap`), so the model's bookkeeping takes nothing from glibc's heap.
+struct LiveStack {
+    base: *mut (usize, *mut u8),
+    cap: usize,
+    len: usize,
+    bytes: usize,
+}
+
+impl LiveStack {
+    fn new(cap: usize) -> Result<LiveStack> {
+        let cap = cap.max(1);
+        let bytes = cap * std::mem::size_of::<(usize, *mut u8)>();
+        // SAFETY: a fresh private anonymous mapping, unmapped in Drop.
+        let p = unsafe { libc::mmap(std::ptr::null_mut(), bytes, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
+        if p == libc::MAP_FAILED {
+            bail!("mapping {bytes} bytes for the first query's replay: {}", std::io::Error::last_os_error());
+        }
+        Ok(LiveStack { base: p.cast(), cap, len: 0, bytes })
+    }
+
+    fn push(&mut self, space: usize, p: *mut u8) {
+        // At most one push an event, and the stack holds one slot an event.
+        assert!(self.len < self.cap, "more live chunks than events");
+        // SAFETY: `len < cap` slots of the mapping.
+        unsafe { self.base.add(self.len).write((space, p)) };
+        self.len += 1;
+    }
+
+    /// Remove the newest chunk of `space` and return its pointer.
+    fn remove_newest(&mut self, space: usize) -> Option<*mut u8> {
+        // SAFETY: the first `len` slots were written by `push`.
+        let slots = unsafe { std::slice::from_raw_parts_mut(self.base, self.len) };
+        let i = slots.iter().rposition(|&(s, _)| s == space)?;
+        let (_, p) = slots[i];
+        slots.copy_within(i + 1.., i);
+        self.len -= 1;
+        Some(p)
+    }
+}
+
+impl Drop for LiveStack {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `new`, `bytes` long.
+        unsafe { libc::munmap(self.base.cast(), self.bytes) };
+    }
 }
 
 /// What replaying a stream built: counts a test can hold against the server's.
@@ -271,10 +369,15 @@ pub struct Replayed {
 /// `b`'s `MessageContext` is current and was reset at the query's start.
 pub(super) unsafe fn replay<const PALLOC: bool>(b: &mut Backend, events: &[Event]) -> Result<Replayed> {
     let mut r = Replayed::default();
-    // Live chunks: (space, pointer); a routine look-up of the static variant holds none.
-    let mut live: Vec<(usize, *mut u8)> = Vec::with_capacity(events.len());
+    // Live chunks: (space, pointer); a routine look-up of the static variant holds none. The
+    // model's bookkeeping stays out of the heap it models: a freed stack there would leave a
+    // hole below the first query's blocks that no server's heap has.
+    let mut live = LiveStack::new(events.len())?;
     let mut last_oid = 0u32;
     let mut hash: Option<&str> = None;
+    // Whether this replay takes the session's mallocs.
+    let session = !SESSION_TAKEN.swap(true, std::sync::atomic::Ordering::Relaxed);
+    let mut snapshot = false;
     // After `index info`, open_index has made the routine look-up and its pfree (none for
     // the static routine): the stream's two events for them are consumed.
     let (mut skip_routine, mut skip_free) = (false, false);
@@ -290,19 +393,18 @@ pub(super) unsafe fn replay<const PALLOC: bool>(b: &mut Backend, events: &[Event
                         Ok(p) => p.cast_mut().cast::<u8>(),
                         Err(e) => super::lookup_failed(e),
                     };
-                    live.push((routine_space, if PALLOC { p } else { std::ptr::null_mut() }));
+                    live.push(routine_space, if PALLOC { p } else { std::ptr::null_mut() });
                     r.pallocs += usize::from(PALLOC);
                 }
                 Event::Alloc(size) => {
                     let p = palloc(size);
-                    live.push((chunk_space(p) + ALLOC_CHUNKHDRSZ, p));
+                    live.push(chunk_space(p) + ALLOC_CHUNKHDRSZ, p);
                     r.pallocs += 1;
                     r.large_pallocs += usize::from(size > crate::pg::mcxt::ALLOC_CHUNK_LIMIT);
                 }
                 Event::Free(space) if skip_free && space == routine_space => skip_free = false,
-                Event::Free(space) => match live.iter().rposition(|&(s, _)| s == space) {
-                    Some(i) => {
-                        let (_, p) = live.remove(i);
+                Event::Free(space) => match live.remove_newest(space) {
+                    Some(p) => {
                         if !p.is_null() {
                             pfree(p);
                             r.pfrees += 1;
@@ -311,8 +413,19 @@ pub(super) unsafe fn replay<const PALLOC: bool>(b: &mut Backend, events: &[Event
                     None => r.unmatched_pfrees += 1,
                 },
                 Event::Build(oid) => last_oid = oid,
-                Event::Snapshot => {
-                    snapshot_arrays(b.spec.backend);
+                // The session's first snapshot mallocs its xid arrays.
+                Event::Snapshot if session && !snapshot => {
+                    snapshot = true;
+                    for size in SNAPSHOT_ARRAYS {
+                        session_malloc(b.spec.backend, size);
+                    }
+                }
+                Event::Snapshot => {}
+                Event::Block(size) => {
+                    if session {
+                        session_malloc(b.spec.backend, size);
+                        SESSION_BLOCKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
                 }
                 Event::Hash(name) => hash = Some(name),
                 Event::Context("index_info") => {

@@ -445,7 +445,8 @@ pub struct Backend {
     session_cxts: Vec<AllocSet>,
     /// What replaying the server's first query did, if its stream was recorded.
     first_query: Option<first_query::Replayed>,
-    /// The stream the first query replays (taken when it runs).
+    /// A caller's stream for the first query to replay in place of the recorded one (taken
+    /// when it runs).
     first_events: Option<Vec<first_query::Event>>,
     /// Why the replay stopped, if it did (`with_first_query` returns it).
     first_error: Option<anyhow::Error>,
@@ -481,13 +482,14 @@ impl Backend {
 
     /// [`Backend::new`] with the partitions scanned in `form`.
     pub fn with_form(v: &'static Variant, workload: Arc<Workload>, key: i64, form: ScanForm) -> Result<Backend> {
-        let events = first_query::events(form, workload.partitions.len()).map(<[_]>::to_vec);
-        Backend::with_first_query(v, workload, key, form, events)
+        Backend::with_first_query(v, workload, key, form, None)
     }
 
     /// [`Backend::with_form`] whose first query's planning replays `events` (a
-    /// [`first_query`] stream for this many partitions), or with none, plans as a later query
-    /// does and builds the relcache's contexts.
+    /// [`first_query`] stream for this many partitions), or with none, the recorded stream
+    /// of `form` at this many partitions (read in place, not copied into the heap the model
+    /// measures), or where none was recorded, plans as a later query does and builds the
+    /// relcache's contexts.
     pub fn with_first_query(v: &'static Variant, workload: Arc<Workload>, key: i64, form: ScanForm, events: Option<Vec<first_query::Event>>) -> Result<Backend> {
         let spec = spec(v)?;
         if place(v)? != Placement::InProcess {
@@ -724,10 +726,14 @@ fn query<const PALLOC: bool, const FIRST: bool>(b: &mut Backend) -> u64 {
 
         let nodes = b.form.node_bytes();
         let mut planned = 0xcbf2_9ce4_8422_2325u64;
-        let replay = if FIRST { b.first_events.take() } else { None };
+        // The first query's stream: a caller's, else the recorded one, read in place.
+        let given = if FIRST { b.first_events.take() } else { None };
+        let recorded = if FIRST && given.is_none() { first_query::events(b.form, b.rels.len()) } else { None };
+        let replay: Option<&[first_query::Event]> = given.as_deref().or(recorded);
         if let Some(events) = replay {
             // The server's own first planning, its relcache builds among it.
-            match first_query::replay::<PALLOC>(b, &events) {
+            let replayed = first_query::replay::<PALLOC>(b, events);
+            match replayed {
                 Ok(r) => b.first_query = Some(r),
                 Err(e) => {
                     b.first_error = Some(e);
