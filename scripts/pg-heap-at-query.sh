@@ -161,17 +161,27 @@ pgbench_faults() {
   echo "$q" > "$dir/q.sql"
   rm -f "$dir"/pgb.*
   chmod 777 "$dir"
+  # The last run's backend may still be listed while it exits: take a pid not listed before.
+  local before
+  before=$(as_owner "$bin/psql" -h "$dir" -U postgres -qXAt -c "select coalesce(string_agg(pid::text, ','), '0') from pg_stat_activity where application_name = 'pgbench'" postgres)
   ( cd "$dir" && as_owner env PGOPTIONS="$opts" "$bin/pgbench" -h "$dir" -U postgres -n -c 1 -M simple -T 5 -l --log-prefix=pgb -f q.sql "$1" > "$dir/pgbench.out" 2>&1 ) &
   local pb=$! pid="" t0 t1 f0 f1
   for _ in $(seq 200); do
-    pid=$(as_owner "$bin/psql" -h "$dir" -U postgres -qXAt -c "select pid from pg_stat_activity where datname = '$1' and application_name = 'pgbench'" postgres)
+    pid=$(as_owner "$bin/psql" -h "$dir" -U postgres -qXAt -c "select pid from pg_stat_activity where datname = '$1' and application_name = 'pgbench' and pid not in ($before)" postgres)
     [ -n "$pid" ] && break
     sleep 0.05
   done
   sleep 1.5
-  t0=$(date +%s.%N); f0=$(minflt "$pid")
+  t0=$(date +%s.%N); f0=$(minflt "$pid" 2>/dev/null || true)
   sleep 2
-  t1=$(date +%s.%N); f1=$(minflt "$pid")
+  t1=$(date +%s.%N); f1=$(minflt "$pid" 2>/dev/null || true)
+  if [ -z "$f0" ] || [ -z "$f1" ]; then
+    wait $pb || true
+    echo "pg-heap-at-query: the pgbench backend on $1 (pid $pid) exited before it was sampled:" >&2
+    sed 's/^/  /' "$dir/pgbench.out" >&2
+    echo "-"
+    return
+  fi
   if ! wait $pb; then
     echo "pg-heap-at-query: pgbench on $1 failed:" >&2
     sed 's/^/  /' "$dir/pgbench.out" >&2
