@@ -115,8 +115,8 @@ pub enum Event {
     Block(usize),
 }
 
-// A backend takes a copy of its stream (up to ~5,000 events at 8 partitions) and frees it
-// after the replay: at 32 bytes an event that copy passed glibc's 128 KiB mmap threshold, and
+// A stream of 8 partitions holds ~5,000 events: at 32 bytes an event, a copy of it (a
+// caller's stream, or the old per-backend copy) passed glibc's 128 KiB mmap threshold, and
 // freeing an mmap'd chunk doubles the process's trim threshold, which no server's does.
 const _: () = assert!(std::mem::size_of::<Event>() <= 24);
 

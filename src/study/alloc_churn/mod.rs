@@ -491,6 +491,11 @@ impl Backend {
     /// measures), or where none was recorded, plans as a later query does and builds the
     /// relcache's contexts.
     pub fn with_first_query(v: &'static Variant, workload: Arc<Workload>, key: i64, form: ScanForm, events: Option<Vec<first_query::Event>>) -> Result<Backend> {
+        // Parse the recorded streams now, before the backend's first allocation: parsing's
+        // own garbage must not lie among the first query's blocks.
+        if events.is_none() {
+            let _ = first_query::events(form, workload.partitions.len());
+        }
         let spec = spec(v)?;
         if place(v)? != Placement::InProcess {
             bail!("{} cannot run in this process: another variant's malloc settings are in force here (run it in a worker)", v.id);
