@@ -12,7 +12,7 @@ hotloops_alloc_churn_palloc_routine:
 	lea rbx, [rdi + 784]
 	mov qword ptr [rsp], rdi
 	cmp qword ptr [rdi + 784], 0
-	mov qword ptr [rsp + 56], rbx
+	mov qword ptr [rsp + 8], rbx
 	je .L0
 	mov rdi, rbx
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
@@ -68,68 +68,30 @@ hotloops_alloc_churn_palloc_routine:
 	mov rbx, qword ptr [r14 + 760]
 	lea rdi, [rip + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@TLSLD]
 	call __tls_get_addr@PLT
-	mov rcx, rax
-	mov rax, qword ptr [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF]
-	mov qword ptr [rsp + 176], rax
-	mov qword ptr [rsp + 8], rcx
-	mov qword ptr [rcx + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF], rbx
-	cmp byte ptr [r14 + 832], 0
-	je .L6
-	lea r12, [rip + .Lanon]
-	xor r13d, r13d
-	lea r15, [rsp + 24]
-	xor ebp, ebp
-.L7:
-	mov rax, r13
-	movabs rcx, -6148914691236517205
-	mul rcx
-	shl rdx, 2
-	and rdx, -32
-	lea rax, [rdx + 2*rdx]
-	mov rcx, r12
-	sub rcx, rax
-	mov rbx, qword ptr [rcx]
-	lea rax, [rbx - 1]
-	shr rax, 3
-	mov edx, 127
-	bsr rdx, rax
-	not edx
-	mov cl, 3
-	sub cl, dl
-	mov eax, 1
-	shl rax, cl
-	add rbp, rax
-	add rbp, 8
-	cmp rbp, 18982
-	ja .L8
-	mov rdi, qword ptr [rsp + 16]
-	mov rsi, rbx
-	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
-	mov r14, rax
-	mov rdi, rax
-	xor esi, esi
-	mov rdx, rbx
-	call qword ptr [rip + memset@GOTPCREL]
-	mov qword ptr [rsp + 24], r14
-	inc r13
-	add r12, 8
-	jmp .L7
-.L6:
-	lea r12, [rip + .Lanon]
-	xor r13d, r13d
-	lea rbp, [rsp + 24]
+	lea rcx, [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF]
+	mov qword ptr [rsp + 136], rcx
+	mov rcx, qword ptr [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF]
+	mov qword ptr [rsp + 176], rcx
+	mov qword ptr [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF], rbx
+	movzx eax, byte ptr [r14 + 832]
+	mov qword ptr [rsp + 64], rax
+	xor rax, 1
+	lea r13, [rax + 4*rax]
+	add r13, 18982
+	lea rbp, [rip + .Lanon]
+	xor r12d, r12d
 	xor r15d, r15d
-.L9:
-	mov rax, r13
+.L6:
+	mov rax, r12
 	movabs rcx, -6148914691236517205
 	mul rcx
 	shl rdx, 2
 	and rdx, -32
 	lea rax, [rdx + 2*rdx]
-	mov rcx, r12
+	mov rcx, rbp
 	sub rcx, rax
-	mov rbx, qword ptr [rcx]
-	lea rax, [rbx - 1]
+	mov r14, qword ptr [rcx]
+	lea rax, [r14 - 1]
 	shr rax, 3
 	mov edx, 127
 	bsr rdx, rax
@@ -140,37 +102,34 @@ hotloops_alloc_churn_palloc_routine:
 	shl rax, cl
 	add r15, rax
 	add r15, 8
-	cmp r15, 18987
-	ja .L10
+	cmp r15, r13
+	ja .L7
 	mov rdi, qword ptr [rsp + 16]
-	mov rsi, rbx
+	mov rsi, r14
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
-	mov r14, rax
+	mov rbx, rax
 	mov rdi, rax
 	xor esi, esi
-	mov rdx, rbx
+	mov rdx, r14
 	call qword ptr [rip + memset@GOTPCREL]
-	mov qword ptr [rsp + 24], r14
-	inc r13
-	add r12, 8
-	jmp .L9
-.L8:
-	mov eax, 4414
-	mov qword ptr [rsp + 80], rax
+	mov qword ptr [rsp + 32], rbx
+	lea rax, [rsp + 32]
+	inc r12
+	add rbp, 8
+	jmp .L6
+.L7:
+	cmp byte ptr [rsp + 64], 0
+	mov eax, 6949
+	mov r15d, 7381
+	cmovne r15, rax
 	mov eax, 7326
-	mov qword ptr [rsp + 64], rax
-	mov r12d, 6949
-	jmp .L11
-.L10:
-	mov eax, 4834
-	mov qword ptr [rsp + 80], rax
-	mov eax, 7250
-	mov qword ptr [rsp + 64], rax
-	mov r12d, 7381
-.L11:
-	mov rax, qword ptr [rsp + 8]
-	lea rax, [rax + hotloops::pg::mcxt::CURRENT_MEMORY_CONTEXT::{{constant}}::{{closure}}::__RUST_STD_INTERNAL_VAL@DTPOFF]
-	mov qword ptr [rsp + 136], rax
+	mov ecx, 7250
+	cmovne rcx, rax
+	mov qword ptr [rsp + 88], rcx
+	mov eax, 4414
+	mov ecx, 4834
+	cmovne rcx, rax
+	mov qword ptr [rsp + 64], rcx
 	mov rax, qword ptr [rsp]
 	mov rax, qword ptr [rax + 520]
 	movzx edx, byte ptr [rax + 25]
@@ -181,18 +140,18 @@ hotloops_alloc_churn_palloc_routine:
 	mov r9d, 8388608
 	xor ecx, ecx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::new@GOTPCREL]
-	mov qword ptr [rsp + 8], rax
+	mov qword ptr [rsp + 24], rax
 	mov qword ptr [rsp + 104], rax
-	lea r15, [rip + .Lanon]
+	lea r12, [rip + .Lanon]
 	xor ebp, ebp
-.L12:
+.L8:
 	mov rax, r13
 	movabs rcx, -6148914691236517205
 	mul rcx
 	shl rdx, 2
 	and rdx, -32
 	lea rax, [rdx + 2*rdx]
-	mov rcx, r15
+	mov rcx, r12
 	sub rcx, rax
 	mov r14, qword ptr [rcx]
 	lea rax, [r14 - 1]
@@ -207,7 +166,7 @@ hotloops_alloc_churn_palloc_routine:
 	add rbp, rax
 	add rbp, 8
 	cmp rbp, 7328
-	ja .L13
+	ja .L9
 	lea rdi, [rsp + 104]
 	mov rsi, r14
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
@@ -216,27 +175,27 @@ hotloops_alloc_churn_palloc_routine:
 	xor esi, esi
 	mov rdx, r14
 	call qword ptr [rip + memset@GOTPCREL]
-	mov qword ptr [rsp + 24], rbx
-	lea rax, [rsp + 24]
+	mov qword ptr [rsp + 32], rbx
+	lea rax, [rsp + 32]
 	inc r13
-	add r15, 8
-	jmp .L12
-.L13:
-	mov rdi, qword ptr [rsp + 56]
+	add r12, 8
+	jmp .L8
+.L9:
+	mov rdi, qword ptr [rsp + 8]
 	cmp qword ptr [rdi], 0
-	je .L14
+	je .L10
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-.L14:
+.L10:
 	movabs rcx, -3750763034362895579
 	mov rax, qword ptr [rsp]
-	mov rdx, qword ptr [rsp + 8]
+	mov rdx, qword ptr [rsp + 24]
 	mov qword ptr [rax + 784], rdx
 	mov rax, qword ptr [rax + 144]
-	mov qword ptr [rsp + 88], rax
+	mov qword ptr [rsp + 80], rax
 	test rax, rax
-	je .L15
+	je .L11
 	mov rax, qword ptr [rsp]
-	lea r13, [rax + 536]
+	lea r12, [rax + 536]
 	lea rcx, [rax + 568]
 	mov qword ptr [rsp + 168], rcx
 	lea rcx, [rax + 600]
@@ -251,16 +210,16 @@ hotloops_alloc_churn_palloc_routine:
 	mov qword ptr [rsp + 120], rax
 	mov qword ptr [rsp + 8], 0
 	movabs rcx, -3750763034362895579
-	mov qword ptr [rsp + 112], r13
-.L16:
-	mov qword ptr [rsp + 56], rcx
+	mov qword ptr [rsp + 112], r12
+.L12:
+	mov qword ptr [rsp + 24], rcx
 	mov rax, qword ptr [rsp]
 	mov rax, qword ptr [rax + 136]
 	mov qword ptr [rsp + 72], rax
 	lea r14, [rip + .Lanon]
-	xor r13d, r13d
+	xor r12d, r12d
 	xor ebp, ebp
-.L17:
+.L13:
 	mov rax, rbp
 	movabs rcx, -6148914691236517205
 	mul rcx
@@ -279,114 +238,114 @@ hotloops_alloc_churn_palloc_routine:
 	sub cl, dl
 	mov eax, 1
 	shl rax, cl
-	add r13, rax
-	add r13, 8
-	cmp r13, r12
-	ja .L18
+	add r12, rax
+	add r12, 8
+	cmp r12, r15
+	ja .L14
 	mov rdi, qword ptr [rsp + 16]
 	mov rsi, rbx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
-	mov r15, rax
+	mov r13, rax
 	mov rdi, rax
 	xor esi, esi
 	mov rdx, rbx
 	call qword ptr [rip + memset@GOTPCREL]
-	mov qword ptr [rsp + 24], r15
-	lea rax, [rsp + 24]
+	mov qword ptr [rsp + 32], r13
+	lea rax, [rsp + 32]
 	inc rbp
 	add r14, 8
-	jmp .L17
-.L18:
+	jmp .L13
+.L14:
 	mov rax, qword ptr [rsp + 8]
-	lea r15, [rax + 2*rax]
+	lea r13, [rax + 2*rax]
 	mov r14, qword ptr [rsp + 72]
-	mov ebx, dword ptr [r14 + 8*r15 + 20]
-	mov r13, qword ptr [rsp + 112]
-	mov rbp, r13
+	mov ebx, dword ptr [r14 + 8*r13 + 20]
+	mov r12, qword ptr [rsp + 112]
+	mov rbp, r12
 	mov rax, qword ptr [rsp]
 	cmp dword ptr [rax + 560], ebx
-	je .L19
+	je .L15
 	mov rbp, qword ptr [rsp + 168]
 	cmp dword ptr [rax + 592], ebx
-	je .L19
+	je .L15
 	mov rbp, qword ptr [rsp + 160]
 	cmp dword ptr [rax + 624], ebx
-	je .L19
+	je .L15
 	mov rbp, qword ptr [rsp + 152]
 	cmp dword ptr [rax + 656], ebx
-	je .L19
+	je .L15
 	mov rbp, qword ptr [rsp + 144]
 	cmp dword ptr [rax + 688], ebx
-	je .L19
+	je .L15
 	mov rbp, qword ptr [rsp + 128]
 	cmp dword ptr [rax + 720], ebx
-	je .L19
+	je .L15
 	mov rbp, qword ptr [rsp + 120]
 	cmp dword ptr [rax + 752], ebx
-	jne .L20
-.L19:
+	jne .L16
+.L15:
 	cmp byte ptr [rbp + 28], 105
-	jne .L21
+	jne .L17
 	mov rax, qword ptr [rbp + 16]
 	test rax, rax
-	je .L22
+	je .L18
 	call rax
 	mov edx, 3
 	test rax, rax
-	je .L23
+	je .L19
 	cmp dword ptr [rax], 430
-	jne .L23
-	lea r14, [r14 + 8*r15]
+	jne .L19
+	lea r14, [r14 + 8*r13]
 	movzx ecx, byte ptr [rax + 10]
 	mov qword ptr [rsp + 72], rcx
-	movzx r15d, byte ptr [rax + 15]
+	movzx r13d, byte ptr [rax + 15]
 	movzx ebx, word ptr [rax + 6]
 	mov qword ptr [rsp + 192], rax
 	mov rdi, rax
 	call qword ptr [rip + hotloops::pg::mcxt::pfree@GOTPCREL]
 	mov ebp, dword ptr [r14 + 20]
-	mov r14, r13
+	mov r14, r12
 	mov rax, qword ptr [rsp]
 	cmp dword ptr [rax + 560], ebp
-	je .L24
+	je .L20
 	mov r14, qword ptr [rsp + 168]
 	cmp dword ptr [rax + 592], ebp
-	je .L24
+	je .L20
 	mov r14, qword ptr [rsp + 160]
 	cmp dword ptr [rax + 624], ebp
-	je .L24
+	je .L20
 	mov r14, qword ptr [rsp + 152]
 	cmp dword ptr [rax + 656], ebp
-	je .L24
+	je .L20
 	mov r14, qword ptr [rsp + 144]
 	cmp dword ptr [rax + 688], ebp
-	je .L24
+	je .L20
 	mov r14, qword ptr [rsp + 128]
 	cmp dword ptr [rax + 720], ebp
-	je .L24
+	je .L20
 	mov r14, qword ptr [rsp + 120]
 	cmp dword ptr [rax + 752], ebp
-	jne .L25
-.L24:
+	jne .L21
+.L20:
 	cmp byte ptr [r14 + 28], 105
-	jne .L26
+	jne .L22
 	mov rax, qword ptr [r14 + 16]
 	test rax, rax
-	je .L27
+	je .L23
 	call rax
 	mov rdi, rax
 	mov eax, 3
 	test rdi, rdi
-	je .L28
+	je .L24
 	cmp dword ptr [rdi], 430
-	jne .L28
+	jne .L24
 	mov rsi, qword ptr [rsp + 8]
 	inc rsi
 	mov rax, qword ptr [rsp + 72]
-	lea rax, [rax + 2*r15]
+	lea rax, [rax + 2*r13]
 	shl ebx, 8
 	or rbx, rax
-	xor rbx, qword ptr [rsp + 56]
+	xor rbx, qword ptr [rsp + 24]
 	movabs rdx, 1099511628211
 	imul rbx, rdx
 	movzx eax, byte ptr [rdi + 13]
@@ -399,10 +358,10 @@ hotloops_alloc_churn_palloc_routine:
 	xor rcx, rbx
 	imul rcx, rdx
 	mov qword ptr [rsp + 8], rsi
-	cmp rsi, qword ptr [rsp + 88]
-	jne .L16
-.L15:
-	mov qword ptr [rsp + 56], rcx
+	cmp rsi, qword ptr [rsp + 80]
+	jne .L12
+.L11:
+	mov qword ptr [rsp + 24], rcx
 	mov rax, qword ptr [rsp]
 	mov rax, qword ptr [rax + 520]
 	movzx edx, byte ptr [rax + 25]
@@ -420,9 +379,9 @@ hotloops_alloc_churn_palloc_routine:
 	mov qword ptr [rsp + 72], rcx
 	mov qword ptr [rax], rcx
 	lea r14, [rip + .Lanon]
-	lea rbp, [rsp + 24]
+	lea rbp, [rsp + 32]
 	xor r13d, r13d
-.L29:
+.L25:
 	mov rax, r12
 	movabs rcx, -6148914691236517205
 	mul rcx
@@ -443,8 +402,8 @@ hotloops_alloc_churn_palloc_routine:
 	shl rax, cl
 	add r13, rax
 	add r13, 8
-	cmp r13, qword ptr [rsp + 64]
-	ja .L30
+	cmp r13, qword ptr [rsp + 88]
+	ja .L26
 	lea rdi, [rsp + 96]
 	mov rsi, r15
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
@@ -453,27 +412,27 @@ hotloops_alloc_churn_palloc_routine:
 	xor esi, esi
 	mov rdx, r15
 	call qword ptr [rip + memset@GOTPCREL]
-	mov qword ptr [rsp + 24], rbx
+	mov qword ptr [rsp + 32], rbx
 	inc r12
 	add r14, 8
-	jmp .L29
-.L30:
+	jmp .L25
+.L26:
 	mov rax, qword ptr [rsp]
 	mov rcx, qword ptr [rax + 144]
 	add rax, 104
-	mov qword ptr [rsp + 88], rax
+	mov qword ptr [rsp + 80], rax
 	add rcx, 2
-	mov qword ptr [rsp + 64], rcx
+	mov qword ptr [rsp + 88], rcx
 	mov qword ptr [rsp + 16], 0
 	lea r13, [rsp + 96]
-	jmp .L31
-.L32:
+	jmp .L27
+.L28:
 	mov rax, qword ptr [rsp + 16]
-	cmp rax, qword ptr [rsp + 64]
+	cmp rax, qword ptr [rsp + 88]
 	lea rax, [rax + 1]
 	mov qword ptr [rsp + 16], rax
-	je .L33
-.L31:
+	je .L29
+.L27:
 	mov esi, 128
 	mov rdi, r13
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
@@ -486,13 +445,13 @@ hotloops_alloc_churn_palloc_routine:
 	xor ecx, ecx
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::new@GOTPCREL]
 	mov r12, rax
-	lea rax, [rsp + 28]
+	lea rax, [rsp + 36]
 	xorps xmm2, xmm2
 	movups xmmword ptr [rax], xmm2
 	mov qword ptr [rax + 16], 0
 	mov dword ptr [r15], 1
-	movups xmm0, xmmword ptr [rsp + 24]
-	movups xmm1, xmmword ptr [rsp + 36]
+	movups xmm0, xmmword ptr [rsp + 32]
+	movups xmm1, xmmword ptr [rsp + 44]
 	movups xmmword ptr [r15 + 4], xmm0
 	movups xmmword ptr [r15 + 16], xmm1
 	mov rax, qword ptr [rsp + 72]
@@ -505,25 +464,25 @@ hotloops_alloc_churn_palloc_routine:
 	mov qword ptr [r15 + 96], 0
 	mov byte ptr [r15 + 104], 1
 	movups xmmword ptr [r15 + 112], xmm2
-	mov qword ptr [rsp + 24], r12
+	mov qword ptr [rsp + 32], r12
 	mov rax, qword ptr [rsp]
 	mov rbx, qword ptr [rax + 120]
 	cmp rbx, qword ptr [rax + 104]
-	jne .L34
-	mov rdi, qword ptr [rsp + 88]
+	jne .L30
+	mov rdi, qword ptr [rsp + 80]
 	call qword ptr [rip + alloc::raw_vec::RawVec<T,A>::grow_one@GOTPCREL]
-.L34:
+.L30:
 	mov rcx, qword ptr [rsp]
 	mov rax, qword ptr [rcx + 112]
 	mov qword ptr [rax + 8*rbx], r12
 	inc rbx
 	mov qword ptr [rcx + 120], rbx
 	cmp qword ptr [rsp + 16], 3
-	jb .L32
+	jb .L28
 	lea rbp, [rip + .Lanon]
 	xor r14d, r14d
 	xor r15d, r15d
-.L35:
+.L31:
 	mov rax, r15
 	movabs rcx, -6148914691236517205
 	mul rcx
@@ -544,8 +503,8 @@ hotloops_alloc_churn_palloc_routine:
 	shl rax, cl
 	add r14, rax
 	add r14, 8
-	cmp r14, qword ptr [rsp + 80]
-	ja .L32
+	cmp r14, qword ptr [rsp + 64]
+	ja .L28
 	mov rdi, r13
 	mov rsi, r12
 	call qword ptr [rip + hotloops::pg::mcxt::AllocSet::alloc@GOTPCREL]
@@ -554,12 +513,12 @@ hotloops_alloc_churn_palloc_routine:
 	xor esi, esi
 	mov rdx, r12
 	call qword ptr [rip + memset@GOTPCREL]
-	mov qword ptr [rsp + 24], rbx
-	lea rax, [rsp + 24]
+	mov qword ptr [rsp + 32], rbx
+	lea rax, [rsp + 32]
 	inc r15
 	add rbp, 8
-	jmp .L35
-.L33:
+	jmp .L31
+.L29:
 	lea rdi, [rip + .Lanon]
 	mov esi, 8
 	mov r8d, 8192
@@ -577,33 +536,33 @@ hotloops_alloc_churn_palloc_routine:
 	mov qword ptr [rcx + 824], 0
 	mov rax, qword ptr [rcx + 144]
 	test rax, rax
-	je .L36
+	je .L32
 	mov qword ptr [rsp + 112], rdx
 	lea rdx, [rcx + 808]
-	mov qword ptr [rsp + 64], rdx
+	mov qword ptr [rsp + 88], rdx
 	mov rdi, qword ptr [rcx + 136]
 	shl rax, 3
 	lea rdx, [rax + 2*rax]
 	xor sil, 1
 	mov byte ptr [rsp + 8], sil
 	lea rax, [rcx + 792]
-	mov qword ptr [rsp + 88], rax
-	xor r14d, r14d
+	mov qword ptr [rsp + 80], rax
 	xor r13d, r13d
 	xor ebp, ebp
-.L37:
+	xor r14d, r14d
+.L33:
 	mov rcx, qword ptr [rdi]
 	mov rax, qword ptr [rcx + 152]
 	test rax, rax
-	je .L38
+	je .L34
 	mov r12, qword ptr [rcx + 160]
 	test r12, r12
-	je .L38
+	je .L34
 	mov r15, qword ptr [rcx + 176]
 	test r15, r15
-	je .L38
+	je .L34
 	lea rcx, [rdi + 24]
-	mov qword ptr [rsp + 80], rcx
+	mov qword ptr [rsp + 64], rcx
 	mov esi, 1
 	mov qword ptr [rsp + 16], rdx
 	xor edx, edx
@@ -613,48 +572,48 @@ hotloops_alloc_churn_palloc_routine:
 	mov byte ptr [rbx + 48], al
 	mov rax, qword ptr [rsp]
 	mov rax, qword ptr [rax + 160]
-	mov qword ptr [rax + r13], rbx
+	mov qword ptr [rax + rbp], rbx
 	mov rdi, rbx
-	mov rsi, qword ptr [rsp + 88]
+	mov rsi, qword ptr [rsp + 80]
 	mov edx, 1
 	xor ecx, ecx
 	xor r8d, r8d
 	call r12
 	mov rdi, rbx
-	mov rsi, qword ptr [rsp + 64]
+	mov rsi, qword ptr [rsp + 88]
 	call r15
 	mov rdx, qword ptr [rsp + 16]
-	add rbp, rax
+	add r13, rax
 	xor r14, rax
 	movabs rax, 1099511628211
 	imul r14, rax
-	add r13, 8
-	mov rdi, qword ptr [rsp + 80]
+	add rbp, 8
+	mov rdi, qword ptr [rsp + 64]
 	add rdx, -24
-	jne .L37
-	xor qword ptr [rsp + 56], rbp
+	jne .L33
+	xor qword ptr [rsp + 24], r13
 	mov rdx, qword ptr [rsp + 112]
-	jmp .L39
-.L36:
+	jmp .L35
+.L32:
 	xor r14d, r14d
-.L39:
-	mov qword ptr [rsp + 24], rdx
-	lea rdi, [rsp + 24]
+.L35:
+	mov qword ptr [rsp + 32], rdx
+	lea rdi, [rsp + 32]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
 	mov rbx, qword ptr [rsp]
 	cmp byte ptr [rbx + 833], 0
-	jne .L40
-.L41:
+	jne .L36
+.L37:
 	mov rax, qword ptr [rbx + 136]
-	mov qword ptr [rsp + 80], rax
+	mov qword ptr [rsp + 64], rax
 	mov rax, qword ptr [rbx + 144]
 	shl rax, 3
 	lea rax, [rax + 2*rax]
 	mov qword ptr [rsp + 16], rax
 	xor r13d, r13d
 	xor ebp, ebp
-	jmp .L42
-.L43:
+	jmp .L38
+.L39:
 	shl r12, 32
 	or r12, rbx
 	xor r12, r14
@@ -665,14 +624,14 @@ hotloops_alloc_churn_palloc_routine:
 	mov rdi, r15
 	call qword ptr [rip + hotloops::pg::mcxt::pfree@GOTPCREL]
 	mov r14, r12
-.L42:
+.L38:
 	cmp qword ptr [rsp + 16], r13
-	je .L44
-	mov rax, qword ptr [rsp + 80]
+	je .L40
+	mov rax, qword ptr [rsp + 64]
 	mov rax, qword ptr [rax + r13]
 	mov rax, qword ptr [rax + 184]
 	test rax, rax
-	je .L45
+	je .L41
 	mov rcx, qword ptr [rsp]
 	mov rcx, qword ptr [rcx + 160]
 	mov r15, qword ptr [rcx + 8*rbp]
@@ -683,41 +642,41 @@ hotloops_alloc_churn_palloc_routine:
 	call rax
 	mov rdi, qword ptr [r15 + 32]
 	test rdi, rdi
-	je .L43
+	je .L39
 	call qword ptr [rip + hotloops::pg::mcxt::pfree@GOTPCREL]
-	jmp .L43
-.L44:
+	jmp .L39
+.L40:
 	mov r12, qword ptr [rsp]
 	mov rax, qword ptr [r12 + 120]
 	test rax, rax
-	je .L46
-	lea rbx, [rsp + 24]
+	je .L42
+	lea rbx, [rsp + 32]
 	mov r15, qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-.L47:
+.L43:
 	lea rcx, [rax - 1]
 	mov qword ptr [r12 + 120], rcx
 	mov rcx, qword ptr [r12 + 112]
 	mov rax, qword ptr [rcx + 8*rax - 8]
-	mov qword ptr [rsp + 24], rax
+	mov qword ptr [rsp + 32], rax
 	mov rdi, rbx
 	call r15
 	mov rax, qword ptr [r12 + 120]
 	test rax, rax
-	jne .L47
-.L46:
-	mov rax, qword ptr [rsp + 176]
-	mov rcx, qword ptr [rsp + 136]
-	mov qword ptr [rcx], rax
+	jne .L43
+.L42:
+	mov rax, qword ptr [rsp + 136]
+	mov rcx, qword ptr [rsp + 176]
+	mov qword ptr [rax], rcx
 	mov rcx, qword ptr [rsp + 72]
 	mov rax, qword ptr [rcx + 168]
 	mov qword ptr [r12 + 776], rax
-	mov qword ptr [rsp + 24], rcx
-	lea rdi, [rsp + 24]
+	mov qword ptr [rsp + 32], rcx
+	lea rdi, [rsp + 32]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
 	mov rdx, qword ptr [r12 + 808]
 	rol rdx, 32
 	movabs rcx, 1099511628211
-	mov rax, qword ptr [rsp + 56]
+	mov rax, qword ptr [rsp + 24]
 	imul rax, rcx
 	xor rax, qword ptr [r12 + 816]
 	xor rax, rdx
@@ -732,95 +691,95 @@ hotloops_alloc_churn_palloc_routine:
 	pop r15
 	pop rbp
 	ret
-.L38:
+.L34:
 	lea rdi, [rip + .Lanon]
 	mov esi, 32
 	call hotloops::study::alloc_churn::missing_callback
-	jmp .L48
-.L45:
+	jmp .L44
+.L41:
 	lea rdi, [rip + .Lanon]
 	mov esi, 9
 	call hotloops::study::alloc_churn::missing_callback
-.L48:
+.L44:
 	ud2
-.L40:
+.L36:
 	lea rsi, [rsp + 96]
 	mov rdi, rbx
 	call hotloops::study::alloc_churn::record_contexts
-	jmp .L41
-.L22:
+	jmp .L37
+.L18:
 	mov edx, 2
-	jmp .L23
-.L27:
+	jmp .L19
+.L23:
 	mov eax, 2
-	jmp .L28
-.L26:
+	jmp .L24
+.L22:
 	mov eax, 1
-.L28:
+.L24:
 	mov rdx, qword ptr [r14]
 	mov rcx, qword ptr [r14 + 8]
-.L49:
-	mov dword ptr [rsp + 24], eax
-	mov dword ptr [rsp + 28], ebp
-	mov qword ptr [rsp + 32], rdx
-	mov qword ptr [rsp + 40], rcx
-	lea rdi, [rsp + 24]
+.L45:
+	mov dword ptr [rsp + 32], eax
+	mov dword ptr [rsp + 36], ebp
+	mov qword ptr [rsp + 40], rdx
+	mov qword ptr [rsp + 48], rcx
+	lea rdi, [rsp + 32]
 	call hotloops::study::alloc_churn::lookup_failed
-.L21:
+.L17:
 	mov edx, 1
-.L23:
+.L19:
 	mov rax, qword ptr [rbp]
 	mov rcx, qword ptr [rbp + 8]
-.L50:
-	mov dword ptr [rsp + 24], edx
-	mov dword ptr [rsp + 28], ebx
-	mov qword ptr [rsp + 32], rax
-	mov qword ptr [rsp + 40], rcx
-	lea rdi, [rsp + 24]
+.L46:
+	mov dword ptr [rsp + 32], edx
+	mov dword ptr [rsp + 36], ebx
+	mov qword ptr [rsp + 40], rax
+	mov qword ptr [rsp + 48], rcx
+	lea rdi, [rsp + 32]
 	call hotloops::study::alloc_churn::lookup_failed
-.L20:
+.L16:
 	xor edx, edx
 	mov rax, qword ptr [rsp + 192]
-	jmp .L50
-.L25:
+	jmp .L46
+.L21:
 	xor eax, eax
 	mov rdx, qword ptr [rsp + 184]
-	jmp .L49
+	jmp .L45
 	mov rbx, rax
-	jmp .L51
+	jmp .L47
 	mov rbx, rax
-	mov qword ptr [rsp + 8], 0
-.L51:
-	mov rax, qword ptr [rsp + 56]
-	mov rcx, qword ptr [rsp + 8]
+	mov qword ptr [rsp + 24], 0
+.L47:
+	mov rax, qword ptr [rsp + 8]
+	mov rcx, qword ptr [rsp + 24]
 	mov qword ptr [rax], rcx
 	mov rdi, rbx
 	call _Unwind_Resume@PLT
-	jmp .L52
+	jmp .L48
 	mov rbx, rax
-	lea rdi, [rsp + 24]
+	lea rdi, [rsp + 32]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-	jmp .L53
+	jmp .L49
 	call qword ptr [rip + core::panicking::panic_in_cleanup@GOTPCREL]
-	jmp .L52
-	jmp .L52
+	jmp .L48
+	jmp .L48
 	mov rbx, rax
 	lea rdi, [rsp + 104]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-	jmp .L54
-	jmp .L52
-	jmp .L52
-	jmp .L52
-.L52:
+	jmp .L50
+	jmp .L48
+	jmp .L48
+	jmp .L48
+.L48:
 	mov rbx, rax
-	jmp .L53
+	jmp .L49
 	mov rbx, rax
 	lea rdi, [rsp + 104]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-.L53:
+.L49:
 	lea rdi, [rsp + 96]
 	call qword ptr [rip + <hotloops::pg::mcxt::AllocSet as core::ops::drop::Drop>::drop@GOTPCREL]
-.L54:
+.L50:
 	mov rdi, rbx
 	call _Unwind_Resume@PLT
 	call qword ptr [rip + core::panicking::panic_in_cleanup@GOTPCREL]
