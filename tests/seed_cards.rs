@@ -219,6 +219,20 @@ fn cards_from_synthetic_files_follow_their_views() {
 }
 
 #[test]
+fn a_c_configuration_the_report_did_not_run_names_its_flag() {
+    let d = tempfile::tempdir().unwrap();
+    let rep = synthetic_report(d.path(), 0.96, 0.95, 0.97, "faster");
+    // As a quick report: gcc12-pg's C rows only.
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rep).unwrap()).unwrap();
+    v["rows"].as_array_mut().unwrap().retain(|r| !r["variant"].as_str().unwrap().contains("@clang19-pg"));
+    std::fs::write(&rep, v.to_string()).unwrap();
+    let flat = card(&[&rep]).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("MISSING: the report did not run the clang19-pg rows; produce it with `hotloops report --study local-index --config clang19-pg`"), "{flat}");
+    // The configuration it did run keeps the plain command.
+    assert!(!flat.contains("--config gcc12-pg"), "{flat}");
+}
+
+#[test]
 fn the_servers_instructions_are_a_line_per_version() {
     let d = tempfile::tempdir().unwrap();
     let rep = synthetic_report(d.path(), 0.96, 0.95, 0.97, "faster");

@@ -551,7 +551,9 @@ fn report_lines(spec: &Spec, src: &Sources, out: &mut Vec<Line>) -> Option<(f64,
             }
             _ => Err(format!("the report did not run the {cfg} rows")),
         };
-        out.push(line(View::C, &format!("C {cfg}"), &p, fig));
+        // A report runs one configuration's C rows unless told more: name the one it lacks.
+        let command = if fig.is_err() { format!("{cmd} --config {cfg}") } else { cmd.clone() };
+        out.push(Line { command, ..line(View::C, &format!("C {cfg}"), &p, fig) });
     }
     let layouts = case.pairs.iter().find(|p| p.variant == spec.variant).map(|p| p.layouts.clone()).unwrap_or_default();
     let fig = if layouts.len() < 2 {
