@@ -132,13 +132,6 @@ pub const SNAPSHOT_MAX_PROCS: usize = 136;
 pub const SNAPSHOT_ARRAYS: [usize; 2] = [SNAPSHOT_MAX_PROCS * 4, 65 * SNAPSHOT_MAX_PROCS * 4];
 
 static SESSION_TAKEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-static SESSION_BLOCKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-/// The `M` blocks this process's replays kept (the session-long contexts' the model has no
-/// model of).
-pub fn session_blocks() -> usize {
-    SESSION_BLOCKS.load(std::sync::atomic::Ordering::Relaxed)
-}
 
 /// Whether this process has replayed a first query's session-long mallocs (the snapshot's
 /// xid arrays and the `M` blocks): the first replay in a process does, as the server's
@@ -424,7 +417,6 @@ pub(super) unsafe fn replay<const PALLOC: bool>(b: &mut Backend, events: &[Event
                 Event::Block(size) => {
                     if session {
                         session_malloc(b.spec.backend, size);
-                        SESSION_BLOCKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     }
                 }
                 Event::Hash(name) => hash = Some(name),
