@@ -48,6 +48,28 @@ end
 # catalog scan's state, freed with the scan): its malloc, with the context's name and ident
 # (MemoryContextData.name and .ident, at offsets 56 and 64 on 18), so the model can keep the
 # session-long blocks (the local lock table's, the smgr table's, pgstat's) where they fall.
+# An `L` chunk's free is `X K`, K its ordinal among the `L`s: the holes it leaves decide where
+# later blocks land. (The block malloc returned is matched at free(), wherever that is called.)
+python
+import gdb
+large_live, large_seen = {}, [0]
+class LargeMalloc(gdb.FinishBreakpoint):
+    def __init__(self, n):
+        super().__init__(gdb.newest_frame(), internal=True)
+        self.n = n
+    def stop(self):
+        large_live[int(self.return_value)] = self.n
+        return False
+    def out_of_scope(self):
+        pass
+class LargeFree(gdb.Breakpoint):
+    def stop(self):
+        n = large_live.pop(int(gdb.parse_and_eval("$rdi")), None)
+        if n is not None:
+            print(f"X {n}")
+        return False
+LargeFree("free", internal=True)
+end
 set $nb = 0
 break AllocSetAllocFromNewBlock if $on && $rdi != *(long *) &MessageContext
 commands
@@ -70,6 +92,7 @@ if $nb == 1
 printf "M "
 else
 printf "L "
+python LargeMalloc(large_seen[0]); large_seen[0] += 1
 end
 if *(long *) ((char *) $nbctx + 64) != 0
 printf "%lu %s/%s\n", $rdi, *(char **) ((char *) $nbctx + 56), *(char **) ((char *) $nbctx + 64)

@@ -1,7 +1,8 @@
 """scripts/pg-first-query.sh --events: one gdb output (pg-first-query-events.gdb) to a line.
 
 argv: the gdb output file, the partition count. Prints `N token...` (A<size> F<space> B<oid>
-H<name> C<name> S M<size>:<context>[/<ident>] L<size>:<context>[/<ident>], spaces in names as _), then as comments the bytes used at query 1's
+H<name> C<name> S M<size>:<context>[/<ident>] L<size>:<context>[/<ident>] X<ordinal of an L>,
+spaces in names as _), then as comments the bytes used at query 1's
 ExecutorEnd in MessageContext and in the session contexts the model creates.
 """
 import re
@@ -26,7 +27,7 @@ for line in body.splitlines():
         if size.isdigit() and name:
             toks.append(f"{kind}{size}:{name.replace(' ', '_')}")
         continue
-    if kind in ("A", "F", "B") and arg.isdigit():
+    if kind in ("A", "F", "B", "X") and arg.isdigit():
         toks.append(kind + arg)
     elif kind in ("H", "C") and arg:
         toks.append(kind + arg.replace(" ", "_"))

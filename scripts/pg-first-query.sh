@@ -106,35 +106,6 @@ end
 EOF
 chmod 644 "$dir/q.sql" "$dir/trace.gdb"
 here=$(cd "$(dirname "$0")" && pwd)
-# --backend: query 1 of a psql session on database $1 under gdb, into $dir/out (gdb's events,
-# then the server log's MemoryContextStats, which a normal backend writes to its stderr).
-backend_events() {
-  local post old new pid="" mark
-  post=$(head -1 "$dir/data/postmaster.pid")
-  old=$(pgrep -P "$post" | sort)
-  rm -f "$dir/fifo" "$dir/psql.out"
-  mkfifo "$dir/fifo"
-  chmod 666 "$dir/fifo"
-  as_owner env PGOPTIONS="$gucs -c post_auth_delay=2" "$bin/psql" -h "$dir" -U postgres -qXAt "$1" < "$dir/fifo" > "$dir/psql.out" 2>&1 &
-  exec 3> "$dir/fifo"
-  for _ in $(seq 100); do
-    new=$(comm -13 <(echo "$old") <(pgrep -P "$post" | sort))
-    [ -n "$new" ] && { pid=$new; break; }
-    sleep 0.02
-  done
-  [[ $pid =~ ^[0-9]+$ ]] || { echo "pg-first-query: no new backend for the psql session on $1 (got \`$pid')" >&2; exit 1; }
-  mark=$(wc -c < "$dir/log")
-  gdb -q -batch -nx -x "$dir/events.gdb" -ex continue -p "$pid" > "$dir/out" 2>&1 &
-  local g=$!
-  echo "$q" >&3
-  echo '\echo done' >&3
-  for _ in $(seq 1200); do grep -q "^done" "$dir/psql.out" && break; sleep 0.05; done
-  echo '\q' >&3
-  exec 3>&-
-  wait "$g" || true
-  wait || true
-  tail -c +"$((mark + 1))" "$dir/log" >> "$dir/out"
-}
 if [ $events = 1 ]; then
   cp "$here/pg-first-query-events.gdb" "$dir/events.gdb"
   chmod 644 "$dir/events.gdb"
@@ -145,7 +116,7 @@ if [ $events = 1 ]; then
     if [ $backend = 0 ]; then
       as_owner gdb -q -batch -nx -x "$dir/events.gdb" -ex "run --single $gucs -D $dir/data p$n < $dir/q.sql" --args "$bin/postgres" > "$dir/out" 2>&1 || true
     else
-      backend_events "p$n"
+      seed004_backend_gdb "$dir/events.gdb" "p$n" "$gucs" 1 "$dir/out"
     fi
     python3 "$here/pg-first-query-events.py" "$dir/out" "$n"
   done

@@ -2,7 +2,7 @@
 # Where seed 004's query takes its memory from, on a real backend and in the alloc-churn model:
 # minor faults per query, and glibc's main heap at the query's start and at ExecutorEnd.
 #
-#   scripts/pg-heap-at-query.sh [--earlier-statement] BINDIR [N ...]   (default N: 3 4 5 6 8)
+#   scripts/pg-heap-at-query.sh [--earlier-statement] [--holes] BINDIR [N ...]   (default N: 3 4 5 6 8)
 #
 # For each scan form (index-only, the planner's plan; index, plain Index Scans with
 # enable_indexonlyscan and enable_bitmapscan off, set as pgbench's runs set them: PGOPTIONS)
@@ -24,6 +24,9 @@
 # "free below" is mallinfo2's free bytes less the top chunk, and mallinfo2 counts every arena:
 # right for a backend (one thread), too high by the other arena's free top for the model's
 # worker (a second thread's; malloc_info in gdb shows the main heap's alone).
+# --holes adds, under each heap row, the main heap's free chunks of 1 KiB or more (offset from
+# the heap's start and size; tcache and fastbin chunks are all smaller) at the query's start and
+# at its end: which holes the query fills, side by side for the server and the model.
 # "from top" is how far the top chunk moved up during the query (what the query took from
 # the heap's top rather than from chunks freed below it); "grew" what the heap grew by; a
 # heap that grows during a query and is back at the next start was trimmed.
@@ -33,11 +36,16 @@
 # first) on every exit.
 set -euo pipefail
 earlier=0
-if [ "${1:-}" = --earlier-statement ]; then
-  earlier=1
-  shift
-fi
-bin=${1:?usage: scripts/pg-heap-at-query.sh [--earlier-statement] BINDIR [N ...]}
+holes=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --earlier-statement) earlier=1; shift ;;
+    --holes) holes=1; shift ;;
+    -*) echo "pg-heap-at-query: unknown option \`$1' (valid: --earlier-statement, --holes)" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+bin=${1:?usage: scripts/pg-heap-at-query.sh [--earlier-statement] [--holes] BINDIR [N ...]}
 shift
 grid=("$@")
 [ ${#grid[@]} -gt 0 ] || grid=(3 4 5 6 8)
@@ -69,8 +77,37 @@ set confirm off
 set language c
 define heapstate
 printf "%s trim_threshold=%lu top_pad=%lu mmap_threshold=%lu system_mem=%lu top_off=%lu top_size=%lu free=%lu\n", $arg0, mp_.trim_threshold, mp_.top_pad, mp_.mmap_threshold, main_arena.system_mem, (unsigned long)((char *) main_arena.top - (char *) mp_.sbrk_base), main_arena.top->mchunk_size & ~7, mallinfo2().fordblks
+holes
+end
+python
+import gdb
+class Holes(gdb.Command):
+    """Free chunks of 1 KiB or more in the main heap, below its top: offset:size."""
+    def __init__(self):
+        super().__init__("holes", gdb.COMMAND_USER)
+    def invoke(self, arg, from_tty):
+        if not HOLES:
+            return
+        inf = gdb.selected_inferior()
+        word = lambda a: int.from_bytes(bytes(inf.read_memory(a, 8)), "little")
+        base = int(gdb.parse_and_eval("(unsigned long) mp_.sbrk_base"))
+        top = int(gdb.parse_and_eval("(unsigned long) main_arena.top"))
+        # The first chunk starts at the first 16-byte boundary (glibc aligns sbrk_base's start).
+        p, out = (base + 15) & ~15, []
+        while p < top:
+            size = word(p + 8) & ~7
+            if size < 32:
+                out.append(f"corrupt@{p - base}")
+                break
+            if size >= 1024 and not word(p + size + 8) & 1:
+                out.append(f"{p - base}:{size}")
+            p += size
+        print("holes " + (" ".join(out) or "none"))
+Holes()
 end
 EOF
+[ $holes = 1 ] && sed -i 's/^import gdb$/import gdb\nHOLES = True/' "$dir/heap.gdb"
+[ $holes = 1 ] || sed -i 's/^import gdb$/import gdb\nHOLES = False/' "$dir/heap.gdb"
 cp "$dir/heap.gdb" "$dir/server.gdb"
 cat >> "$dir/server.gdb" <<'EOF'
 break standard_ExecutorEnd
@@ -89,12 +126,15 @@ continue
 EOF
 cp "$dir/heap.gdb" "$dir/model.gdb"
 end_sym=$(nm "$hotloops" | awk '/amapi4scan9btendscan/ {s = $3} END {print s}')
+alloc_sym=$(nm "$hotloops" | awk '/mcxt8AllocSet5alloc17h/ {s = $3} END {print s}')
+# The model's query resets MessageContext inside the kernel, where the server's PostgresMain
+# does it before pg_parse_query: its query starts at the kernel's first palloc, after that
+# reset (a breakpoint that stops only when the kernel's entry armed it).
 cat >> "$dir/model.gdb" <<EOF
 break hotloops_alloc_churn_palloc_routine
 commands 1
 silent
-heapstate "query-start"
-set \$first = 1
+python AfterReset.armed = True
 continue
 end
 break *(&'$end_sym')
@@ -104,6 +144,20 @@ if \$first
 heapstate "executor-end"
 set \$first = 0
 end
+continue
+end
+python
+class AfterReset(gdb.Breakpoint):
+    armed = False
+    def stop(self):
+        stop, AfterReset.armed = AfterReset.armed, False
+        return stop
+AfterReset("*(&'$alloc_sym')")
+end
+commands 3
+silent
+heapstate "query-start"
+set \$first = 1
 continue
 end
 run
@@ -198,19 +252,26 @@ print(f'{(f1 - f0) / n:.2f}' if n else '-')" "$t0" "$t1" "$f0" "$f1"
 # The steady-state cycle (the last query-start with its executor-end and the next start) of a
 # heap trace in $1, as: heap_at_start top free_below from_top grew free_below_at_end.
 cycle() {
-  python3 - "$1" <<'EOF'
+  python3 - "$1" "$holes" <<'EOF'
 import re, sys
-rows = []
+rows, holes = [], []
 for line in open(sys.argv[1]):
     m = re.match(r"(query-start|executor-end) trim_threshold=(\d+) top_pad=(\d+) mmap_threshold=(\d+) system_mem=(\d+) top_off=(\d+) top_size=(\d+) free=(\d+)", line)
     if m:
         rows.append((m.group(1), *map(int, m.groups()[4:]), "/".join(m.groups()[1:4])))
+        holes.append("-")
+    elif line.startswith("holes ") and holes:
+        holes[-1] = line[6:].strip()
 starts = [i for i, r in enumerate(rows) if r[0] == "query-start" and i + 2 < len(rows) and rows[i + 1][0] == "executor-end"]
 if not starts:
     print("- - - - - - -")
     sys.exit()
-a, b = rows[starts[-1]], rows[starts[-1] + 1]
+i = starts[-1]
+a, b = rows[i], rows[i + 1]
 print(a[1], a[3], a[4] - a[3], b[2] - a[2], b[1] - a[1], b[4] - b[3], a[5])
+if sys.argv[2] == "1":
+    print(f"  holes at start: {holes[i]}")
+    print(f"  holes at end:   {holes[i + 1]}")
 EOF
 }
 

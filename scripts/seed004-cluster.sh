@@ -1,4 +1,4 @@
-# Sourced by the seed 004 scripts (pg-context-stats.sh, pg-heap-at-query.sh): a throwaway
+# Sourced by the seed 004 scripts (pg-context-stats.sh, pg-heap-at-query.sh, pg-first-query.sh): a throwaway
 # cluster in one temporary directory, with a database pN of pgbench scale 1 over N partitions
 # and the index on bid (sql/seed004-partitions.sql) for each N of the grid. The directory,
 # and any server or client of the calling script, are gone on every exit.
@@ -6,6 +6,15 @@
 #   seed004_check SCRIPT BINDIR N...    exit 2, naming SCRIPT, unless BINDIR holds a server's
 #                                       binaries and every N is a positive integer
 #   seed004_cluster BINDIR NAME N...    sets $dir; the server is left running
+#   seed004_backend_gdb GDBFILE DB GUCS QUERIES OUT
+#                                       a normal backend under gdb: a psql session on DB whose
+#                                       first statements are QUERIES runs of seed 004's query
+#                                       (as a pgbench backend's are), GUCS in PGOPTIONS; gdb
+#                                       runs GDBFILE attached during post_auth_delay (2 s, the
+#                                       one difference from a pgbench backend), so it sees the
+#                                       backend's first MessageContext reset; OUT gets gdb's
+#                                       output, then what the backend wrote to the server log
+#                                       meanwhile (MemoryContextStats goes there)
 #
 # As root, the server runs as the postgres OS user (as_owner).
 
@@ -46,4 +55,33 @@ seed004_cluster() {
     as_owner "$seed004_bin/psql" -h "$dir" -U postgres -qX -c "CREATE DATABASE p$n" postgres
     as_owner "$seed004_bin/psql" -h "$dir" -U postgres -qX -v partitions="$n" -f "$sql" "p$n" >/dev/null 2>&1
   done
+}
+
+seed004_backend_gdb() {
+  local gdbfile=$1 db=$2 gucs=$3 queries=$4 out=$5 post old new pid="" mark g k
+  local q='select count(*) from pgbench_accounts where bid = 0;'
+  post=$(head -1 "$dir/data/postmaster.pid")
+  old=$(pgrep -P "$post" | sort)
+  rm -f "$dir/fifo" "$dir/psql.out"
+  mkfifo "$dir/fifo"
+  chmod 666 "$dir/fifo"
+  as_owner env PGOPTIONS="$gucs -c post_auth_delay=2" "$seed004_bin/psql" -h "$dir" -U postgres -qXAt "$db" < "$dir/fifo" > "$dir/psql.out" 2>&1 &
+  exec 3> "$dir/fifo"
+  for _ in $(seq 100); do
+    new=$(comm -13 <(echo "$old") <(pgrep -P "$post" | sort))
+    [ -n "$new" ] && { pid=$new; break; }
+    sleep 0.02
+  done
+  [[ $pid =~ ^[0-9]+$ ]] || { echo "seed004: no new backend for the psql session on $db (got \`$pid')" >&2; exit 1; }
+  mark=$(wc -c < "$dir/log")
+  gdb -q -batch -nx -x "$gdbfile" -ex continue -p "$pid" > "$out" 2>&1 &
+  g=$!
+  for k in $(seq "$queries"); do echo "$q" >&3; done
+  echo '\echo done' >&3
+  for _ in $(seq 1200); do grep -q "^done" "$dir/psql.out" && break; sleep 0.05; done
+  echo '\q' >&3
+  exec 3>&-
+  wait "$g" || true
+  wait || true
+  tail -c +"$((mark + 1))" "$dir/log" >> "$out"
 }

@@ -294,6 +294,8 @@ fn first_query_is_the_servers(form: ScanForm, server: &[first_query::RecordedCon
         let build = events.iter().position(|e| matches!(e, first_query::Event::Build(_)));
         assert!(snap.is_some() && snap < build, "{form}, {n} partitions: snapshot at {snap:?}, first build at {build:?}");
         assert!(first_query::session_mallocs_taken());
+        // The server's startup holes were left in this process's glibc heap, once.
+        assert!(first_query::startup_taken());
         // The session-long blocks of contexts the model has no model of: pgstat's three and
         // the smgr table's at every recorded N, the local lock table's from 4 partitions (its
         // elements outgrow their first batch).
@@ -335,20 +337,22 @@ fn first_query_is_the_servers(form: ScanForm, server: &[first_query::RecordedCon
 
 #[test]
 fn a_corrupt_first_query_stream_is_named() {
-    let e = first_query::parse("1 A8 X9\n2 A8\n").unwrap_err().to_string();
-    assert!(e.contains("line 1") && e.contains("`X9`"), "{e}");
+    let e = first_query::parse("1 A8 Q9\n2 A8\n").unwrap_err().to_string();
+    assert!(e.contains("line 1") && e.contains("`Q9`"), "{e}");
     // `S` takes no argument.
     let e = first_query::parse("1 A8 S9\n").unwrap_err().to_string();
     assert!(e.contains("`S9`"), "{e}");
     assert_eq!(first_query::parse("1 S A8\n").unwrap()[&1], [first_query::Event::Snapshot, first_query::Event::Alloc(8)]);
     // Another context's blocks: kept where the stream did not create the context, dropped
     // (the model's own context's) where it did; its large chunks dropped.
-    let e = first_query::parse("1 M8192:dynahash/LOCALLOCK_hash Hx Cdynahash M16384:dynahash/x Cy M1024:y/z L27400:y M2048:PgStat_Pending\n").unwrap();
+    let e = first_query::parse("1 M8192:dynahash/LOCALLOCK_hash Hx Cdynahash M16384:dynahash/x Cy M1024:y/z L27400:y X0 M2048:PgStat_Pending\n").unwrap();
     assert_eq!(e[&1], [first_query::Event::Block(8192), first_query::Event::Hash("x"), first_query::Event::Context("dynahash"), first_query::Event::Context("y"), first_query::Event::Block(2048)]);
     let e = first_query::parse("1 M81:x\n1 A8\n").unwrap_err().to_string();
     assert!(e.contains("recorded twice"), "{e}");
     let e = first_query::parse("1 Mx:y\n").unwrap_err().to_string();
     assert!(e.contains("`Mx:y`"), "{e}");
+    let e = first_query::parse("1 L27400:y Xa\n").unwrap_err().to_string();
+    assert!(e.contains("`Xa`"), "{e}");
     let e = first_query::parse("1 A8\n1 A8\n").unwrap_err().to_string();
     assert!(e.contains("recorded twice"), "{e}");
     let e = first_query::recorded_contexts("# 3 partitions: index info x: 2048 in 2 blocks\n").unwrap_err().to_string();
@@ -844,34 +848,36 @@ fn free_lists_in_a_fresh_thread() {
 
 
 /// `MemoryContextStats` of `MessageContext` and `ExecutorState` at `standard_ExecutorEnd`, the
-/// third `select count(*) from pgbench_accounts where bid = 0` of a single-user PostgreSQL
-/// 18.6 backend (PyPI wheel), pgbench scale 1 over N partitions with the index on bid (the
-/// index-only plan): (N, [total, blocks, used] of each). `scripts/pg-context-stats.sh` reads
-/// them; `analysis/kvm-amd-epyc-2core/pg/seed004-contexts.md` has 15 and 17 and plain scans.
+/// third `select count(*) from pgbench_accounts where bid = 0` of a normal PostgreSQL 18.6
+/// backend (PyPI wheel) whose first statements the queries are, as a pgbench backend's,
+/// pgbench scale 1 over N partitions with the index on bid (the index-only plan): (N, [total,
+/// blocks, used] of each). `scripts/pg-context-stats.sh --backend` reads them;
+/// `analysis/kvm-amd-epyc-2core/pg/seed004-contexts.md` has single-user backends' and 15's and
+/// 17's.
 const SERVER_CONTEXTS_18: [(usize, [usize; 3], [usize; 3]); 9] = [
-    (1, [32_768, 3, 26_776], [60_216, 4, 56_032]),
-    (2, [65_536, 4, 34_304], [120_432, 7, 105_816]),
-    (3, [65_536, 4, 41_896], [164_264, 9, 154_816]),
-    (4, [65_536, 4, 49_376], [208_096, 11, 203_696]),
-    (5, [65_536, 4, 57_296], [284_696, 14, 252_744]),
-    (6, [131_072, 5, 65_768], [328_528, 16, 301_592]),
-    (8, [131_072, 5, 80_920], [416_192, 20, 399_352]),
-    (16, [262_144, 6, 141_632], [832_384, 37, 790_752]),
-    (100, [1_048_576, 8, 783_696], [4_907_488, 207, 4_900_112]),
+    (1, [32_768, 3, 29_760], [60_216, 4, 56_016]),
+    (2, [65_536, 4, 37_768], [120_432, 7, 105_800]),
+    (3, [65_536, 4, 45_840], [164_264, 9, 154_800]),
+    (4, [65_536, 4, 53_800], [208_096, 11, 203_680]),
+    (5, [65_536, 4, 62_200], [284_696, 14, 252_728]),
+    (6, [131_072, 5, 71_824], [328_528, 16, 301_576]),
+    (8, [131_072, 5, 87_936], [416_192, 20, 399_336]),
+    (16, [262_144, 6, 152_744], [832_384, 37, 790_736]),
+    (100, [1_048_576, 8, 840_248], [4_907_488, 207, 4_900_096]),
 ];
 
 /// The same with `enable_indexonlyscan` and `enable_bitmapscan` off: a plain Index Scan per
 /// partition.
 const SERVER_CONTEXTS_18_PLAIN: [(usize, [usize; 3], [usize; 3]); 9] = [
-    (1, [32_768, 3, 26_344], [43_784, 3, 39_200]),
-    (2, [65_536, 4, 33_440], [87_568, 5, 72_152]),
-    (3, [65_536, 4, 40_600], [114_968, 6, 104_320]),
-    (4, [65_536, 4, 47_648], [142_368, 7, 136_368]),
-    (5, [65_536, 4, 55_136], [169_768, 8, 168_416]),
-    (6, [65_536, 4, 63_136], [229_936, 10, 200_472]),
-    (8, [131_072, 5, 77_464], [284_736, 12, 264_696]),
-    (16, [262_144, 6, 134_720], [569_472, 21, 521_440]),
-    (100, [1_048_576, 8, 740_496], [3_264_288, 107, 3_214_864]),
+    (1, [32_768, 3, 29_328], [43_784, 3, 39_184]),
+    (2, [65_536, 4, 36_904], [87_568, 5, 72_136]),
+    (3, [65_536, 4, 44_544], [114_968, 6, 104_304]),
+    (4, [65_536, 4, 52_072], [142_368, 7, 136_352]),
+    (5, [65_536, 4, 60_040], [169_768, 8, 168_400]),
+    (6, [131_072, 5, 69_232], [229_936, 10, 200_456]),
+    (8, [131_072, 5, 84_480], [284_736, 12, 264_680]),
+    (16, [262_144, 6, 145_832], [569_472, 21, 521_424]),
+    (100, [1_048_576, 8, 797_048], [3_264_288, 107, 3_214_848]),
 ];
 
 /// The model's query holds what the server's does at `ExecutorEnd`, in both scan forms: in
@@ -905,4 +911,27 @@ fn the_querys_contexts_hold_what_the_servers_hold_at_executor_end() {
     let mut b = Backend::new(baseline(), Arc::new(Workload::pgbench(100_000, 2).unwrap()), 0).unwrap();
     b.query();
     assert!(b.contexts_at_executor_end().is_none());
+}
+
+
+/// The planner's lists grow as PostgreSQL's do: five cells in the list's own chunk, then a
+/// 16-cell array from the sixth element, then the next power of two past 16 (the old array
+/// onto the context's free list); `PgList::used` says what each length holds.
+#[test]
+fn a_planner_list_grows_as_pg_lists_do() {
+    use hotloops::pg::nodes::{PgList, used_by};
+    let cxt = AllocSet::with_default_sizes("lists", MallocBackend::Libc);
+    let base = cxt.stats().used();
+    let mut l = PgList::new(&cxt);
+    assert_eq!(cxt.stats().used() - base, used_by(64));
+    for len in 2..=40 {
+        l.append(&cxt);
+        assert_eq!(l.len(), len);
+        assert_eq!(cxt.stats().used() - base, PgList::used(len), "{len} elements");
+    }
+    assert_eq!(PgList::used(5), used_by(64));
+    assert_eq!(PgList::used(6), used_by(64) + used_by(128));
+    assert_eq!(PgList::used(17), used_by(64) + used_by(256));
+    // Each partition's query plans 3 lists of N + 1 elements and 11 of N.
+    assert_eq!(alloc_churn::PLANNER_LISTS, [(3, 1), (11, 0)]);
 }

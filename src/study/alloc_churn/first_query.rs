@@ -133,6 +133,102 @@ pub const SNAPSHOT_ARRAYS: [usize; 2] = [SNAPSHOT_MAX_PROCS * 4, 65 * SNAPSHOT_M
 
 static SESSION_TAKEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// The free chunks of 1 KiB or more in a normal 18.6 backend's heap where its first query
+/// starts (`pg_parse_query`), lowest first, in glibc chunk bytes: what the backend's startup
+/// left. The last lies right below the heap's top, under a kept 1 KiB block: the
+/// startup's last catalog scan built an index's relcache entry (its `index info` block) while
+/// the scan's 27,400-byte state was live, then ended. Query 1's first blocks land in these
+/// (the search_path cache's and `MessageContext`'s second 8 KiB blocks in the 22,000; the
+/// catalog scans' states, then the operator cache's 8 and 16 KiB blocks in the 27,408), and
+/// where they do decides which of its blocks later lie side by side. The same at 3 and 6
+/// partitions, both scan forms (a gdb heap walk; `seed004-heap.md`).
+pub const STARTUP_HOLES: [usize; 5] = [4_544, 2_064, 3_056, 22_000, 27_408];
+
+/// The live memory above each startup hole, in glibc chunk bytes requested: above the first
+/// three, the server's own gaps to the next hole; above the fourth, a chunk standing for the
+/// session memory between it and the last (the relcache, 656 KB, which the model has of its
+/// own); above the last, an `index info` context's first block (1 KiB).
+pub const STARTUP_ABOVE: [usize; 5] = [2_608 - 8, 3_120 - 8, 18_272 - 8, 1_024, 1_024];
+
+static STARTUP_TAKEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether this process's heap holds the backend startup's holes ([`backend_startup`]).
+pub fn startup_taken() -> bool {
+    STARTUP_TAKEN.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Leave the server's startup heap at the top of this process's glibc heap, once a process,
+/// as a backend's startup runs once: its holes ([`STARTUP_HOLES`]), each a malloc of its
+/// chunk size with the live chunk above it ([`STARTUP_ABOVE`]) and then freed. Each chunk
+/// must come from the top: where glibc serves a request from a free chunk elsewhere, that
+/// chunk is kept (it fills a hole of the model's own process, which no server has) and the
+/// request repeats, up to 64 times. Nothing for another allocator: the holes are glibc's.
+pub fn backend_startup(backend: MallocBackend) {
+    if backend != MallocBackend::Libc || STARTUP_TAKEN.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    // SAFETY: glibc's chunk layout (a chunk's size word 8 bytes into its header, low 3 bits
+    // flags, bit 0 the previous chunk in use; its user pointer 16 bytes past the header), read
+    // only from chunks inside the main heap: from a block malloc returned up to the top chunk,
+    // which ends at brk; a walk that leaves the heap gives up.
+    unsafe {
+        let size_of = |h: *mut u8| *(h as *const usize).add(1) & !7;
+        let header_after = |user: *mut u8| user.sub(16).add(size_of(user.sub(16)));
+        let is_free = |h: *mut u8| *(h.add(size_of(h)) as *const usize).add(1) & 1 == 0;
+        // The top chunk: the one ending at brk, walked to from a fresh probe's chunk.
+        let probe = backend.malloc(16);
+        if probe.is_null() {
+            return;
+        }
+        let mut h = probe.sub(16);
+        let brk = libc::sbrk(0) as usize;
+        let mut found = None;
+        for _ in 0..1_000_000 {
+            let s = size_of(h);
+            if s < 32 || h as usize + s > brk {
+                break;
+            }
+            if h as usize + s == brk {
+                found = Some(h);
+                break;
+            }
+            h = h.add(s);
+        }
+        // Not a contiguous main heap (the probe came from another arena): no startup heap.
+        let Some(t) = found else { return };
+        let top = std::cell::Cell::new(t);
+        let take = |size: usize| -> *mut u8 {
+            for _ in 0..64 {
+                let p = backend.malloc(size);
+                if p.is_null() {
+                    return p;
+                }
+                if p.sub(16) == top.get() {
+                    top.set(header_after(p));
+                    return p;
+                }
+                // Served from a free chunk elsewhere: keep it, and where that chunk lies in
+                // the heap walked above (the probe up to the top), take what is left of it
+                // too (an exact fit), so the request comes closer to the top.
+                let rest = header_after(p);
+                let walked = (probe.sub(16) as usize..top.get() as usize).contains(&(p.sub(16) as usize));
+                if walked && rest != top.get() && is_free(rest) && size_of(rest) >= 32 {
+                    std::hint::black_box(backend.malloc(size_of(rest) - 8));
+                }
+            }
+            std::ptr::null_mut()
+        };
+        let mut holes = [std::ptr::null_mut(); STARTUP_HOLES.len()];
+        for ((hole, &size), &above) in holes.iter_mut().zip(&STARTUP_HOLES).zip(&STARTUP_ABOVE) {
+            *hole = take(size - 8);
+            std::hint::black_box(take(above));
+        }
+        for p in holes.into_iter().filter(|p| !p.is_null()) {
+            backend.free(p);
+        }
+    }
+}
+
 /// Whether this process has replayed a first query's session-long mallocs (the snapshot's
 /// xid arrays and the `M` blocks): the first replay in a process does, as the server's
 /// backend does once (one backend, one process, as the sweep's and the report's workers are).
@@ -159,7 +255,7 @@ fn parse_token(t: &'static str) -> Result<Event> {
         "H" => Event::Hash(rest),
         "C" => Event::Context(rest),
         "S" if rest.is_empty() => Event::Snapshot,
-        _ => bail!("`{t}`: unknown event (A, F, B, H, C, S, M or L)"),
+        _ => bail!("`{t}`: unknown event (A, F, B, H, C, S, M, L or X)"),
     })
 }
 
@@ -173,11 +269,17 @@ fn other_context(t: &'static str) -> Result<Option<(char, usize, &'static str, &
 }
 
 /// One line's tokens as events: `M` blocks of contexts the line created before them (a
-/// `C<name>`, or for a `dynahash` the table an `H<name>` named) and `L` chunks dropped.
+/// `C<name>`, or for a `dynahash` the table an `H<name>` named), `L` chunks and their frees
+/// (`X<ordinal of the L>`) dropped: a first query's are its catalog scans' states in the
+/// search_path cache, each freed before the next event (two at 6 plain partitions on 18.6).
 fn parse_line(toks: impl Iterator<Item = &'static str>) -> Result<Vec<Event>> {
     let (mut created, mut hashes): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
     let mut out = Vec::new();
     for t in toks {
+        if let Some(k) = t.strip_prefix('X') {
+            k.parse::<usize>().map_err(|_| anyhow::anyhow!("`{t}`: not a number after X"))?;
+            continue;
+        }
         if let Some((kind, size, name, ident)) = other_context(t)? {
             let own = if name == "dynahash" { hashes.contains(&ident) } else { created.contains(&name) };
             if kind == 'M' && !own {

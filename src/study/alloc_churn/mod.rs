@@ -122,7 +122,7 @@ use crate::pg::fmgr::FmgrInfo;
 use crate::pg::nbtsearch::BT_NPROCS;
 use crate::pg::itemptr::ItemPointer;
 use crate::pg::mcxt::{self, AllocSet, MallocBackend, glibc::Mallopt, memory_context_switch_to, pfree};
-use crate::pg::nodes::palloc_nodes;
+use crate::pg::nodes::{PgList, palloc_nodes};
 use crate::pg::nbtree::{BTree, IndexScanDesc, KeyType, ScanKey, leaf_items_per_page};
 use crate::pg::sink::TidDigest;
 use crate::pg::workload::{PGBENCH_ACCOUNTS_TUPLES_PER_PAGE, PGBENCH_ROWS_PER_SCALE, heap_tid, leaf_sizes};
@@ -219,16 +219,31 @@ impl ScanForm {
         matches!(self, ScanForm::IndexOnly)
     }
 
-    /// The node memory of this form's plan.
+    /// The node memory of this form's plan: 18.6's bytes used at `ExecutorEnd` in a normal
+    /// backend, as pgbench's are (`scripts/pg-context-stats.sh --backend`, least squares over
+    /// N = 1..6, 8, 16, 100), less what the model pallocs of its own: the routine look-ups
+    /// (248 + 264 N) and the planner's growing lists ([`PLANNER_LISTS`]) in `MessageContext`;
+    /// scan descriptors, keys, scan states, workspaces and ExprContexts in `ExecutorState`.
+    /// A normal backend's planner does more than a single-user one's (parallel query is
+    /// possible under a postmaster), about 1.5 KB more fixed and 400 bytes a partition.
     pub const fn node_bytes(self) -> NodeBytes {
         match self {
-            // Servers: MessageContext 19,235 + 7,645 N, ExecutorState 7,906 + 48,922 N.
-            ScanForm::IndexOnly => NodeBytes { planner: 18_987, planner_per_partition: 7_381, executor: 7_250, executor_per_partition: 4_834 },
-            // Servers: MessageContext 19,230 + 7,213 N, ExecutorState 7,982 + 32,070 N.
-            ScanForm::Plain => NodeBytes { planner: 18_982, planner_per_partition: 6_949, executor: 7_326, executor_per_partition: 4_414 },
+            // Server: MessageContext 20,680 + 8,041 N + the lists, ExecutorState 7,890 + 48,922 N.
+            ScanForm::IndexOnly => NodeBytes { planner: 20_432, planner_per_partition: 7_777, executor: 7_234, executor_per_partition: 4_834 },
+            // Server: MessageContext 20,680 + 7,609 N + the lists, ExecutorState 7,966 + 32,070 N.
+            ScanForm::Plain => NodeBytes { planner: 20_432, planner_per_partition: 7_345, executor: 7_310, executor_per_partition: 4_414 },
         }
     }
 }
+
+/// The planner's lists that grow with the partitions (18.6, both forms): 3 of N + 1 elements
+/// and 11 of N, counted by their `enlarge_list` calls in a later query's planning (0 up to 4
+/// partitions, 3 at 5, 14 from 6 to 15, 17 at 16, 28 at 17: each list passes its 5 inline
+/// cells, then its 16-cell array). A step in N that a linear fit cannot hold: with them the
+/// fit of the rest is within 0.2% of the server's `MessageContext` at every N from 1 to 8,
+/// 16 and 100, where without them the server's fifth block at 6 partitions was missed.
+/// (lists, elements beyond N): the N + 1 lists first.
+pub const PLANNER_LISTS: [(usize, usize); 2] = [(3, 1), (11, 0)];
 
 impl std::fmt::Display for ScanForm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -538,6 +553,9 @@ impl Backend {
         // among that query's planner and executor blocks; the kernels run the queries after
         // it (so neither their code nor their counts hold the one-time build).
         b.first_events = events;
+        // The heap the server's startup leaves for the first query (once a process), after
+        // the model's own bookkeeping is allocated.
+        first_query::backend_startup(spec.backend);
         match spec.routine {
             Routine::Palloc => query::<true, true>(&mut b),
             Routine::Static => query::<false, true>(&mut b),
@@ -764,7 +782,19 @@ fn query<const PALLOC: bool, const FIRST: bool>(b: &mut Backend) -> u64 {
             let pdir = AllocSet::with_default_sizes("partition directory", b.spec.backend);
             palloc_nodes(&pdir, PARTITION_DIRECTORY_BYTES);
             b.partition_dir = Some(pdir);
+            // The lists of N + 1 elements start with one (the parent's); each partition
+            // appends to every list.
+            let mut lists: [Option<PgList>; PLANNER_LISTS[0].0 + PLANNER_LISTS[1].0] = [const { None }; PLANNER_LISTS[0].0 + PLANNER_LISTS[1].0];
+            for l in &mut lists[..PLANNER_LISTS[0].0] {
+                *l = Some(PgList::new(&b.message_cxt));
+            }
             for i in 0..b.rels.len() {
+                for l in &mut lists {
+                    match l {
+                        Some(l) => l.append(&b.message_cxt),
+                        None => *l = Some(PgList::new(&b.message_cxt)),
+                    }
+                }
                 if FIRST {
                     // get_relation_info opens the partition's indexes: its primary key, then
                     // the index on bid the plan scans.
