@@ -294,8 +294,6 @@ fn first_query_is_the_servers(form: ScanForm, server: &[first_query::RecordedCon
         let build = events.iter().position(|e| matches!(e, first_query::Event::Build(_)));
         assert!(snap.is_some() && snap < build, "{form}, {n} partitions: snapshot at {snap:?}, first build at {build:?}");
         assert!(first_query::session_mallocs_taken());
-        // The server's startup holes were left in this process's glibc heap, once.
-        assert!(first_query::startup_taken());
         // The session-long blocks of contexts the model has no model of: pgstat's three and
         // the smgr table's at every recorded N, the local lock table's from 4 partitions (its
         // elements outgrow their first batch).

@@ -553,9 +553,6 @@ impl Backend {
         // among that query's planner and executor blocks; the kernels run the queries after
         // it (so neither their code nor their counts hold the one-time build).
         b.first_events = events;
-        // The heap the server's startup leaves for the first query (once a process), after
-        // the model's own bookkeeping is allocated.
-        first_query::backend_startup(spec.backend);
         match spec.routine {
             Routine::Palloc => query::<true, true>(&mut b),
             Routine::Static => query::<false, true>(&mut b),
