@@ -106,8 +106,7 @@ class Holes(gdb.Command):
 Holes()
 end
 EOF
-[ $holes = 1 ] && sed -i 's/^import gdb$/import gdb\nHOLES = True/' "$dir/heap.gdb"
-[ $holes = 1 ] || sed -i 's/^import gdb$/import gdb\nHOLES = False/' "$dir/heap.gdb"
+echo "python HOLES = $([ $holes = 1 ] && echo True || echo False)" >> "$dir/heap.gdb"
 cp "$dir/heap.gdb" "$dir/server.gdb"
 cat >> "$dir/server.gdb" <<'EOF'
 break standard_ExecutorEnd

@@ -930,6 +930,4 @@ fn a_planner_list_grows_as_pg_lists_do() {
     assert_eq!(PgList::used(5), used_by(64));
     assert_eq!(PgList::used(6), used_by(64) + used_by(128));
     assert_eq!(PgList::used(17), used_by(64) + used_by(256));
-    // Each partition's query plans 3 lists of N + 1 elements and 11 of N.
-    assert_eq!(alloc_churn::PLANNER_LISTS, [(3, 1), (11, 0)]);
 }
