@@ -4,7 +4,7 @@
 # `hotloops counters` on each study's pipeline pair and a quick report without callgrind or
 # llvm-mca. Everything goes under OUTDIR as at most 8 plain files (the device tool's limit).
 #
-#   scripts/device-counters.sh HOTLOOPS_BINARY OUTDIR [REPORT_SECONDS [REPORT_ARG...]]
+#   scripts/device-counters.sh BINARY OUTDIR [REPORT_SECONDS [REPORT_ARG...]]
 #
 # The binary is a release build made elsewhere; nothing is built here, since the borrowed host may
 # have no Rust toolchain and no network. To travel small, strip all but the kernels' symbols
@@ -12,8 +12,8 @@
 # beside it, stripped the same way, for a report pooled over layouts.
 set -u -o pipefail
 
-bin=${1:?usage: scripts/device-counters.sh HOTLOOPS_BINARY OUTDIR [REPORT_SECONDS [REPORT_ARG...]]}
-out=${2:?usage: scripts/device-counters.sh HOTLOOPS_BINARY OUTDIR [REPORT_SECONDS [REPORT_ARG...]]}
+bin=${1:?usage: scripts/device-counters.sh BINARY OUTDIR [REPORT_SECONDS [REPORT_ARG...]]}
+out=${2:?usage: scripts/device-counters.sh BINARY OUTDIR [REPORT_SECONDS [REPORT_ARG...]]}
 report_s=${3:-240}
 shift $(( $# < 3 ? $# : 3 ))
 bin=$(realpath -e "$bin" 2>/dev/null) || { echo "device-counters: ${1} not found" >&2; exit 2; }
