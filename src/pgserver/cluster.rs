@@ -406,8 +406,15 @@ impl Cluster {
 
     /// A long-lived psql session (one backend for every query of a measurement).
     pub fn session(&self) -> Result<Session> {
+        self.session_with(&[])
+    }
+
+    /// A session whose psql runs with `env` set (`PGOPTIONS` for settings the backend starts
+    /// with, `PGAPPNAME` to find it in `pg_stat_activity` without a statement of its own).
+    pub fn session_with(&self, env: &[(&str, &str)]) -> Result<Session> {
         let mut c = self.psql();
         c.args(["-A", "-t"]);
+        c.envs(env.iter().copied());
         let (mut child, tracked) = super::proc::spawn(c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped())).context("running psql")?;
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
@@ -419,6 +426,22 @@ impl Cluster {
             let _ = tx.send(s);
         });
         Ok(Session { child, stdin, stdout, stderr: rx, n: 0, _tracked: tracked })
+    }
+
+    /// The pid of the one client backend whose `application_name` is `app`, waiting (up to
+    /// 30 s on a loaded machine) for it to appear.
+    pub fn backend_pid(&self, app: &str) -> Result<i32> {
+        let q = format!("SELECT pid FROM pg_stat_activity WHERE application_name = '{app}' AND backend_type = 'client backend';");
+        for _ in 0..300 {
+            let out = self.sql(&q, &[])?;
+            let pids: Vec<i32> = out.lines().filter_map(|l| l.trim().parse().ok()).collect();
+            match pids.as_slice() {
+                [pid] => return Ok(*pid),
+                [] => std::thread::sleep(std::time::Duration::from_millis(100)),
+                _ => bail!("{} backends named {app}: {pids:?}", pids.len()),
+            }
+        }
+        bail!("no backend named {app} appeared in pg_stat_activity within 30 s")
     }
 
     /// Stop, then leave the data directory to the caller (for caching); the rest is removed
@@ -485,4 +508,12 @@ impl Drop for Session {
         let _ = writeln!(self.stdin, "\\q");
         let _ = self.child.wait();
     }
+}
+
+/// A backend's minor faults so far (`/proc/PID/stat` field 10).
+pub fn minflt(pid: i32) -> Result<f64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).with_context(|| format!("reading /proc/{pid}/stat"))?;
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = s.rsplit_once(')').map(|(_, r)| r).context("malformed /proc/PID/stat")?;
+    rest.split_whitespace().nth(7).and_then(|f| f.parse().ok()).context("no minflt in /proc/PID/stat")
 }

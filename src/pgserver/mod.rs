@@ -270,6 +270,18 @@ pub const SEED000_TABLE3: &str = include_str!("../../sql/seed000-table3.sql");
 pub const SEED004_PARTITIONS: &str = include_str!("../../sql/seed004-partitions.sql");
 /// sql/seed004-query.sql.
 pub const SEED004_QUERY: &str = include_str!("../../sql/seed004-query.sql");
+/// The settings seed 004's clusters start with on top of the base ones: the thread's
+/// shared_buffers, and PostgreSQL's default `max_parallel_workers_per_gather` (the base turns
+/// parallel query off), because the planner's parallel paths change what the query allocates
+/// and where: with 0, 15.20's index-only query takes 175,424 bytes from the heap's top at 4
+/// partitions instead of 115,120, and its cliff moves from 5 partitions to 4
+/// (analysis/kvm-amd-epyc-2core/pg/seed004-heap.md).
+pub const SEED004_SETTINGS: [(&str, &str); 2] = [("shared_buffers", "128MB"), ("max_parallel_workers_per_gather", "2")];
+
+/// [`SEED004_SETTINGS`] as `Cluster::start` takes them.
+pub fn seed004_settings() -> Vec<(&'static str, String)> {
+    SEED004_SETTINGS.iter().map(|(k, v)| (*k, v.to_string())).collect()
+}
 
 /// FNV-1a of some texts: keys caches to the sources that made them.
 pub fn fnv(parts: &[&str]) -> u64 {

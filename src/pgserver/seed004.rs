@@ -285,14 +285,6 @@ fn pgbench(slot: &Slot, script: &Path, protocol: &str, clients: u32, seconds: u6
     super::bench::pgbench_tps(&slot.inst, &slot.cluster, script, None, protocol, clients, seconds, &format!("on {}", slot.label))
 }
 
-/// The backend's minor faults so far (`/proc/PID/stat` field 10).
-fn minflt(pid: i32) -> Result<f64> {
-    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).with_context(|| format!("reading /proc/{pid}/stat"))?;
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    let rest = s.rsplit_once(')').map(|(_, r)| r).context("malformed /proc/PID/stat")?;
-    rest.split_whitespace().nth(7).and_then(|f| f.parse().ok()).context("no minflt in /proc/PID/stat")
-}
-
 /// Faults and syscalls a transaction of a warm backend running the seed's query under
 /// `protocol` (`prepared`: PREPARE once, then EXECUTE, as pgbench -M prepared plans once).
 fn counts(slot: &Slot, protocol: &str, strace: Option<&Path>) -> Result<(f64, Option<(f64, f64, f64)>)> {
@@ -307,9 +299,9 @@ fn counts(slot: &Slot, protocol: &str, strace: Option<&Path>) -> Result<(f64, Op
     };
     let batch = one.repeat(COUNT_QUERIES);
     s.query(&batch)?;
-    let before = minflt(pid)?;
+    let before = super::cluster::minflt(pid)?;
     s.query(&batch)?;
-    let faults = (minflt(pid)? - before) / COUNT_QUERIES as f64;
+    let faults = (super::cluster::minflt(pid)? - before) / COUNT_QUERIES as f64;
     let sys = match strace {
         None => None,
         Some(st) => {
@@ -361,11 +353,6 @@ fn arm_env(arm: &str) -> Vec<(String, String)> {
     ARMS.iter().find(|a| a.0 == arm).map(|a| a.1.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()).unwrap_or_default()
 }
 
-const SETTINGS: [(&str, &str); 1] = [("shared_buffers", "128MB")];
-
-fn settings() -> Vec<(&'static str, String)> {
-    SETTINGS.iter().map(|(k, v)| (*k, v.to_string())).collect()
-}
 
 /// Run the grid on `servers` (at least two; the A/A copy is of the last).
 pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<Seed004Report> {
@@ -389,7 +376,7 @@ pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<Seed004Report
     for (inst, so) in servers.iter().chain(std::iter::once(&servers[last])) {
         let label = if slots.iter().any(|s| s.label == inst.short_version) { format!("{}#2", inst.short_version) } else { inst.short_version.clone() };
         let mut cluster = Cluster::init(inst, so)?;
-        cluster.start(&settings())?;
+        cluster.start(&super::seed004_settings())?;
         cluster.sql(&extension_sql(), &[]).context("creating the hl_btree objects")?;
         std::fs::write(cluster.root().join("seed004-query.sql"), SEED004_QUERY)?;
         eprintln!("seed 004: {label} in {}", cluster.root().display());
@@ -402,7 +389,7 @@ pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<Seed004Report
         for s in slots.iter_mut() {
             if s.cluster.pid().is_none() {
                 s.cluster.env.clear();
-                s.cluster.start(&settings())?;
+                s.cluster.start(&super::seed004_settings())?;
             }
             s.cluster
                 .sql(SEED004_PARTITIONS, &[("partitions", n.to_string()), ("bid_index", if index { "on" } else { "off" }.to_string())])
@@ -413,7 +400,7 @@ pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<Seed004Report
             for s in slots.iter_mut() {
                 s.cluster.stop();
                 s.cluster.env = env.clone();
-                s.cluster.start(&settings())?;
+                s.cluster.start(&super::seed004_settings())?;
             }
             let mut scans = Vec::new();
             let mut counted = Vec::new();
@@ -597,7 +584,7 @@ fn who_allocates(slot: &mut Slot, arm: &str) -> Result<WhoAllocates> {
     c.stop();
     c.env = vec![("LD_PRELOAD".to_string(), tracer.display().to_string()), ("HL_ALLOCTRACE".into(), trace.display().to_string())];
     c.env.extend(arm_env(arm));
-    c.start(&settings())?;
+    c.start(&super::seed004_settings())?;
     c.sql(SEED004_PARTITIONS, &[("partitions", WHO_PARTITIONS.to_string()), ("bid_index", "on".into())])?;
     let q = SEED004_QUERY.trim();
     let traced = 3;

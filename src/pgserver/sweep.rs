@@ -1,6 +1,6 @@
 //! Seed 004 on the real server: pgbench_accounts at scale 1 split into N partitions
 //! (sql/seed004-partitions.sql, with the index on `bid`), the seed's query as a pgbench script,
-//! TPS and the backend's minor page faults per transaction (hl_btree_minflt(), getrusage), with
+//! TPS and minor page faults per transaction of a backend started as pgbench's are, with
 //! glibc's dynamic trim threshold as it is and with it fixed by `MALLOC_TRIM_THRESHOLD_` in the
 //! server's environment; each as the planner picks it (an Index Only Scan of every partition's
 //! `bid` index after VACUUM) and as a plain Index Scan (`enable_indexonlyscan` and
@@ -110,6 +110,23 @@ fn scan_node(c: &Cluster, form: &str) -> Result<String> {
     Ok(found.join("+"))
 }
 
+/// Minor faults a query of a backend that starts as a pgbench client's does: the form's settings
+/// in `PGOPTIONS` (not `SET`), the seed's query its first statement, no other statement or
+/// function called in it (calling the hotloops extension loads its library into the backend,
+/// whose mallocs move the heap the cliff depends on); the faults are read from
+/// `/proc/PID/stat`, the pid from `pg_stat_activity` by another backend.
+fn faults_a_query(c: &Cluster, form: &str) -> Result<f64> {
+    let opts: Vec<String> = form_settings(form).iter().map(|(k, v)| format!("-c {k}={v}")).collect();
+    let app = format!("hotloops-count-{}", std::process::id());
+    let mut s = c.session_with(&[("PGOPTIONS", &opts.join(" ")), ("PGAPPNAME", &app)])?;
+    let pid = c.backend_pid(&app)?;
+    // Warm the backend's caches so the count is the steady state.
+    s.query(&SEED004_QUERY.repeat(20))?;
+    let before = super::cluster::minflt(pid)?;
+    s.query(&SEED004_QUERY.repeat(FAULT_QUERIES))?;
+    Ok((super::cluster::minflt(pid)? - before) / FAULT_QUERIES as f64)
+}
+
 fn pgbench(inst: &Install, c: &Cluster, script: &Path, seconds: u64, form: &str) -> Result<f64> {
     let opts: Vec<String> = form_settings(form).iter().map(|(k, v)| format!("-c {k}={v}")).collect();
     super::bench::pgbench_tps(inst, c, script, Some(&opts.join(" ")), "simple", 1, seconds, form)
@@ -129,7 +146,7 @@ pub fn run(inst: &Install, so: &Path, grid: &[u32], seconds: u64) -> Result<Swee
         if trim == "fixed" {
             c.env.push(("MALLOC_TRIM_THRESHOLD_".into(), TRIM_FIXED.into()));
         }
-        c.start(&[("shared_buffers", "128MB".into())])?;
+        c.start(&super::seed004_settings())?;
         c.sql(&extension_sql(), &[])?;
         std::fs::write(c.root().join("seed004-query.sql"), SEED004_QUERY)?;
         clusters.push(c);
@@ -151,20 +168,13 @@ pub fn run(inst: &Install, so: &Path, grid: &[u32], seconds: u64) -> Result<Swee
                 }
             }
             for (k, c) in clusters.iter().enumerate() {
-                let mut s = c.session()?;
-                s.query(&set_sql(form))?;
-                s.query("SELECT hl_btree_minflt();")?;
-                // Warm the backend's caches so the count is the steady state.
-                s.query(&SEED004_QUERY.repeat(20))?;
-                let before: f64 = s.query("SELECT hl_btree_minflt();")?.trim().parse()?;
-                s.query(&SEED004_QUERY.repeat(FAULT_QUERIES))?;
-                let after: f64 = s.query("SELECT hl_btree_minflt();")?.trim().parse()?;
+                let faults = faults_a_query(c, form)?;
                 let p = Point {
                     partitions: n,
                     trim: trims[k].into(),
                     form: form.into(),
                     tps: median(&tps[k]),
-                    minflt_per_txn: (after - before) / FAULT_QUERIES as f64,
+                    minflt_per_txn: faults,
                     scan: scans[k].clone(),
                 };
                 eprintln!("partitions {n:>3} {form:<10} trim {}: {:.0} tps, {:.2} minor faults a transaction ({})", trims[k], p.tps, p.minflt_per_txn, p.scan);
@@ -197,7 +207,7 @@ pub fn cliff_of(points: &[Point], form: &str, trim: &str) -> Option<u32> {
 /// The sweep as Markdown.
 pub fn markdown(r: &SweepReport) -> String {
     let mut s = format!(
-        "# hotloops pg --sweep-partitions: seed 004 on the real server\n\n- server: {}\n- host: {}\n- pgbench: 1 client, simple protocol, {REPS} runs of {} s a point alternating between the settings, median TPS; faults: backend getrusage over {FAULT_QUERIES} queries\n- trim fixed: MALLOC_TRIM_THRESHOLD_={TRIM_FIXED} in the server's environment\n- command: `{}`\n\n",
+        "# hotloops pg --sweep-partitions: seed 004 on the real server\n\n- server: {}\n- host: {}\n- pgbench: 1 client, simple protocol, {REPS} runs of {} s a point alternating between the settings, median TPS; faults: /proc/PID/stat of a backend started as pgbench's (the form in PGOPTIONS, the query its first statement) over {FAULT_QUERIES} queries after 20\n- trim fixed: MALLOC_TRIM_THRESHOLD_={TRIM_FIXED} in the server's environment\n- command: `{}`\n\n",
         r.server_version, r.host_cpu, r.seconds, r.command
     );
     s += &markdown_table(r);
