@@ -353,7 +353,6 @@ fn arm_env(arm: &str) -> Vec<(String, String)> {
     ARMS.iter().find(|a| a.0 == arm).map(|a| a.1.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()).unwrap_or_default()
 }
 
-
 /// Run the grid on `servers` (at least two; the A/A copy is of the last).
 pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<Seed004Report> {
     cfg.check()?;

@@ -110,15 +110,13 @@ fn scan_node(c: &Cluster, form: &str) -> Result<String> {
     Ok(found.join("+"))
 }
 
-/// Minor faults a query of a backend that starts as a pgbench client's does: the form's settings
-/// in `PGOPTIONS` (not `SET`), the seed's query its first statement, no other statement or
-/// function called in it (calling the hotloops extension loads its library into the backend,
-/// whose mallocs move the heap the cliff depends on); the faults are read from
-/// `/proc/PID/stat`, the pid from `pg_stat_activity` by another backend.
+/// Minor faults a query of a backend that starts as a pgbench client's does, since the cliff
+/// depends on the backend's heap layout: the form's settings in `PGOPTIONS` (not `SET`), the
+/// seed's query its first statement, no other statement or function called in it; the faults
+/// are read from `/proc/PID/stat`, the pid from `pg_stat_activity` by another backend.
 fn faults_a_query(c: &Cluster, form: &str) -> Result<f64> {
-    let opts: Vec<String> = form_settings(form).iter().map(|(k, v)| format!("-c {k}={v}")).collect();
     let app = format!("hotloops-count-{}", std::process::id());
-    let mut s = c.session_with(&[("PGOPTIONS", &opts.join(" ")), ("PGAPPNAME", &app)])?;
+    let mut s = c.session_with(&[("PGOPTIONS", &pgoptions(form)), ("PGAPPNAME", &app)])?;
     let pid = c.backend_pid(&app)?;
     // Warm the backend's caches so the count is the steady state.
     s.query(&SEED004_QUERY.repeat(20))?;
@@ -127,9 +125,13 @@ fn faults_a_query(c: &Cluster, form: &str) -> Result<f64> {
     Ok((super::cluster::minflt(pid)? - before) / FAULT_QUERIES as f64)
 }
 
+/// The form's settings as `PGOPTIONS` (`-c NAME=VALUE ...`).
+fn pgoptions(form: &str) -> String {
+    form_settings(form).iter().map(|(k, v)| format!("-c {k}={v}")).collect::<Vec<_>>().join(" ")
+}
+
 fn pgbench(inst: &Install, c: &Cluster, script: &Path, seconds: u64, form: &str) -> Result<f64> {
-    let opts: Vec<String> = form_settings(form).iter().map(|(k, v)| format!("-c {k}={v}")).collect();
-    super::bench::pgbench_tps(inst, c, script, Some(&opts.join(" ")), "simple", 1, seconds, form)
+    super::bench::pgbench_tps(inst, c, script, Some(&pgoptions(form)), "simple", 1, seconds, form)
 }
 
 /// Run the sweep over `grid` partition counts.
