@@ -2,7 +2,8 @@
 # Where seed 004's query takes its memory from, on a real backend and in the alloc-churn model:
 # minor faults per query, and glibc's main heap at the query's start and at ExecutorEnd.
 #
-#   scripts/pg-heap-at-query.sh [--earlier-statement] [--holes] BINDIR [N ...]   (default N: 3 4 5 6 8)
+#   scripts/pg-heap-at-query.sh [--earlier-statement] [--holes] [--setting NAME=VALUE ...] BINDIR [N ...]
+#                                                                   (default N: 3 4 5 6 8)
 #
 # For each scan form (index-only, the planner's plan; index, plain Index Scans with
 # enable_indexonlyscan and enable_bitmapscan off, set as pgbench's runs set them: PGOPTIONS)
@@ -27,6 +28,11 @@
 # --holes adds, under each heap row, the main heap's free chunks of 1 KiB or more (offset from
 # the heap's start and size; tcache and fastbin chunks are all smaller) at the query's start and
 # at its end: which holes the query fills, side by side for the server and the model.
+# --setting NAME=VALUE (repeatable) starts the server with that setting (postgres -c): every
+# row's backend runs under it; the model's row does not change. With none, PostgreSQL's
+# defaults, which is what pgbench against a fresh initdb sees. One setting at a time is how
+# max_parallel_workers_per_gather = 0 was found to move the index-only cliff from 5 to 4
+# partitions on 15.20 (analysis/kvm-amd-epyc-2core/pg/seed004-heap.md).
 # "from top" is how far the top chunk moved up during the query (what the query took from
 # the heap's top rather than from chunks freed below it); "grew" what the heap grew by; a
 # heap that grows during a query and is back at the next start was trimmed.
@@ -37,15 +43,19 @@
 set -euo pipefail
 earlier=0
 holes=0
+seed004_settings=""
 while [ $# -gt 0 ]; do
   case $1 in
     --earlier-statement) earlier=1; shift ;;
     --holes) holes=1; shift ;;
-    -*) echo "pg-heap-at-query: unknown option \`$1' (valid: --earlier-statement, --holes)" >&2; exit 2 ;;
+    --setting)
+      [[ ${2:-} =~ ^[a-z_][a-z0-9_.]*=[A-Za-z0-9_.+-]+$ ]] || { echo "pg-heap-at-query: --setting needs NAME=VALUE (letters, digits, _ . + -), got \`${2:-}'" >&2; exit 2; }
+      seed004_settings+=" $2"; shift 2 ;;
+    -*) echo "pg-heap-at-query: unknown option \`$1' (valid: --earlier-statement, --holes, --setting NAME=VALUE)" >&2; exit 2 ;;
     *) break ;;
   esac
 done
-bin=${1:?usage: scripts/pg-heap-at-query.sh [--earlier-statement] [--holes] BINDIR [N ...]}
+bin=${1:?usage: scripts/pg-heap-at-query.sh [--earlier-statement] [--holes] [--setting NAME=VALUE ...] BINDIR [N ...]}
 shift
 grid=("$@")
 [ ${#grid[@]} -gt 0 ] || grid=(3 4 5 6 8)
@@ -277,6 +287,7 @@ EOF
 version=$("$bin/postgres" --version)
 drive="psql, the seed query first (as pgbench)"
 [ $earlier = 1 ] && drive="psql, select pg_backend_pid() (and the form's SETs) first"
+[ -n "$seed004_settings" ] && drive+="; server settings:$seed004_settings"
 echo "# $version ($drive) and the alloc-churn model: minor faults a query and glibc's heap (bytes)"
 echo "who form N faults/query heap_at_start top free_below from_top grew free_below_at_end trim/top_pad/mmap_thresholds"
 for form in index-only index; do

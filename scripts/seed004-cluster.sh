@@ -5,7 +5,9 @@
 #
 #   seed004_check SCRIPT BINDIR N...    exit 2, naming SCRIPT, unless BINDIR holds a server's
 #                                       binaries and every N is a positive integer
-#   seed004_cluster BINDIR NAME N...    sets $dir; the server is left running
+#   seed004_cluster BINDIR NAME N...    sets $dir; the server is left running, started with
+#                                       `-c NAME=VALUE` for each word of $seed004_settings
+#                                       (empty: PostgreSQL's defaults)
 #   seed004_backend_gdb GDBFILE DB GUCS QUERIES OUT
 #                                       a normal backend under gdb: a psql session on DB whose
 #                                       first statements are QUERIES runs of seed 004's query
@@ -50,7 +52,9 @@ seed004_cluster() {
   trap 'exit 130' INT TERM
   [ "$(id -u)" = 0 ] && chown postgres: "$dir"
   as_owner "$seed004_bin/initdb" -D "$dir/data" -A trust -U postgres >/dev/null
-  as_owner "$seed004_bin/pg_ctl" -D "$dir/data" -o "-k $dir -c listen_addresses=''" -l "$dir/log" -w start >/dev/null
+  local opts="-k $dir -c listen_addresses=''" kv
+  for kv in ${seed004_settings:-}; do opts+=" -c $kv"; done
+  as_owner "$seed004_bin/pg_ctl" -D "$dir/data" -o "$opts" -l "$dir/log" -w start >/dev/null
   for n in "$@"; do
     as_owner "$seed004_bin/psql" -h "$dir" -U postgres -qX -c "CREATE DATABASE p$n" postgres
     as_owner "$seed004_bin/psql" -h "$dir" -U postgres -qX -v partitions="$n" -f "$sql" "p$n" >/dev/null 2>&1

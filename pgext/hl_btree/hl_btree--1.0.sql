@@ -13,8 +13,6 @@ CREATE FUNCTION hl_btree_last_ntids() RETURNS int8 AS 'MODULE_PATHNAME' LANGUAGE
 CREATE FUNCTION hl_btree_last_variant() RETURNS text AS 'MODULE_PATHNAME' LANGUAGE C;
 -- Leaves the dir-by-value kernel read in this backend's last hl_btree index scan.
 CREATE FUNCTION hl_btree_last_kernel_pages() RETURNS int8 AS 'MODULE_PATHNAME' LANGUAGE C;
--- This backend's minor page faults so far (getrusage), for the seed 004 sweep.
-CREATE FUNCTION hl_btree_minflt() RETURNS int8 AS 'MODULE_PATHNAME' LANGUAGE C;
 -- Where callgrind dumps (hl_btree_callgrind_boundary, --dump-before): counts queries apart.
 CREATE FUNCTION hl_btree_boundary(int8) RETURNS void AS 'MODULE_PATHNAME' LANGUAGE C STRICT;
 -- Mark a segment of pgext/hl_alloctrace's allocation trace (true when the tracer is loaded).

@@ -23,13 +23,11 @@
  *
  * The thread CPU time (CLOCK_THREAD_CPUTIME_ID) of the last amgetbitmap call, its TID count
  * and the variant that ran are kept for hl_btree_last_*() (a gettuple scan counts its tuples
- * and the leaves the kernel read; its CPU time is not taken per call); hl_btree_minflt()
- * reports the backend's minor page faults (getrusage) for the seed 004 sweep.
+ * and the leaves the kernel read; its CPU time is not taken per call).
  */
 #include "postgres.h"
 
 #include <dlfcn.h>
-#include <sys/resource.h>
 #include <time.h>
 
 #include "access/amapi.h"
@@ -591,17 +589,6 @@ hl_btree_last_kernel_pages(PG_FUNCTION_ARGS)
 	if (hl_last_kernel_pages < 0)
 		PG_RETURN_NULL();
 	PG_RETURN_INT64(hl_last_kernel_pages);
-}
-
-PG_FUNCTION_INFO_V1(hl_btree_minflt);
-Datum
-hl_btree_minflt(PG_FUNCTION_ARGS)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) != 0)
-		elog(ERROR, "getrusage failed: %m");
-	PG_RETURN_INT64((int64) ru.ru_minflt);
 }
 
 /*

@@ -1,6 +1,6 @@
 //! The bottom layer: facts about this host and this build (CPU, provenance), the file writes
 //! every layer above shares (atomic, all-or-none; [`outdir`]: a directory of one run's files),
-//! run locks ([`lock`]), thread affinity ([`affinity`]), the signal cleanup ([`cleanup`]) and the fresh-process protocol
+//! run locks ([`lock`]), values kept out of glibc's heap ([`mapped`]), thread affinity ([`affinity`]), the signal cleanup ([`cleanup`]) and the fresh-process protocol
 //! ([`worker`]).
 //! It imports nothing of the crate.
 
@@ -9,6 +9,7 @@ pub mod cleanup;
 pub mod cpu;
 pub mod layout;
 pub mod lock;
+pub mod mapped;
 pub mod outdir;
 pub mod provenance;
 pub mod worker;

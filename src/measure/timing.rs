@@ -67,9 +67,11 @@ pub fn time_calls(cfg: &CallConfig, what: &str, f: &mut dyn FnMut() -> Result<u6
     let per = t.elapsed().as_secs_f64() / warm as f64;
     let lo = cfg.min_calls.max(1);
     let n = ((cfg.target.as_secs_f64() / per.max(1e-12)) as u32).clamp(lo, cfg.max_calls.max(lo));
-    // Touched before the counter starts, so its pages are not the calls' faults.
-    let mut ns: Vec<f64> = vec![1.0; n as usize];
-    std::hint::black_box(&mut ns);
+    // Touched before the counter starts, so its pages are not the calls' faults; and mapped
+    // apart from glibc's heap, whose top the calls may measure (alloc-churn: a Vec of 2,500
+    // samples took 20 KB below the query's memory and moved its fault cliff).
+    let mut ns = crate::host::mapped::MappedSlice::filled(n as usize, 1.0f64).map_err(|e| anyhow::anyhow!("{what}: mapping {n} timing samples: {e}"))?;
+    std::hint::black_box(&mut *ns);
     let mut faults = MinorFaults::new();
     let start = faults.read();
     for slot in ns.iter_mut() {

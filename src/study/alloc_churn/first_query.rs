@@ -41,6 +41,7 @@ use crate::pg::amapi::{BTREE_AM_OID, IndexAmRoutine, get_index_am_routine_by_am_
 use crate::pg::mcxt::{ALLOC_CHUNKHDRSZ, AllocSet, MallocBackend, chunk_space, palloc, pfree};
 use crate::pg::nodes::palloc_nodes;
 use anyhow::{Result, bail};
+use crate::host::mapped::MappedSlice;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -297,50 +298,33 @@ pub fn events(form: ScanForm, n: usize) -> Option<&'static [Event]> {
 }
 
 /// The replay's live chunks, (space, pointer), newest last, in pages mapped for it alone
-/// (`mmap`), so the model's bookkeeping takes nothing from glibc's heap.
+/// ([`MappedSlice`]), so the model's bookkeeping takes nothing from glibc's heap.
 struct LiveStack {
-    base: *mut (usize, *mut u8),
-    cap: usize,
+    slots: MappedSlice<(usize, *mut u8)>,
     len: usize,
-    bytes: usize,
 }
 
 impl LiveStack {
     fn new(cap: usize) -> Result<LiveStack> {
-        let cap = cap.max(1);
-        let bytes = cap * std::mem::size_of::<(usize, *mut u8)>();
-        // SAFETY: a fresh private anonymous mapping, unmapped in Drop.
-        let p = unsafe { libc::mmap(std::ptr::null_mut(), bytes, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
-        if p == libc::MAP_FAILED {
-            bail!("mapping {bytes} bytes for the first query's replay: {}", std::io::Error::last_os_error());
-        }
-        Ok(LiveStack { base: p.cast(), cap, len: 0, bytes })
+        let slots = MappedSlice::filled(cap, (0, std::ptr::null_mut())).map_err(|e| anyhow::anyhow!("mapping {cap} slots for the first query's replay: {e}"))?;
+        Ok(LiveStack { slots, len: 0 })
     }
 
     fn push(&mut self, space: usize, p: *mut u8) {
         // At most one push an event, and the stack holds one slot an event.
-        assert!(self.len < self.cap, "more live chunks than events");
-        // SAFETY: `len < cap` slots of the mapping.
-        unsafe { self.base.add(self.len).write((space, p)) };
+        assert!(self.len < self.slots.len(), "more live chunks than events");
+        self.slots[self.len] = (space, p);
         self.len += 1;
     }
 
     /// Remove the newest chunk of `space` and return its pointer.
     fn remove_newest(&mut self, space: usize) -> Option<*mut u8> {
-        // SAFETY: the first `len` slots were written by `push`.
-        let slots = unsafe { std::slice::from_raw_parts_mut(self.base, self.len) };
+        let slots = &mut self.slots[..self.len];
         let i = slots.iter().rposition(|&(s, _)| s == space)?;
         let (_, p) = slots[i];
         slots.copy_within(i + 1.., i);
         self.len -= 1;
         Some(p)
-    }
-}
-
-impl Drop for LiveStack {
-    fn drop(&mut self) {
-        // SAFETY: the mapping made in `new`, `bytes` long.
-        unsafe { libc::munmap(self.base.cast(), self.bytes) };
     }
 }
 
