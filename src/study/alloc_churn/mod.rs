@@ -101,9 +101,9 @@
 //! `crate::report::sweep` run it): per variant and N (1 to 200 partitions), time and minor
 //! page faults per query in a fresh process, the cliff (the first N whose queries fault,
 //! [`CLIFF_FAULTS`], as the servers' sweep counts it), one SVG of cost against N for all variants. The
-timing loop keeps its samples in a mapping of their own (`crate::host::mapped`): in glibc's
-heap they sat below the query's memory, 8 bytes a timed query, and moved the cliff with the
-host's speed. What it measured
+//! timing loop keeps its samples in a mapping of their own (`crate::host::mapped`): in glibc's
+//! heap they sat below the query's memory, 8 bytes a timed query, and moved the cliff with the
+//! host's speed. What it measured
 //! on our hosts is in `analysis/` (`kvm-amd-epyc-2core/alloc-churn-sweep/`).
 //!
 //! Layout: this file holds the rows, cases, kernels, [`Backend`] and [`Workload`];
