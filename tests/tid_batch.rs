@@ -472,6 +472,8 @@ fn miss_scans_read_every_page_and_agree_with_the_in_memory_scan() {
             let (Scan::Btree(bs), Scan::Btree(ms)) = (miss.scan(), mem.scan()) else { unreachable!() };
             let (bm, mm) = (bs.bufmgr(), ms.bufmgr());
             assert_eq!(bm.held(), (0, 0, 0, 0), "rows {rows}: nothing pinned or locked after the scans");
+            // Every read went through one of 18's AIO handles, given back before it returned.
+            assert!(bm.io_handles_idle() && bm.ios_reclaimed() >= bm.shared_blks_read, "rows {rows}: AIO handles left in use");
             // Six scans (three variants, twice) fetch the pages the in-memory scans fetch (three).
             assert_eq!(bm.blocks_fetched, 2 * mm.blocks_fetched, "rows {rows}");
             assert_eq!(bm.shared_blks_read + bm.shared_blks_hit, bm.blocks_fetched);

@@ -25,16 +25,23 @@
 //!
 //! On a miss (`BufferAlloc` after the lookup failed): `GetVictimBuffer` takes a buffer from the
 //! free list while it lasts, then from `StrategyGetBuffer`'s clock sweep (`ClockSweepTick`'s
-//! atomic fetch-add on `nextVictimBuffer`, each buffer's header spinlock, usage counts
-//! decremented until an unpinned buffer with usage count 0 turns up), pins it with its header
-//! locked (`PinBuffer_Locked`), and `InvalidateVictimBuffer` removes the old tag from the
-//! mapping table under the old partition's exclusive lock; the new tag goes in under the new
-//! partition's exclusive lock (`BufTableInsert`: dynahash `HASH_ENTER` with its free list),
-//! the header gets the tag and a usage count of 1. The read (`StartBufferIO`, `smgrread` ->
-//! `mdreadv` -> `FileReadV` -> `pread(2)` of 8 KiB from the relation's file through the OS page
-//! cache into the buffer's block, `PageIsVerified`'s data checksum (on: 18's initdb default)
-//! and header checks, `TerminateBufferIO` setting `BM_VALID`) and the counters (`shared_blks_read`,
-//! `pgstat_count_io_op(IOOP_READ)`) follow.
+//! atomic fetch-add on `nextVictimBuffer`, each buffer's header locked by `LockBufHdr`, a call
+//! ending in `finish_spin_delay`, usage counts decremented until an unpinned buffer with usage
+//! count 0 turns up), pins it with its header locked (`PinBuffer_Locked`), checks the pin is
+//! this backend's only one (`CheckBufferIsPinnedOnce`), counts the eviction of a valid page
+//! (`pgstat_count_io_op(IOOP_EVICT)`), and `InvalidateVictimBuffer` removes the old tag from
+//! the mapping table under the old partition's exclusive lock; the new tag goes in under the
+//! new partition's exclusive lock (`BufTableInsert`: dynahash `HASH_ENTER` with its free list),
+//! the header gets the tag and a usage count of 1. The read is 18's (`AsyncReadBuffers`, then
+//! `WaitReadBuffers` finding it done): `ReadBuffer` asks for it synchronously, so the backend
+//! runs the whole AIO handle's life itself (`aio`: acquire, `StartBufferIO`, callbacks,
+//! `smgrstartreadv` -> `mdstartreadv` -> `FileStartReadV` -> stage -> `pread(2)` of 8 KiB
+//! from the relation's file through the OS page cache into the buffer's block -> the shared
+//! completion, where `PageIsVerified` checks the data checksum (on: 18's initdb default) and
+//! the header and `TerminateBufferIO` sets `BM_VALID` -> the local completion -> reclaim, with
+//! 18 `DEBUG` reports whose `errstart` returns false), after
+//! `pgstat_prepare_report_checksum_failure` looked up the database's statistics entry; the
+//! counters (`shared_blks_read`, `pgstat_count_io_op_time(IOOP_READ)`) follow.
 //!
 //! The model is single-threaded: every atomic is a real read-modify-write (its latency is what
 //! PostgreSQL pays), never contended. Left out: dirty victims (a read-only scan never has one:
@@ -43,11 +50,12 @@
 //! blocks; a B-tree reads one page at a time), relation
 //! segments (one file a relation), local buffers, waiting on a contended LWLock or a
 //! locked buffer header, the private refcount overflow hash and the resource owner's hash
-//! (the model holds at most a few pins), buffer strategies, and 18's asynchronous I/O: a miss
-//! is read synchronously inside `StartReadBuffer` (the older `BufferAlloc` + `smgrread`
-//! shape) rather than by `WaitReadBuffers` -> `AsyncReadBuffers`. `BufferGetPage` reads a per-buffer page
+//! (the model holds at most a few pins), buffer strategies, and asynchronous execution (read
+//! streams' batches, I/O workers: a single `ReadBuffer` never uses them). `BufferGetPage` reads a per-buffer page
 //! pointer (the pages stay where the B-tree built them) instead of computing
 //! `BufferBlocks + (buffer - 1) * BLCKSZ`: one load more.
+
+mod aio;
 
 use super::itemptr::BlockNumber;
 use super::page::{BLCKSZ, Page, maxalign};
@@ -183,6 +191,8 @@ pub struct BufferDesc {
     state: AtomicU32,
     wait_backend_pgprocno: i32,
     free_next: i32,
+    /// `io_wref`: the I/O in progress on the buffer, if any (18).
+    io_wref: aio::PgAioWaitRef,
     content_lock: LWLock,
 }
 
@@ -360,6 +370,10 @@ pub struct BufMgr {
     /// `DataChecksumsEnabled()`: on, as 18's initdb sets up a cluster; a page read from the
     /// relation's file is then checksummed before its header is checked.
     pub data_checksums: bool,
+    /// 18's asynchronous I/O: this backend's handles.
+    aio: aio::PgAio,
+    /// The backend's cache of statistics entry references.
+    pgstat: crate::pg::pgstat::PgStatLocal,
 }
 
 impl BufMgr {
@@ -388,6 +402,27 @@ impl BufMgr {
         bm
     }
 
+    /// Read `blocks` of `rel` through the pool and unpin them, then zero the read and hit
+    /// counters: the pool as an earlier query left it (every buffer valid, so each miss
+    /// evicts a page, as on a server whose shared buffers are full), the counts the next
+    /// query's own.
+    pub fn prewarm(&mut self, rel: &RelFileLocator, blocks: impl IntoIterator<Item = BlockNumber>) {
+        let bm: *mut BufMgr = self;
+        for b in blocks {
+            // SAFETY: this pool, borrowed by nothing else meanwhile.
+            unsafe {
+                let x = read_buffer(bm, rel, b);
+                release_buffer(bm, x);
+            }
+        }
+        self.shared_blks_hit = 0;
+        self.shared_blks_read = 0;
+        self.blocks_fetched = 0;
+        self.blocks_hit = 0;
+        self.pending_io = PgStatPendingIO::default();
+        self.backend_io = PgStatPendingIO::default();
+    }
+
     /// An empty pool of `nbuffers` buffers (`InitBufferManagerAccess` + `InitBufTable`).
     pub fn new(nbuffers: usize) -> Box<BufMgr> {
         let nbuffers = nbuffers.max(1);
@@ -412,6 +447,7 @@ impl BufMgr {
                 state: AtomicU32::new(0),
                 wait_backend_pgprocno: -1,
                 free_next: if i + 1 < nbuffers { i as i32 + 1 } else { FREENEXT_END_OF_LIST },
+                io_wref: aio::PgAioWaitRef::default(),
                 content_lock: LWLock::new(0),
             })
             .collect();
@@ -454,6 +490,8 @@ impl BufMgr {
             blocks_hit: 0,
             shared_blks_read: 0,
             data_checksums: true,
+            aio: aio::PgAio::new(),
+            pgstat: crate::pg::pgstat::PgStatLocal::default(),
         })
     }
 
@@ -501,6 +539,16 @@ impl BufMgr {
         let private = self.refcounts.iter().filter(|e| e.buffer != INVALID_BUFFER).map(|e| e.refcount as i64).sum();
         let shared = self.descriptors.iter().map(|d| (d.state.load(Ordering::Relaxed) & BUF_REFCOUNT_MASK) as u64).sum();
         (private, self.owner.narr, self.num_held_lwlocks, shared)
+    }
+
+    /// Whether every AIO handle is idle, none in flight or owned: true between reads.
+    pub fn io_handles_idle(&self) -> bool {
+        self.aio.quiescent()
+    }
+
+    /// Reads completed through an AIO handle since the pool was made (prewarming included).
+    pub fn ios_reclaimed(&self) -> u64 {
+        self.aio.reclaimed()
     }
 
     /// `completePasses` of the clock sweep and the hand's position (`nextVictimBuffer`).
@@ -992,8 +1040,9 @@ pub enum ReadBufferMode {
 /// `RELPERSISTENCE_PERMANENT` and `RELPERSISTENCE_TEMP`.
 const RELPERSISTENCE_PERMANENT: u8 = b'p';
 const RELPERSISTENCE_TEMP: u8 = b't';
-/// `READ_BUFFERS_ZERO_ON_ERROR`.
+/// `READ_BUFFERS_ZERO_ON_ERROR` and `READ_BUFFERS_SYNCHRONOUSLY`.
 const READ_BUFFERS_ZERO_ON_ERROR: i32 = 1 << 0;
+const READ_BUFFERS_SYNCHRONOUSLY: i32 = 1 << 3;
 
 /// `ReadBuffersOperation` (bufmgr.h), the fields a single-block read fills.
 #[repr(C)]
@@ -1012,12 +1061,18 @@ struct ReadBuffersOperation {
     flags: i32,
     nblocks: i16,
     nblocks_done: i16,
+    /// `blocknum` and `buffers`: the first block and where its buffer is.
+    blocknum: BlockNumber,
+    buffers: *mut Buffer,
+    /// `io_wref` and `io_return`: the I/O started for the blocks and its result.
+    io_wref: aio::PgAioWaitRef,
+    io_return: aio::PgAioReturn,
 }
 
 /// `ReadBufferExtended`: refuse another session's temporary relation, then `ReadBuffer_common`
 /// (always inline): the relation's persistence, the mode's flags, a `ReadBuffersOperation` on
-/// the stack and [`start_read_buffer`]; a miss completes in `WaitReadBuffers` (here the miss
-/// path ran inside `start_read_buffer`, PostgreSQL 17's shape). Out of line, as in 18.
+/// the stack and [`start_read_buffer`], asked for synchronously; a miss completes in
+/// `WaitReadBuffers`. Out of line, as in 18.
 ///
 /// # Safety
 /// As [`read_buffer`].
@@ -1041,7 +1096,11 @@ pub unsafe fn read_buffer_extended(
     if block == P_NEW {
         not_modelled_here("ReadBuffer(P_NEW): extending a relation");
     }
-    let flags = if mode == ReadBufferMode::ZeroOnError { READ_BUFFERS_ZERO_ON_ERROR } else { 0 };
+    // The caller waits at once: asynchronous execution would only add dispatch.
+    let mut flags = READ_BUFFERS_SYNCHRONOUSLY;
+    if mode == ReadBufferMode::ZeroOnError {
+        flags |= READ_BUFFERS_ZERO_ON_ERROR;
+    }
     let mut operation = ReadBuffersOperation {
         rel,
         smgr,
@@ -1051,11 +1110,17 @@ pub unsafe fn read_buffer_extended(
         flags: 0,
         nblocks: 0,
         nblocks_done: 0,
+        blocknum: 0,
+        buffers: std::ptr::null_mut(),
+        io_wref: aio::PgAioWaitRef::default(),
+        io_return: aio::PgAioReturn::default(),
     };
     let mut buffer = INVALID_BUFFER;
     // SAFETY: the caller's pool; operation and buffer are locals.
-    if unsafe { start_read_buffer(bm, &mut operation, &mut buffer, block, flags) } {
-        wait_read_buffers();
+    unsafe {
+        if start_read_buffer(bm, &mut operation, &mut buffer, block, flags) {
+            wait_read_buffers(&mut operation);
+        }
     }
     buffer
 }
@@ -1063,10 +1128,23 @@ pub unsafe fn read_buffer_extended(
 /// `InvalidBlockNumber` as `P_NEW`.
 const P_NEW: BlockNumber = u32::MAX;
 
-#[cold]
+/// `WaitReadBuffers`: the I/O context, then for the operation's I/O, already complete (its
+/// result status set by the synchronous read's reclaim), no wait: the result processed
+/// (`ProcessReadBuffersResult`: the blocks done counted).
 #[inline(never)]
-fn wait_read_buffers() {
-    // The model's misses complete inside start_read_buffer.
+fn wait_read_buffers(operation: &mut ReadBuffersOperation) {
+    let _io_context = io_context_for_strategy(operation.strategy);
+    while operation.nblocks_done < operation.nblocks {
+        if aio::pgaio_wref_valid(&operation.io_wref) {
+            if operation.io_return.result.status == aio::PGAIO_RS_UNKNOWN {
+                aio::wait_not_modelled();
+            }
+        }
+        if !aio::pgaio_wref_valid(&operation.io_wref) || operation.io_return.result.status != aio::PGAIO_RS_OK {
+            aio::wait_not_modelled();
+        }
+        operation.nblocks_done += operation.io_return.result.result as i16;
+    }
 }
 
 /// `IOContextForStrategy`: `IOCONTEXT_NORMAL` without a strategy. Out of line (freelist.c).
@@ -1084,8 +1162,9 @@ fn io_context_for_strategy(strategy: *const u8) -> usize {
 /// `PinBuffer`, the lock released), `shared_blks_hit`, the relation's `blocks_fetched` and
 /// `blocks_hit`, `pgstat_count_io_op(IOOP_HIT)` (which in 18 also counts the backend's I/O),
 /// the vacuum cost check; a hit on the first block returns false (no `WaitReadBuffers`). On a
-/// miss [`read_buffer_miss`] (a pool without storage panics: scans that use one map every page
-/// they read at setup). Out of line, as in 18's profile.
+/// miss [`buffer_alloc_miss`], then the read started ([`async_read_buffers`]) and true (a
+/// pool without storage panics: scans that use one map every page they read at setup). Out
+/// of line, as in 18's profile.
 ///
 /// # Safety
 /// As [`read_buffer`]; `operation` filled by [`read_buffer_extended`].
@@ -1125,8 +1204,7 @@ unsafe fn start_read_buffer(bm: *mut BufMgr, operation: &mut ReadBuffersOperatio
                 if bm.storage.is_none() {
                     miss(&tag);
                 }
-                // SAFETY: rel is the caller's locator.
-                *buffer = read_buffer_miss(bm, &*operation.rel, &tag, hash);
+                *buffer = buffer_alloc_miss(bm, &tag, hash);
                 found = false;
             }
         }
@@ -1142,11 +1220,93 @@ unsafe fn start_read_buffer(bm: *mut BufMgr, operation: &mut ReadBuffersOperatio
             }
         }
     }
-    // The model's miss was read in full above: nothing left for WaitReadBuffers.
+    // A miss: the I/O, started here (io_method is not `sync`) and, being synchronous, done
+    // before AsyncReadBuffers returns; WaitReadBuffers then finds it complete.
     operation.flags = flags;
     operation.nblocks = nblocks as i16;
-    operation.nblocks_done = nblocks as i16;
-    false
+    operation.nblocks_done = 0;
+    operation.blocknum = block;
+    operation.buffers = buffer;
+    aio::pgaio_wref_clear(&mut operation.io_wref);
+    // SAFETY: the pool and operation are the caller's; buffer is pinned by this backend.
+    unsafe { async_read_buffers(bm, operation) };
+    true
+}
+
+/// `AsyncReadBuffers` for one block: the handle flagged synchronous, the database's checksum
+/// failure statistics prepared (`pgstat_prepare_report_checksum_failure`: a cached entry
+/// reference), a handle acquired (its result to land in the operation), the buffer's I/O
+/// started (`StartBufferIO`), the handle's wait reference kept in the operation, the buffer
+/// as its data, the shared-buffer callbacks registered, then `smgrstartreadv`; the read
+/// counted (`pgstat_count_io_op_time`, no I/O timing; `shared_blks_read`). Out of line, as in
+/// 18's profile.
+///
+/// # Safety
+/// As [`start_read_buffer`], after the miss pinned `*operation.buffers`.
+#[inline(never)]
+unsafe fn async_read_buffers(bm: &mut BufMgr, operation: &mut ReadBuffersOperation) {
+    let ioh_flags = aio::PGAIO_HF_SYNCHRONOUS;
+    let io_context = io_context_for_strategy(operation.strategy);
+    // SAFETY: smgr is the caller's locator.
+    let rel = unsafe { *operation.smgr };
+    pgstat_prepare_report_checksum_failure(bm, rel.db_oid);
+    let ret: *mut aio::PgAioReturn = &mut operation.io_return;
+    let Some(ioh) = aio::pgaio_io_acquire_nb(bm, ret) else { aio::wait_not_modelled() };
+    // ReadBuffersCanStartIO: nothing staged to submit first.
+    if aio::pgaio_have_staged(&bm.aio) {
+        aio::wait_not_modelled();
+    }
+    // SAFETY: operation.buffers is the caller's buffer.
+    let buffer = unsafe { *operation.buffers };
+    let id = buffer as usize - 1;
+    if !start_buffer_io(bm, id) {
+        not_modelled_here("a block another backend read meanwhile");
+    }
+    let page = bm.blocks[id].0.as_mut_ptr();
+    aio::pgaio_io_get_wref(&bm.aio, ioh, &mut operation.io_wref);
+    aio::pgaio_io_set_handle_data_32(&mut bm.aio, ioh, &[buffer as u32]);
+    aio::pgaio_io_register_callbacks(&mut bm.aio, ioh, aio::CallbackId::SharedBufferReadv, operation.flags as u8);
+    aio::pgaio_io_set_flag(&mut bm.aio, ioh, ioh_flags);
+    let io_start = pgstat_prepare_io_time();
+    // SAFETY: page is the buffer's block; ioh is ours.
+    unsafe { aio::smgrstartreadv(bm, ioh, &rel, operation.forknum, operation.blocknum, page) };
+    pgstat_count_io_op_time(bm, IOOBJECT_RELATION, io_context, IOOP_READ, io_start, 1, BLCKSZ as u64);
+    bm.shared_blks_read += 1; // pgBufferUsage.shared_blks_read
+}
+
+/// `pgstat_prepare_report_checksum_failure(dboid)` (pgstat_database.c): make sure the
+/// database's statistics entry is referenced, so a checksum failure found in a critical
+/// section can be counted there. Out of line.
+#[inline(never)]
+fn pgstat_prepare_report_checksum_failure(bm: &mut BufMgr, dboid: u32) {
+    crate::pg::pgstat::pgstat_get_entry_ref(&mut bm.pgstat, crate::pg::pgstat::PGSTAT_KIND_DATABASE, dboid, 0, true);
+}
+
+/// `pgstat_prepare_io_time(track_io_timing)`: zero, `track_io_timing` being off.
+#[inline(never)]
+fn pgstat_prepare_io_time() -> u64 {
+    if TRACK_IO_TIMING.load(Ordering::Relaxed) {
+        not_modelled_here("track_io_timing");
+    }
+    0
+}
+
+/// `track_io_timing` (off by default).
+static TRACK_IO_TIMING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `pgstat_count_io_op_time`: without I/O timing, the count alone.
+#[inline(never)]
+fn pgstat_count_io_op_time(bm: &mut BufMgr, io_object: usize, io_context: usize, io_op: usize, start: u64, cnt: u32, bytes: u64) {
+    if start != 0 {
+        not_modelled_here("track_io_timing");
+    }
+    pgstat_count_io_op(bm, io_object, io_context, io_op, cnt, bytes);
+}
+
+/// `DataChecksumsEnabled()` (xlog.c): the control file's setting. Out of line.
+#[inline(never)]
+fn data_checksums_enabled(bm: &BufMgr) -> bool {
+    bm.data_checksums
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1160,6 +1320,7 @@ const IOCONTEXT_NUM_TYPES: usize = 5;
 const IOOP_NUM_TYPES: usize = 8;
 const IOOBJECT_RELATION: usize = 0;
 const IOCONTEXT_NORMAL: usize = 3;
+const IOOP_EVICT: usize = 0;
 const IOOP_HIT: usize = 2;
 const IOOP_READ: usize = 6;
 
@@ -1227,14 +1388,46 @@ fn spin_unlock(l: &std::sync::atomic::AtomicBool) {
     l.store(false, Ordering::Release);
 }
 
-/// `LockBufHdr`: set `BM_LOCKED` with an atomic OR; the state with it set.
-#[inline(always)]
+/// `LockBufHdr`: set `BM_LOCKED` with an atomic OR (a spin delay while another backend holds
+/// it: never here), then `finish_spin_delay`; the state with the bit set. Out of line, as in
+/// 18.
+#[inline(never)]
 fn lock_buf_hdr(d: &BufferDesc) -> u32 {
+    let mut delay = SpinDelayStatus { spins: 0, delays: 0, cur_delay: 0 };
     let old = d.state.fetch_or(BM_LOCKED, Ordering::Acquire);
     if old & BM_LOCKED != 0 {
-        would_wait(); // s_lock's spin delay
+        would_wait(); // perform_spin_delay
     }
+    finish_spin_delay(&mut delay);
     old | BM_LOCKED
+}
+
+/// `SpinDelayStatus`.
+struct SpinDelayStatus {
+    spins: i32,
+    delays: i32,
+    cur_delay: i32,
+}
+
+/// `spins_per_delay` (s_lock.c): the backend's estimate, raised after every uncontended
+/// acquisition up to `MAX_SPINS_PER_DELAY`.
+static SPINS_PER_DELAY: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(100);
+const MAX_SPINS_PER_DELAY: i32 = 1000;
+const MIN_SPINS_PER_DELAY: i32 = 10;
+
+/// `finish_spin_delay` (s_lock.c): after an acquisition that never slept, nudge the spin
+/// estimate up; after one that did, down. A real call.
+#[inline(never)]
+fn finish_spin_delay(status: &mut SpinDelayStatus) {
+    let s = SPINS_PER_DELAY.load(Ordering::Relaxed);
+    if status.cur_delay == 0 {
+        if s < MAX_SPINS_PER_DELAY {
+            SPINS_PER_DELAY.store((s + 100).min(MAX_SPINS_PER_DELAY), Ordering::Relaxed);
+        }
+    } else if s > MIN_SPINS_PER_DELAY {
+        SPINS_PER_DELAY.store((s - 1).max(MIN_SPINS_PER_DELAY), Ordering::Relaxed);
+    }
+    let _ = (status.spins, status.delays);
 }
 
 /// `UnlockBufHdr`: a release store of the new state, `BM_LOCKED` cleared.
@@ -1377,13 +1570,27 @@ unsafe fn get_victim_buffer(bm: &mut BufMgr) -> usize {
     resource_owner_enlarge(&mut bm.owner);
     let (id, state) = strategy_get_buffer(bm);
     pin_buffer_locked(bm, id, state);
+    check_buffer_is_pinned_once(bm, id as Buffer + 1);
     if state & BM_DIRTY != 0 {
         not_modelled_here("writing a dirty victim (FlushBuffer)");
+    }
+    if state & BM_VALID != 0 {
+        // A valid page leaves shared buffers: pg_stat_io's evictions.
+        pgstat_count_io_op(bm, IOOBJECT_RELATION, IOCONTEXT_NORMAL, IOOP_EVICT, 1, 0);
     }
     if state & BM_TAG_VALID != 0 {
         unsafe { invalidate_victim_buffer(bm, id) };
     }
     id
+}
+
+/// `CheckBufferIsPinnedOnce`: this backend's only pin (`GetPrivateRefCount`). Out of line.
+#[inline(never)]
+fn check_buffer_is_pinned_once(bm: &BufMgr, buffer: Buffer) {
+    let pins = get_private_ref_count_entry(bm, buffer).map_or(0, |r| bm.refcounts[r].refcount);
+    if pins != 1 {
+        not_modelled_here("a victim buffer this backend pins more than once");
+    }
 }
 
 /// `StartBufferIO` for a read: mark the buffer's I/O in progress and remember it in the
@@ -1405,39 +1612,25 @@ fn start_buffer_io(bm: &mut BufMgr, id: usize) -> bool {
     true
 }
 
-/// `TerminateBufferIO(buf, false, BM_VALID, true)`: the page is valid, the I/O over; wake
-/// any waiter (`ConditionVariableBroadcast` on the buffer's I/O CV: its spinlock, no waiters).
+/// `TerminateBufferIO(buf, false, set_flag_bits, forget_owner, release_aio)`: the I/O over
+/// (with `release_aio`, the I/O's own pin dropped and its wait reference cleared), the flags
+/// set; the resource owner forgets the I/O if it still owns it; any waiter woken
+/// (`ConditionVariableBroadcast` on the buffer's I/O CV: its spinlock, no waiters).
 #[inline(never)]
-fn terminate_buffer_io(bm: &mut BufMgr, id: usize) {
-    let d = &bm.descriptors[id];
+fn terminate_buffer_io(bm: &mut BufMgr, id: usize, set_flag_bits: u32, forget_owner: bool, release_aio: bool) {
+    let d = &mut bm.descriptors[id];
     let mut state = lock_buf_hdr(d);
     state &= !(BM_IO_IN_PROGRESS | BM_IO_ERROR);
-    state |= BM_VALID;
-    unlock_buf_hdr(d, state);
-    resource_owner_forget(&mut bm.owner, id + 1, &BUFFER_IO_RESOWNER_DESC);
-    spin_lock(&bm.io_cvs[id]);
-    spin_unlock(&bm.io_cvs[id]);
-}
-
-#[cold]
-#[inline(never)]
-fn read_failed(rel: &RelFileLocator, block: BlockNumber, got: isize) -> ! {
-    panic!("could not read block {block} in file of relation {}: read only {got} of {BLCKSZ} bytes", rel.rel_number)
-}
-
-/// `smgrread` -> `mdreadv` -> `FileReadV` -> `pg_preadv`: one `pread(2)` of the block from
-/// the relation's file (`smgropen`'s look-up: the pool's file of `rel`).
-#[inline(never)]
-fn smgr_read(bm: &mut BufMgr, rel: &RelFileLocator, block: BlockNumber, id: usize) {
-    let Some(st) = bm.storage.as_ref() else { miss(&rel.tag(block)) };
-    let Some((_, f)) = st.files.iter().find(|(l, _)| l == rel) else { miss(&rel.tag(block)) };
-    let fd = std::os::fd::AsRawFd::as_raw_fd(f);
-    let buf = bm.blocks[id].0.as_mut_ptr();
-    // SAFETY: buf is the buffer's own BLCKSZ bytes; fd is an open file.
-    let got = unsafe { libc::pread(fd, buf.cast(), BLCKSZ, block as libc::off_t * BLCKSZ as libc::off_t) };
-    if got != BLCKSZ as isize {
-        read_failed(rel, block, got);
+    state |= set_flag_bits;
+    if release_aio {
+        state -= BUF_REFCOUNT_ONE;
+        aio::pgaio_wref_clear(&mut d.io_wref);
     }
+    unlock_buf_hdr(d, state);
+    if forget_owner {
+        resource_owner_forget(&mut bm.owner, id + 1, &BUFFER_IO_RESOWNER_DESC);
+    }
+    aio::condition_variable_broadcast(&bm.io_cvs[id]);
 }
 
 /// `PageIsVerified`: a non-new page's checksum must match (with `checksums` on, 18's initdb
@@ -1459,20 +1652,14 @@ pub fn page_is_verified(page: &mut [u8; BLCKSZ], blkno: BlockNumber, checksums: 
     page.chunks_exact(8).all(|w| u64::from_ne_bytes(w.try_into().unwrap()) == 0)
 }
 
-#[cold]
-#[inline(never)]
-fn invalid_page(rel: &RelFileLocator, block: BlockNumber) -> ! {
-    panic!("invalid page in block {block} of relation {}", rel.rel_number)
-}
-
-/// `BufferAlloc`'s miss path and the read: a victim buffer, the new tag into the mapping
-/// table under its partition's exclusive lock, the header set (tag valid, usage count 1),
-/// then the block read and verified, the buffer valid; `shared_blks_read` counted.
+/// `BufferAlloc`'s miss path: a victim buffer, the new tag into the mapping table under its
+/// partition's exclusive lock, the header set (tag valid, usage count 1); the buffer comes
+/// back pinned and not yet valid, for [`async_read_buffers`] to read.
 ///
 /// # Safety
 /// As [`read_buffer`]; `hash` is `tag`'s hash and `tag` is not in the table.
-#[inline(never)]
-unsafe fn read_buffer_miss(bm: &mut BufMgr, rel: &RelFileLocator, tag: &BufferTag, hash: u32) -> Buffer {
+#[inline(always)]
+unsafe fn buffer_alloc_miss(bm: &mut BufMgr, tag: &BufferTag, hash: u32) -> Buffer {
     unsafe {
         let id = get_victim_buffer(bm);
         let part: *const LWLock = &bm.partition_locks[hash as usize % NUM_BUFFER_PARTITIONS].lock;
@@ -1485,15 +1672,6 @@ unsafe fn read_buffer_miss(bm: &mut BufMgr, rel: &RelFileLocator, tag: &BufferTa
         d.tag = *tag;
         unlock_buf_hdr(d, state | BM_TAG_VALID | BM_PERMANENT | BUF_USAGECOUNT_ONE);
         lwlock_release(bm, part);
-        if start_buffer_io(bm, id) {
-            smgr_read(bm, rel, tag.block_num, id);
-            if !page_is_verified(&mut bm.blocks[id].0, tag.block_num, bm.data_checksums) {
-                invalid_page(rel, tag.block_num);
-            }
-            terminate_buffer_io(bm, id);
-            bm.shared_blks_read += 1; // pgBufferUsage.shared_blks_read
-            pgstat_count_io_op(bm, IOOBJECT_RELATION, IOCONTEXT_NORMAL, IOOP_READ, 1, BLCKSZ as u64);
-        }
         id as Buffer + 1
     }
 }
@@ -1776,6 +1954,12 @@ mod tests {
             assert_eq!(mark, b as u8, "block {b} read from the file");
         }
         assert_eq!((bm.shared_blks_read, bm.shared_blks_hit, bm.blocks_fetched), (10, 0, 10));
+        // Each read went through an AIO handle, performed and reclaimed before it returned;
+        // the last seven took a valid page's buffer (pg_stat_io's evictions).
+        assert!(bm.io_handles_idle() && bm.ios_reclaimed() == 10);
+        let io = |op: usize| bm.pending_io.counts[IOOBJECT_RELATION][IOCONTEXT_NORMAL][op];
+        assert_eq!((io(IOOP_READ), io(IOOP_EVICT), io(IOOP_HIT)), (10, 7, 0));
+        assert!(bm.descriptors.iter().all(|d| !aio::pgaio_wref_valid(&d.io_wref)), "no buffer waits on an I/O");
         // Three buffers: the last three blocks are mapped, every older tag is gone.
         for b in 0..7 {
             assert_eq!(bm.lookup(&REL.tag(b)), None, "block {b} evicted");
