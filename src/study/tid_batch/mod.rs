@@ -79,9 +79,11 @@
 //!   `ReadBuffer` + share lock, read the page, unlock; [`crate::pg::bufmgr`]); the first leaf
 //!   is read without (`bt_first_all`). Each page costs a hit here; the seed's run missed
 //!   shared buffers (read=27324): that is **btree-many-miss**, the same scan over a pool of 16
-//!   buffers (the server's `shared_buffers = 128kB`) with storage, where every page is a miss:
-//!   clock sweep, mapping-table delete and insert, `pread` of the block from the index's file
-//!   in the OS page cache (`BtreeScan::with_storage`, [`crate::pg::bufmgr`]'s miss path).
+//!   buffers (the server's `shared_buffers = 128kB`) with storage, full at the start as after
+//!   an earlier scan, where every page is a miss: clock sweep, mapping-table delete and insert,
+//!   18's synchronous AIO read (`pread` of the block from the index's file in the OS page
+//!   cache, its data checksum verified; `BtreeScan::with_storage`, [`crate::pg::bufmgr`]'s
+//!   miss path).
 //!   **btree-few**: `col0 = ANY(10 widely spaced keys)`: ten primitive scans in one
 //!   `btgetbitmap` call, each a descent returning one TID. The descent is PostgreSQL's
 //!   (`_bt_search`, [`crate::pg::nbtsearch`]): root, internal page and leaf (3 buffers a key,
