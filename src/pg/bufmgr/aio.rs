@@ -264,8 +264,11 @@ pub(super) fn pgaio_io_acquire_nb(bm: &mut BufMgr, ret: *mut PgAioReturn) -> Opt
     if aio.handed_out.is_some() {
         aio_not_modelled("a second handle handed out");
     }
-    let i = aio.idle.pop()?;
     bm.interrupt_holdoff_count += 1;
+    let Some(i) = aio.idle.pop() else {
+        bm.interrupt_holdoff_count -= 1;
+        return None;
+    };
     let procno = aio.procno;
     let h = &mut aio.handles[i as usize];
     update_state(h, IoState::HandedOut);
