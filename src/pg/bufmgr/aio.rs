@@ -504,11 +504,14 @@ fn read_failed(fd: i32, offset: u64, got: isize) -> ! {
     panic!("could not read {BLCKSZ} bytes at offset {offset} of fd {fd}: read only {got}")
 }
 
-/// `pgaio_io_perform_synchronously`: `pg_preadv` of one iovec is a `pread(2)` (in a critical
+/// `pgaio_io_perform_synchronously`: by the handle's operation, a read; `pg_preadv` of one iovec is a `pread(2)` (in a critical
 /// section, between the wait event's start and end); then the completion.
 #[inline(never)]
 unsafe fn pgaio_io_perform_synchronously(bm: &mut BufMgr, i: u32) {
     let h = &bm.aio.handles[i as usize];
+    if h.op != IoOp::Readv {
+        aio_not_modelled("an operation other than a read");
+    }
     let (op, iov) = (h.op_data, bm.aio.iovecs[h.iovec_off as usize]);
     if op.iov_length != 1 {
         aio_not_modelled("a vectored read");

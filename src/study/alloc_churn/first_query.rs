@@ -37,11 +37,11 @@
 //! pallocs none. What the catalog scans read and compute is not modelled, only their memory.
 
 use super::{Backend, PARTITION_DIRECTORY_BYTES, RELCACHE_USED, ScanForm, open_index, relcache_context};
+use crate::host::mapped::MappedSlice;
 use crate::pg::amapi::{BTREE_AM_OID, IndexAmRoutine, get_index_am_routine_by_am_id};
 use crate::pg::mcxt::{ALLOC_CHUNKHDRSZ, AllocSet, MallocBackend, chunk_space, palloc, pfree};
 use crate::pg::nodes::palloc_nodes;
 use anyhow::{Result, bail};
-use crate::host::mapped::MappedSlice;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
