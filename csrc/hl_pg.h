@@ -373,4 +373,137 @@ extern bool hl_tb_bt_start_prim_scan(void *bs);
 extern int64 HL_SYM(hotloops_tid_batch_c_per_tid)(IndexScanDesc scan, void *bs, TIDBitmap *tbm);
 extern int64 HL_SYM(hotloops_tid_batch_c_batched)(IndexScanDesc scan, void *bs, TIDBitmap *tbm);
 
+/* ---------------------------------------------------------------------------------------
+ * The model's PostgreSQL layer (src/pg/), where a server function runs as C: the shapes the
+ * crate's #[repr(C)] structs have (src/pg/nbtsearch.rs, src/pg/fmgr.rs, src/pg/bufmgr.rs),
+ * checked field by field by tests/ckernels.rs. Built under every configuration like the
+ * kernels; the model calls the gcc12-upstream build (PostgreSQL 18's wheels are built with
+ * gcc 12.2 and upstream's flags, `pg_config --cflags`).
+ */
+typedef uint32 Oid;
+typedef uintptr_t Datum;
+
+/* fmgr.h: 48 bytes; the C only takes its address and hands it to FunctionCall2Coll. */
+typedef struct PGFmgrInfo
+{
+	Datum		(*fn_addr) (void *fcinfo);
+	Oid			fn_oid;
+	int16		fn_nargs;
+	bool		fn_strict;
+	bool		fn_retset;
+	uint8		fn_stats;
+	void	   *fn_extra;
+	void	   *fn_mcxt;
+	void	   *fn_expr;
+} PGFmgrInfo;
+
+/* tupdesc.h's CompactAttribute, cut to what index_getattr reads. */
+typedef struct PGCompactAttribute
+{
+	int32		attcacheoff;
+	int16		attlen;
+	bool		attbyval;
+} PGCompactAttribute;
+
+/* pg_class's row, as far as an index scan reads it through rd_rel. */
+typedef struct PGRelForm
+{
+	int16		relnatts;
+	uint8		relpersistence;
+} PGRelForm;
+
+/* The index Relation (nbtsearch.rs IndexRel): C reads rd_rel and rd_att, nothing after. */
+typedef struct PGIndexRel
+{
+	uint32		hl_locator[3];
+	const PGRelForm *rd_rel;
+	int32		nkeyatts;
+	const PGCompactAttribute *rd_att;
+} PGIndexRel;
+
+/* skey.h: the insertion scan key's ScanKeyData, 72 bytes. */
+typedef struct PGScanKeyData
+{
+	int			sk_flags;
+	int16		sk_attno;
+	uint16		sk_strategy;
+	Oid			sk_subtype;
+	Oid			sk_collation;
+	PGFmgrInfo	sk_func;
+	Datum		sk_argument;
+} PGScanKeyData;
+
+/* nbtree.h's BTScanInsertData with the model's one key. */
+typedef struct PGBTScanInsertData
+{
+	bool		heapkeyspace;
+	bool		allequalimage;
+	bool		anynullkeys;
+	bool		nextkey;
+	bool		backward;
+	const ItemPointerData *scantid;
+	int			keysz;
+	PGScanKeyData scankeys[1];
+} PGBTScanInsertData;
+
+/*
+ * The scan's preprocessed keys (nbtreadpage.rs BTScanKeys): so->numberOfKeys, the input key,
+ * so->keyData and so->orderProcs; C reads nothing after orderProcs.
+ */
+typedef struct PGBTScanKeys
+{
+	int32		numberOfKeys;
+	PGScanKeyData input[1];
+	PGScanKeyData keyData[1];
+	const PGFmgrInfo *orderProcs;
+} PGBTScanKeys;
+
+/* bufmgr.c's PrivateRefCountEntry. */
+typedef struct PGPrivateRefCountEntry
+{
+	Buffer		buffer;
+	int32		refcount;
+} PGPrivateRefCountEntry;
+
+#define PG_REFCOUNT_ARRAY_ENTRIES 8
+
+/*
+ * bufmgr.c's backend-private pin bookkeeping, kept by the model in its BufMgr (globals in
+ * PostgreSQL): the array and the count of entries overflowed into PrivateRefCountHash.
+ */
+typedef struct PGPrivateRefCount
+{
+	PGPrivateRefCountEntry array[PG_REFCOUNT_ARRAY_ENTRIES];
+	int32		overflowed;
+} PGPrivateRefCount;
+
+_Static_assert(sizeof(PGFmgrInfo) == 48, "FmgrInfo");
+_Static_assert(sizeof(PGScanKeyData) == 72, "ScanKeyData (insertion)");
+_Static_assert(sizeof(PGPrivateRefCountEntry) == 8, "PrivateRefCountEntry");
+
+/*
+ * Rust-side callees of the model's C (src/pg/): fmgr.c's FunctionCall2Coll; the private
+ * refcounts' overflow hash (hash_search on PrivateRefCountHash, and moving an entry from it
+ * back into the array), which the model never fills; and an ERROR the model does not run (it
+ * names what; never returns).
+ */
+extern Datum hl_FunctionCall2Coll(const PGFmgrInfo *flinfo, Oid collation, Datum arg1, Datum arg2);
+extern PGPrivateRefCountEntry *hl_private_refcount_hash_find(PGPrivateRefCount *refs, const Buffer *buffer);
+extern PGPrivateRefCountEntry *hl_private_refcount_move(PGPrivateRefCount *refs, PGPrivateRefCountEntry *res,
+														 const Buffer *buffer);
+extern void hl_pg_not_modelled(const char *what) __attribute__((noreturn));
+
+/* nbtsearch.c (pg_nbtsearch.c) */
+extern int32 HL_SYM(hl_bt_compare)(const PGIndexRel *rel, const PGBTScanInsertData *key, const char *page,
+								   OffsetNumber offnum);
+
+/* nbtutils.c (pg_nbtutils.c) */
+extern bool HL_SYM(hl_bt_tuple_before_array_skeys)(const PGBTScanKeys *so, ScanDirection dir, const char *tuple,
+												   const PGCompactAttribute *tupdesc, int tupnatts,
+												   bool readpagetup, int sktrig, bool *scanBehind);
+
+/* bufmgr.c (pg_bufmgr.c) */
+extern PGPrivateRefCountEntry *HL_SYM(hl_GetPrivateRefCountEntry)(PGPrivateRefCount *refs, Buffer buffer,
+																 bool do_move);
+
 #endif							/* HL_PG_H */

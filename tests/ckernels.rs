@@ -78,6 +78,11 @@ fn canonical_config_is_built_and_every_config_says_what_it_is() {
 
 #[test]
 fn c_layouts_equal_rust_layouts() {
+    // The model's own C (csrc/pg_*.c) reads these crate structs too.
+    use hotloops::pg::bufmgr::{PrivateRefCount, PrivateRefCountEntry};
+    use hotloops::pg::fmgr::FmgrInfo;
+    use hotloops::pg::nbtreadpage::BTScanKeys;
+    use hotloops::pg::nbtsearch::{BTScanInsertData, CompactAttribute, IndexRel, RelForm, ScanKeyData as PgScanKey};
     let rust: Vec<(&str, &str, usize, usize)> = {
         macro_rules! f {
             ($s:literal, $f:literal, $t:ty, $field:ident, $ft:ty) => {
@@ -166,6 +171,52 @@ fn c_layouts_equal_rust_layouts() {
             f!("PagetableEntry", "ischunk", hotloops::pg::tidbitmap::PagetableEntry, ischunk, bool),
             f!("PagetableEntry", "recheck", hotloops::pg::tidbitmap::PagetableEntry, recheck, bool),
             f!("PagetableEntry", "words", hotloops::pg::tidbitmap::PagetableEntry, words, [u64; 5]),
+            ("PGFmgrInfo", "", 0, size_of::<FmgrInfo>()),
+            f!("PGFmgrInfo", "fn_addr", FmgrInfo, fn_addr, usize),
+            f!("PGFmgrInfo", "fn_oid", FmgrInfo, fn_oid, u32),
+            f!("PGFmgrInfo", "fn_nargs", FmgrInfo, fn_nargs, i16),
+            f!("PGFmgrInfo", "fn_strict", FmgrInfo, fn_strict, bool),
+            f!("PGFmgrInfo", "fn_retset", FmgrInfo, fn_retset, bool),
+            f!("PGFmgrInfo", "fn_stats", FmgrInfo, fn_stats, u8),
+            f!("PGFmgrInfo", "fn_extra", FmgrInfo, fn_extra, usize),
+            f!("PGFmgrInfo", "fn_mcxt", FmgrInfo, fn_mcxt, usize),
+            f!("PGFmgrInfo", "fn_expr", FmgrInfo, fn_expr, usize),
+            ("PGCompactAttribute", "", 0, size_of::<CompactAttribute>()),
+            f!("PGCompactAttribute", "attcacheoff", CompactAttribute, attcacheoff, i32),
+            f!("PGCompactAttribute", "attlen", CompactAttribute, attlen, i16),
+            f!("PGCompactAttribute", "attbyval", CompactAttribute, attbyval, bool),
+            f!("PGRelForm", "relnatts", RelForm, relnatts, i16),
+            f!("PGRelForm", "relpersistence", RelForm, relpersistence, u8),
+            f!("PGIndexRel", "rd_rel", IndexRel, rd_rel, usize),
+            f!("PGIndexRel", "nkeyatts", IndexRel, nkeyatts, i32),
+            f!("PGIndexRel", "rd_att", IndexRel, rd_att, usize),
+            ("PGScanKeyData", "", 0, size_of::<PgScanKey>()),
+            f!("PGScanKeyData", "sk_flags", PgScanKey, sk_flags, i32),
+            f!("PGScanKeyData", "sk_attno", PgScanKey, sk_attno, i16),
+            f!("PGScanKeyData", "sk_strategy", PgScanKey, sk_strategy, u16),
+            f!("PGScanKeyData", "sk_subtype", PgScanKey, sk_subtype, u32),
+            f!("PGScanKeyData", "sk_collation", PgScanKey, sk_collation, u32),
+            f!("PGScanKeyData", "sk_func", PgScanKey, sk_func, FmgrInfo),
+            f!("PGScanKeyData", "sk_argument", PgScanKey, sk_argument, usize),
+            ("PGBTScanInsertData", "", 0, size_of::<BTScanInsertData>()),
+            f!("PGBTScanInsertData", "heapkeyspace", BTScanInsertData, heapkeyspace, bool),
+            f!("PGBTScanInsertData", "allequalimage", BTScanInsertData, allequalimage, bool),
+            f!("PGBTScanInsertData", "anynullkeys", BTScanInsertData, anynullkeys, bool),
+            f!("PGBTScanInsertData", "nextkey", BTScanInsertData, nextkey, bool),
+            f!("PGBTScanInsertData", "backward", BTScanInsertData, backward, bool),
+            f!("PGBTScanInsertData", "scantid", BTScanInsertData, scantid, usize),
+            f!("PGBTScanInsertData", "keysz", BTScanInsertData, keysz, i32),
+            f!("PGBTScanInsertData", "scankeys", BTScanInsertData, scankeys, [PgScanKey; 1]),
+            f!("PGBTScanKeys", "numberOfKeys", BTScanKeys, number_of_keys, i32),
+            f!("PGBTScanKeys", "input", BTScanKeys, input, [PgScanKey; 1]),
+            f!("PGBTScanKeys", "keyData", BTScanKeys, key_data, [PgScanKey; 1]),
+            f!("PGBTScanKeys", "orderProcs", BTScanKeys, order_procs, usize),
+            ("PGPrivateRefCountEntry", "", 0, size_of::<PrivateRefCountEntry>()),
+            f!("PGPrivateRefCountEntry", "buffer", PrivateRefCountEntry, buffer, i32),
+            f!("PGPrivateRefCountEntry", "refcount", PrivateRefCountEntry, refcount, i32),
+            ("PGPrivateRefCount", "", 0, size_of::<PrivateRefCount>()),
+            f!("PGPrivateRefCount", "array", PrivateRefCount, array, [PrivateRefCountEntry; 8]),
+            f!("PGPrivateRefCount", "overflowed", PrivateRefCount, overflowed, i32),
             ("HL_BATCH_CAPACITY", "", 0, ckernels::BATCH_CAPACITY),
         ]
     };

@@ -37,6 +37,8 @@ static const unsigned char *in_buf;
 static size_t in_len;
 static size_t in_pos;
 
+static void die(const char *what) __attribute__((noreturn));
+
 static void
 die(const char *what)
 {
@@ -341,6 +343,44 @@ hl_tb_bt_start_prim_scan(void *bs)
 		return false;
 	r->prim++;
 	return true;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The Rust callees of the model's own C (csrc/pg_*.c: _bt_compare, GetPrivateRefCountEntry),
+ * linked in with every kernel source. No kernel reaches that C, so none of these runs here.
+ */
+Datum
+hl_FunctionCall2Coll(const PGFmgrInfo *flinfo, Oid collation, Datum arg1, Datum arg2)
+{
+	(void) flinfo;
+	(void) collation;
+	(void) arg1;
+	(void) arg2;
+	die("hl_FunctionCall2Coll: the model's C is not run by this driver");
+}
+
+PGPrivateRefCountEntry *
+hl_private_refcount_hash_find(PGPrivateRefCount *refs, const Buffer *buffer)
+{
+	(void) refs;
+	(void) buffer;
+	die("hl_private_refcount_hash_find: the model's C is not run by this driver");
+}
+
+PGPrivateRefCountEntry *
+hl_private_refcount_move(PGPrivateRefCount *refs, PGPrivateRefCountEntry *res, const Buffer *buffer)
+{
+	(void) refs;
+	(void) res;
+	(void) buffer;
+	die("hl_private_refcount_move: the model's C is not run by this driver");
+}
+
+void
+hl_pg_not_modelled(const char *what)
+{
+	fprintf(stderr, "hl_emu: not modelled: %s\n", what);
+	exit(2);
 }
 
 /* ---------------------------------------------------------------------------------------

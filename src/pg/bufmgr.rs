@@ -105,7 +105,7 @@ const LW_FLAG_HAS_WAITERS: u32 = 1 << 30;
 /// `MAX_SIMUL_LWLOCKS`.
 const MAX_SIMUL_LWLOCKS: usize = 200;
 /// `REFCOUNT_ARRAY_ENTRIES`.
-const REFCOUNT_ARRAY_ENTRIES: usize = 8;
+pub const REFCOUNT_ARRAY_ENTRIES: usize = 8;
 /// `RESOWNER_ARRAY_SIZE`.
 const RESOWNER_ARRAY_SIZE: usize = 32;
 /// dynahash's `DEF_SEGSIZE` (buckets per directory segment) and its shift.
@@ -238,11 +238,25 @@ struct BufTable {
     free_lock: std::sync::atomic::AtomicBool,
 }
 
-/// `PrivateRefCountEntry`.
+/// `PrivateRefCountEntry` (`PGPrivateRefCountEntry` in csrc/hl_pg.h).
+#[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
-struct PrivateRefCountEntry {
-    buffer: Buffer,
-    refcount: i32,
+pub struct PrivateRefCountEntry {
+    /// `buffer`.
+    pub buffer: Buffer,
+    /// `refcount`.
+    pub refcount: i32,
+}
+
+/// `PrivateRefCountArray` and `PrivateRefCountOverflowed` (globals in bufmgr.c), what the C
+/// `GetPrivateRefCountEntry` reads (`PGPrivateRefCount` in csrc/hl_pg.h).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrivateRefCount {
+    /// `PrivateRefCountArray`.
+    pub array: [PrivateRefCountEntry; REFCOUNT_ARRAY_ENTRIES],
+    /// `PrivateRefCountOverflowed`.
+    pub overflowed: i32,
 }
 
 /// `LWLockHandle`: a held lock.
@@ -339,9 +353,8 @@ pub struct BufMgr {
     /// `BufferIOCVArray`: each buffer's I/O condition variable, its spinlock only (no waiters).
     io_cvs: Box<[std::sync::atomic::AtomicBool]>,
     // Backend-local.
-    refcounts: [PrivateRefCountEntry; REFCOUNT_ARRAY_ENTRIES],
+    refs: PrivateRefCount,
     reserved: Option<u8>,
-    refcount_overflowed: i32,
     held_lwlocks: [LWLockHandle; MAX_SIMUL_LWLOCKS],
     num_held_lwlocks: usize,
     interrupt_holdoff_count: u32,
@@ -470,9 +483,8 @@ impl BufMgr {
             storage: None,
             blocks: Box::new([]),
             io_cvs: Box::new([]),
-            refcounts: [PrivateRefCountEntry::default(); REFCOUNT_ARRAY_ENTRIES],
+            refs: PrivateRefCount::default(),
             reserved: None,
-            refcount_overflowed: 0,
             held_lwlocks: [dummy; MAX_SIMUL_LWLOCKS],
             num_held_lwlocks: 0,
             interrupt_holdoff_count: 0,
@@ -536,7 +548,7 @@ impl BufMgr {
     /// Pins this backend holds (private refcounts), resource owner entries, LWLocks held, and
     /// the sum of the shared refcounts: all zero between scans.
     pub fn held(&self) -> (i64, u32, usize, u64) {
-        let private = self.refcounts.iter().filter(|e| e.buffer != INVALID_BUFFER).map(|e| e.refcount as i64).sum();
+        let private = self.refs.array.iter().filter(|e| e.buffer != INVALID_BUFFER).map(|e| e.refcount as i64).sum();
         let shared = self.descriptors.iter().map(|d| (d.state.load(Ordering::Relaxed) & BUF_REFCOUNT_MASK) as u64).sum();
         (private, self.owner.narr, self.num_held_lwlocks, shared)
     }
@@ -902,7 +914,7 @@ fn reserve_private_ref_count_entry(bm: &mut BufMgr) {
         return;
     }
     for i in 0..REFCOUNT_ARRAY_ENTRIES {
-        if bm.refcounts[i].buffer == INVALID_BUFFER {
+        if bm.refs.array[i].buffer == INVALID_BUFFER {
             bm.reserved = Some(i as u8);
             return;
         }
@@ -910,19 +922,29 @@ fn reserve_private_ref_count_entry(bm: &mut BufMgr) {
     resowner_error("private refcount array full: its overflow hash is not modelled");
 }
 
-/// `GetPrivateRefCountEntry`: linear search of the array (the overflow hash is consulted only
-/// when `PrivateRefCountOverflowed`, never here). Out of line, as in 18's profile (called by
-/// `PinBuffer` and `UnpinBufferNoOwner`).
-#[inline(never)]
-fn get_private_ref_count_entry(bm: &BufMgr, buffer: Buffer) -> Option<usize> {
-    for i in 0..REFCOUNT_ARRAY_ENTRIES {
-        if bm.refcounts[i].buffer == buffer {
-            return Some(i);
-        }
-    }
-    if bm.refcount_overflowed == 0 {
-        return None;
-    }
+/// `GetPrivateRefCountEntry`: this backend's entry for `buffer`, or null. The C of
+/// csrc/pg_bufmgr.c built with PostgreSQL 18's compiler and flags (gcc12-upstream): a linear
+/// search of the array, then the overflow hash only if the array ever overflowed (never here),
+/// moving the entry back into the array when `do_move` (`PinBuffer` asks for that).
+#[inline(always)]
+fn get_private_ref_count_entry(bm: &mut BufMgr, buffer: Buffer, do_move: bool) -> *mut PrivateRefCountEntry {
+    // SAFETY: `refs` is this backend's live bookkeeping; the C keeps no pointer past the call.
+    unsafe { super::cmodel::get_private_ref_count_entry(&raw mut bm.refs, buffer, do_move) }
+}
+
+/// What the C `GetPrivateRefCountEntry` calls when entries overflowed into
+/// `PrivateRefCountHash`: the model never lets them (`ReservePrivateRefCountEntry` stops at
+/// a full array), so reaching it is an error that names the missing piece.
+#[unsafe(no_mangle)]
+pub extern "C-unwind" fn hl_private_refcount_hash_find(_refs: *mut PrivateRefCount, _buffer: *const Buffer) -> *mut PrivateRefCountEntry {
+    resowner_error("private refcount overflow hash is not modelled")
+}
+
+/// As [`hl_private_refcount_hash_find`], for moving an entry from the hash into the array.
+#[unsafe(no_mangle)]
+pub extern "C-unwind" fn hl_private_refcount_move(
+    _refs: *mut PrivateRefCount, _res: *mut PrivateRefCountEntry, _buffer: *const Buffer,
+) -> *mut PrivateRefCountEntry {
     resowner_error("private refcount overflow hash is not modelled")
 }
 
@@ -933,15 +955,15 @@ fn get_private_ref_count_entry(bm: &BufMgr, buffer: Buffer) -> Option<usize> {
 fn pin_buffer(bm: &mut BufMgr, id: usize) -> bool {
     let b = id as Buffer + 1;
     let result;
-    let r = match get_private_ref_count_entry(bm, b) {
-        Some(r) => {
-            result = true;
-            r
-        }
-        None => {
+    let mut r = get_private_ref_count_entry(bm, b, true);
+    if !r.is_null() {
+        result = true;
+    } else {
+        {
             // NewPrivateRefCountEntry: take the reserved slot.
-            let r = bm.reserved.take().expect("ReservePrivateRefCountEntry ran first") as usize;
-            bm.refcounts[r] = PrivateRefCountEntry { buffer: b, refcount: 0 };
+            let i = bm.reserved.take().expect("ReservePrivateRefCountEntry ran first") as usize;
+            bm.refs.array[i] = PrivateRefCountEntry { buffer: b, refcount: 0 };
+            r = &raw mut bm.refs.array[i];
             let state = &bm.descriptors[id].state;
             let mut old = state.load(Ordering::Relaxed);
             loop {
@@ -960,10 +982,10 @@ fn pin_buffer(bm: &mut BufMgr, id: usize) -> bool {
                     Err(now) => old = now,
                 }
             }
-            r
         }
-    };
-    bm.refcounts[r].refcount += 1;
+    }
+    // SAFETY: `r` points into `bm.refs.array`, which nothing else borrows now.
+    unsafe { (*r).refcount += 1 };
     resource_owner_remember(&mut bm.owner, b as usize, &BUFFER_PIN_RESOWNER_DESC);
     result
 }
@@ -982,9 +1004,14 @@ fn unpin_buffer(bm: &mut BufMgr, id: usize) {
 #[inline(never)]
 fn unpin_buffer_no_owner(bm: &mut BufMgr, id: usize) {
     let b = id as Buffer + 1;
-    let Some(r) = get_private_ref_count_entry(bm, b) else { not_pinned(b) };
-    bm.refcounts[r].refcount -= 1;
-    if bm.refcounts[r].refcount == 0 {
+    let r = get_private_ref_count_entry(bm, b, false);
+    if r.is_null() {
+        not_pinned(b);
+    }
+    // SAFETY: `r` points into `bm.refs.array`, which nothing else borrows now.
+    let r = unsafe { &mut *r };
+    r.refcount -= 1;
+    if r.refcount == 0 {
         let state = &bm.descriptors[id].state;
         let mut old = state.load(Ordering::Relaxed);
         let new = loop {
@@ -1001,8 +1028,10 @@ fn unpin_buffer_no_owner(bm: &mut BufMgr, id: usize) {
             would_wait();
         }
         // ForgetPrivateRefCountEntry: the slot becomes the reserved one.
-        bm.refcounts[r].buffer = INVALID_BUFFER;
-        bm.reserved = Some(r as u8);
+        r.buffer = INVALID_BUFFER;
+        // SAFETY: `r` points into `bm.refs.array`.
+        let i = unsafe { (r as *mut PrivateRefCountEntry).offset_from(bm.refs.array.as_ptr()) };
+        bm.reserved = Some(i as u8);
     }
 }
 
@@ -1527,7 +1556,7 @@ fn pin_buffer_locked(bm: &mut BufMgr, id: usize, state: u32) {
     let b = id as Buffer + 1;
     let r = bm.reserved.take().expect("ReservePrivateRefCountEntry ran first") as usize;
     unlock_buf_hdr(&bm.descriptors[id], state + BUF_REFCOUNT_ONE);
-    bm.refcounts[r] = PrivateRefCountEntry { buffer: b, refcount: 1 };
+    bm.refs.array[r] = PrivateRefCountEntry { buffer: b, refcount: 1 };
     resource_owner_remember(&mut bm.owner, b as usize, &BUFFER_PIN_RESOWNER_DESC);
 }
 
@@ -1584,8 +1613,10 @@ unsafe fn get_victim_buffer(bm: &mut BufMgr) -> usize {
 
 /// `CheckBufferIsPinnedOnce`: this backend's only pin (`GetPrivateRefCount`). Out of line.
 #[inline(never)]
-fn check_buffer_is_pinned_once(bm: &BufMgr, buffer: Buffer) {
-    let pins = get_private_ref_count_entry(bm, buffer).map_or(0, |r| bm.refcounts[r].refcount);
+fn check_buffer_is_pinned_once(bm: &mut BufMgr, buffer: Buffer) {
+    let r = get_private_ref_count_entry(bm, buffer, false);
+    // SAFETY: null, or a pointer into `bm.refs.array`.
+    let pins = if r.is_null() { 0 } else { unsafe { (*r).refcount } };
     if pins != 1 {
         not_modelled_here("a victim buffer this backend pins more than once");
     }

@@ -108,12 +108,13 @@ impl FmgrInfo {
 }
 
 /// `FunctionCall2Coll`: call `flinfo`'s function with two non-null arguments. Out of line: it
-/// lives in fmgr.c.
+/// lives in fmgr.c. Exported under a C name for the model's C `_bt_compare` (csrc/pg_nbtsearch.c).
 ///
 /// # Safety
 /// `flinfo` must point to a valid `FmgrInfo` whose `fn_addr` accepts two arguments.
 #[inline(never)]
-pub unsafe fn function_call2_coll(flinfo: *const FmgrInfo, collation: Oid, arg1: Datum, arg2: Datum) -> Datum {
+#[unsafe(export_name = "hl_FunctionCall2Coll")]
+pub unsafe extern "C-unwind" fn function_call2_coll(flinfo: *const FmgrInfo, collation: Oid, arg1: Datum, arg2: Datum) -> Datum {
     // InitFunctionCallInfoData(*fcinfo, flinfo, 2, collation, NULL, NULL) and the arguments.
     let mut fcinfo = FunctionCallInfoBaseData {
         flinfo,

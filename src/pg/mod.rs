@@ -6,6 +6,7 @@ pub mod array;
 pub mod bloom;
 pub mod bufmgr;
 pub mod checksum;
+pub mod cmodel;
 pub mod elog;
 pub mod execnodes;
 pub mod fmgr;

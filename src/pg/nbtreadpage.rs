@@ -36,11 +36,6 @@ pub const SK_ROW_HEADER: i32 = 0x0004;
 pub const SK_SEARCHARRAY: i32 = 0x0020;
 /// `SK_BT_SKIP`.
 pub const SK_BT_SKIP: i32 = 0x0004_0000;
-/// `SK_BT_MINVAL`, `SK_BT_MAXVAL`, `SK_BT_NEXT`, `SK_BT_PRIOR`: 18's skip array sentinels.
-const SK_BT_MINVAL: i32 = 0x0008_0000;
-const SK_BT_MAXVAL: i32 = 0x0010_0000;
-const SK_BT_NEXT: i32 = 0x0020_0000;
-const SK_BT_PRIOR: i32 = 0x0040_0000;
 /// `SK_BT_MINVAL | SK_BT_MAXVAL | SK_BT_NEXT | SK_BT_PRIOR`: a skip array's sentinels.
 pub const SK_BT_SKIP_SENTINELS: i32 = 0x0008_0000 | 0x0010_0000 | 0x0020_0000 | 0x0040_0000;
 /// `BTEqualStrategyNumber`.
@@ -76,6 +71,9 @@ pub struct BTArrayKeyInfo {
 /// ([`crate::pg::nbtpreprocesskeys`]): `so->keyData` (one search-type key, marked required),
 /// and for an array `so->orderProcs` and `so->arrayKeys` (the sorted, deduplicated elements),
 /// `palloc`'d in `so->arrayContext`. `so.array_keys` and `so.order_procs` point to those.
+/// `#[repr(C)]`: the C `_bt_tuple_before_array_skeys` reads the fields up to `order_procs`
+/// (`PGBTScanKeys` in csrc/hl_pg.h).
+#[repr(C)]
 pub struct BTScanKeys {
     /// `so->numberOfKeys` once preprocessed.
     pub number_of_keys: i32,
@@ -555,59 +553,22 @@ pub unsafe fn bt_binsrch_array_skey(
     }
 }
 
-/// `_bt_tuple_before_array_skeys` for a forward scan: is `tuple` still before the current
-/// required equality keys? Out of line (static, several callers).
-#[inline(never)]
+/// `_bt_tuple_before_array_skeys`: is `tuple` still before the current required equality
+/// keys from `sktrig` on, in the scan's (forward) direction? The C of csrc/pg_nbtutils.c in
+/// its gcc12-upstream build ([`super::cmodel`]); a real call, as in 18's profile (a static
+/// function with several callers, its `.isra` clone).
+#[inline(always)]
 unsafe fn bt_tuple_before_array_skeys(
     scan: &NbtScan,
     tuple: *const u8,
     tupnatts: i32,
     readpagetup: bool,
     sktrig: i32,
-    mut scan_behind: Option<&mut bool>,
+    scan_behind: Option<&mut bool>,
 ) -> bool {
     unsafe {
-        let keys = &*scan.keys;
-        let rel = &*scan.rel;
-        if let Some(sb) = scan_behind.as_deref_mut() {
-            *sb = false;
-        }
-        for ikey in sktrig..keys.number_of_keys {
-            let cur = &keys.key_data[ikey as usize];
-            if cur.sk_flags & (SK_BT_REQFWD | SK_BT_REQBKWD) == 0 {
-                return false;
-            }
-            if cur.sk_attno as i32 > tupnatts {
-                if let Some(sb) = scan_behind.as_deref_mut() {
-                    *sb = true;
-                }
-                return false;
-            }
-            if cur.sk_strategy != BT_EQUAL_STRATEGY_NUMBER {
-                not_modelled("required inequality keys");
-            }
-            let (tupdatum, tupnull) = index_getattr(tuple, cur.sk_attno, rel.rd_att);
-            // 18: a skip array's MINVAL/MAXVAL sentinel has no comparable sk_argument, and an
-            // equal NEXT/PRIOR sentinel is before/after the tuple; an = ANY key has neither.
-            if cur.sk_flags & (SK_BT_MINVAL | SK_BT_MAXVAL) != 0 {
-                not_modelled("skip arrays");
-            }
-            let mut result = bt_compare_array_skey(keys.order_procs.add(ikey as usize), tupdatum, tupnull, cur.sk_argument, cur);
-            if result == 0 {
-                if cur.sk_flags & SK_BT_NEXT != 0 {
-                    result = -1;
-                } else if cur.sk_flags & SK_BT_PRIOR != 0 {
-                    result = 1;
-                }
-            }
-            if result < 0 {
-                return true;
-            }
-            if readpagetup || result != 0 {
-                return false;
-            }
-        }
-        false
+        let sb = scan_behind.map_or(std::ptr::null_mut(), |b| b as *mut bool);
+        super::cmodel::bt_tuple_before_array_skeys(scan.keys, ScanDirection::Forward, tuple, (*scan.rel).rd_att, tupnatts, readpagetup, sktrig, sb)
     }
 }
 

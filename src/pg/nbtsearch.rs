@@ -23,11 +23,11 @@ use super::bufmgr::{
     BufMgr, Buffer, BufferLockMode, INVALID_BUFFER, RelFileLocator, buffer_get_block_number, buffer_get_page,
     lock_buffer, read_buffer, release_and_read_buffer, release_buffer,
 };
-use super::fmgr::{Datum, FmgrInfo, Oid, datum_get_int32, function_call2_coll};
+use super::fmgr::{Datum, FmgrInfo, Oid};
 use super::itemptr::{BlockNumber, ItemPointer, OffsetNumber};
 use super::mcxt::{palloc, pfree};
 use super::nbtree::{
-    BT_IS_POSTING, BT_OFFSET_MASK, BT_PIVOT_HEAP_TID_ATTR, BTP_DELETED, BTP_HALF_DEAD, BTP_LEAF, INDEX_ALT_TID_MASK,
+    BT_IS_POSTING, BT_OFFSET_MASK, BTP_DELETED, BTP_HALF_DEAD, BTP_LEAF, INDEX_ALT_TID_MASK,
     INDEX_NULL_MASK, P_FIRSTKEY, P_HIKEY, P_NONE, SIZE_OF_BT_PAGE_OPAQUE,
 };
 use super::page::{BLCKSZ, Page, maxalign};
@@ -74,7 +74,9 @@ pub const BTORDER_PROC: u16 = 1;
 /// SKIPSUPPORT).
 pub const BT_NPROCS: u16 = 6;
 
-/// `FormData_pg_class`, the fields an index scan reads through `rel->rd_rel`.
+/// `FormData_pg_class`, the fields an index scan reads through `rel->rd_rel` (`PGRelForm` in
+/// csrc/hl_pg.h).
+#[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct RelForm {
     /// `relnatts`: `IndexRelationGetNumberOfAttributes`.
@@ -83,7 +85,9 @@ pub struct RelForm {
     pub relpersistence: u8,
 }
 
-/// The index `Relation`, cut to what the descent reads.
+/// The index `Relation`, cut to what the descent reads. `#[repr(C)]`: the C `_bt_compare`
+/// reads `rd_rel` and `rd_att` (`PGIndexRel` in csrc/hl_pg.h; nothing after `rd_att`).
+#[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct IndexRel {
     /// `rd_locator`.
@@ -289,53 +293,17 @@ pub(crate) fn not_modelled(what: &str) -> ! {
 }
 
 /// `_bt_compare`: the scan key against the tuple at `offnum`: > 0 if the key is greater.
-/// Kept out of line: an exported nbtsearch.c function with callers in several files (whether
-/// gcc inlines it into `_bt_binsrch` is not established; out of line is the conservative shape).
+/// The C of csrc/pg_nbtsearch.c in its gcc12-upstream build ([`super::cmodel`]): the
+/// minus-infinity shortcut on an internal page's first item, `BTreeTupleGetNAtts` through
+/// `rd_rel`, `index_getattr` through `rd_att`, `FunctionCall2Coll` and the sign flip, then the
+/// truncated-attribute and truncated-heap-TID rules. A real call, as in PostgreSQL (an
+/// exported nbtsearch.c function).
 ///
 /// # Safety
 /// `page` must point to a valid B-tree page and `offnum` be one of its offsets.
-#[inline(never)]
+#[inline(always)]
 pub unsafe fn bt_compare(rel: &IndexRel, key: &BTScanInsertData, page: *const Page, offnum: OffsetNumber) -> i32 {
-    unsafe {
-        // The first data item of an internal page is minus infinity.
-        if opaque_flags(page) & BTP_LEAF == 0 && offnum == first_data_key(page) {
-            return 1;
-        }
-        let itup = Page::item_ptr(page, offnum);
-        let pivot = is_pivot(itup);
-        let ntupatts = if pivot { (tid_offset(itup) & BT_OFFSET_MASK) as i32 } else { rel.natts() };
-        let ncmpkey = ntupatts.min(key.keysz);
-        for i in 0..ncmpkey as usize {
-            let sk = &key.scankeys[i];
-            let (datum, isnull) = index_getattr(itup, sk.sk_attno, rel.rd_att);
-            let result = if sk.sk_flags & SK_ISNULL != 0 {
-                if isnull { 0 } else if sk.sk_flags & SK_BT_NULLS_FIRST != 0 { -1 } else { 1 }
-            } else if isnull {
-                if sk.sk_flags & SK_BT_NULLS_FIRST != 0 { 1 } else { -1 }
-            } else {
-                let r = datum_get_int32(function_call2_coll(&sk.sk_func, sk.sk_collation, datum, sk.sk_argument));
-                // INVERT_COMPARE_RESULT unless DESC.
-                if sk.sk_flags & SK_BT_DESC == 0 { if r < 0 { 1 } else { -r } } else { r }
-            };
-            if result != 0 {
-                return result;
-            }
-        }
-        // Truncated attributes are minus infinity.
-        if key.keysz > ntupatts {
-            return 1;
-        }
-        // BTreeTupleGetHeapTID: null for a pivot without BT_PIVOT_HEAP_TID_ATTR.
-        let no_heap_tid = pivot && tid_offset(itup) & BT_PIVOT_HEAP_TID_ATTR == 0;
-        if key.scantid.is_null() {
-            // A forward search treats an equal pivot with a truncated heap TID as lower.
-            if !key.backward && key.keysz == ntupatts && no_heap_tid && key.heapkeyspace {
-                return 1;
-            }
-            return 0;
-        }
-        not_modelled("_bt_compare with a scantid")
-    }
+    unsafe { super::cmodel::bt_compare(rel, key, page, offnum) }
 }
 
 /// `_bt_binsrch`: on a leaf, the first item >= the key (nextkey = false); on an internal page,

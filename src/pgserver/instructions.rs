@@ -42,7 +42,7 @@ pub const GROUPS: &[Group] = &[
     Group { name: "leaf read (_bt_readpage, _bt_checkkeys, saving items)", model: &["*bt_readpage*", "*checkkeys*", "*saveitem*", "*check_compare*", "*set_startikey*", "*tuple_before_array_skeys*"], server: &["_bt_readpage", "_bt_checkkeys", "_bt_check_compare", "_bt_saveitem", "_bt_setuppostingitems", "_bt_savepostingitem", "_bt_set_startikey", "_bt_keep_natts_fast", "_bt_tuple_before_array_skeys"] },
     Group { name: "page step (_bt_next, _bt_steppage, _bt_readnextpage)", model: &["*steppage*", "*bt_next*", "*readnextpage*", "*readfirstpage*", "*bt_parallel_done*", "hl_tb_bt_steppage*", "hl_bt_steppage*"], server: &["_bt_next", "_bt_steppage", "_bt_readnextpage", "_bt_readfirstpage", "_bt_parallel_*", "_bt_drop_lock_and_maybe_pin", "_bt_killitems"] },
     Group { name: "descent and array keys (_bt_first, _bt_search, primitive scans)", model: &["*bt_first*", "*bt_search*", "*binsrch*", "*bt_compare*", "*moveright*", "*prim_scan*", "*array_keys*", "*preprocess*", "*bt_getroot*"], server: &["_bt_first", "_bt_search", "_bt_binsrch*", "_bt_compare", "_bt_moveright", "_bt_preprocess_*", "_bt_start_prim_scan", "_bt_start_array_keys", "_bt_advance_array_keys", "_bt_getroot", "_bt_endpoint", "_bt_get_endpoint"] },
-    Group { name: "buffer manager (read, pin, lock, release)", model: &["*bufmgr*", "*BufferPool*", "*buffer*", "*Buffer*", "*bt_getbuf*", "*bt_relbuf*", "*bt_relandgetbuf*", "*bt_checkpage*", "*bt_unlockbuf*"], server: &["ReadBuffer*", "*Buffer*", "_bt_getbuf", "_bt_relbuf", "_bt_relandgetbuf", "_bt_lockbuf", "_bt_unlockbuf", "_bt_checkpage", "LWLock*", "PinBuffer*", "UnpinBuffer*", "Start*Buffer*", "WaitReadBuffers", "ResourceOwner*", "pgstat_*", "hash_search*", "hash_bytes*", "BufTable*", "GetPrivateRefCount*", "ReservePrivateRefCountEntry", "ForgetPrivateRefCountEntry", "smgr*", "md*", "FileRead*", "pg_pread*", "pread*", "__libc_pread*", "StrategyGetBuffer", "GetVictimBuffer", "LockBufHdr", "TerminateBufferIO", "io_*", "pgaio_*", "read_stream_*"] },
+    Group { name: "buffer manager (read, pin, lock, release)", model: &["*bufmgr*", "*PrivateRefCount*", "*BufferPool*", "*buffer*", "*Buffer*", "*bt_getbuf*", "*bt_relbuf*", "*bt_relandgetbuf*", "*bt_checkpage*", "*bt_unlockbuf*"], server: &["ReadBuffer*", "*Buffer*", "_bt_getbuf", "_bt_relbuf", "_bt_relandgetbuf", "_bt_lockbuf", "_bt_unlockbuf", "_bt_checkpage", "LWLock*", "PinBuffer*", "UnpinBuffer*", "Start*Buffer*", "WaitReadBuffers", "ResourceOwner*", "pgstat_*", "hash_search*", "hash_bytes*", "BufTable*", "GetPrivateRefCount*", "ReservePrivateRefCountEntry", "ForgetPrivateRefCountEntry", "smgr*", "md*", "FileRead*", "pg_pread*", "pread*", "__libc_pread*", "StrategyGetBuffer", "GetVictimBuffer", "LockBufHdr", "TerminateBufferIO", "io_*", "pgaio_*", "read_stream_*"] },
     Group { name: "memory and the rest", model: &["*"], server: &["*"] },
 ];
 
@@ -187,6 +187,8 @@ impl Comparison {
 pub fn function_key(name: &str) -> String {
     let last = name.rsplit("::").next().unwrap_or(name);
     let base = last.split('.').next().unwrap_or(last).trim_start_matches('_');
+    // The model's C carries its compiler configuration after `__` (`hl_bt_compare__gcc12_upstream`).
+    let base = base.split("__").next().unwrap_or(base);
     // The crate's kernel names carry a study prefix or a case suffix the C loop does not;
     // simplehash names its insert after the table and the variant.
     let base = base.strip_prefix("hotloops_").or_else(|| base.strip_prefix("hl_")).unwrap_or(base);
@@ -458,6 +460,8 @@ mod tests {
         // The descent's comparisons and the buffer mapping's hash are not the leaf's or the bitmap's.
         assert_eq!(group_of("_bt_compare", false), GROUPS[4].name);
         assert_eq!(group_of("hotloops::pg::nbtsearch::bt_compare", true), GROUPS[4].name);
+        assert_eq!(group_of("hl_bt_compare__gcc12_upstream", true), GROUPS[4].name);
+        assert_eq!(group_of("hl_GetPrivateRefCountEntry__gcc12_upstream", true), GROUPS[5].name);
         assert_eq!(group_of("hash_bytes", false), GROUPS[5].name);
         assert_eq!(group_of("hotloops::pg::nbtreadpage::bt_set_startikey", true), GROUPS[2].name);
         assert_eq!(group_of("_bt_tuple_before_array_skeys.isra.0", false), GROUPS[2].name);
@@ -469,6 +473,10 @@ mod tests {
         assert_eq!(function_key("hotloops::pg::nbtreadpage::bt_readpage"), function_key("_bt_readpage"));
         assert_eq!(function_key("_bt_tuple_before_array_skeys.isra.0"), function_key("hotloops::pg::nbtreadpage::bt_tuple_before_array_skeys"));
         assert_eq!(function_key("hotloops::pg::fmgr::function_call2_coll"), function_key("FunctionCall2Coll"));
+        assert_eq!(function_key("hl_FunctionCall2Coll"), function_key("FunctionCall2Coll"));
+        assert_eq!(function_key("hl_bt_compare__gcc12_upstream"), function_key("_bt_compare"));
+        assert_eq!(function_key("hl_GetPrivateRefCountEntry__gcc12_upstream"), function_key("GetPrivateRefCountEntry"));
+        assert_ne!(function_key("hl_bt_compare__gcc12_upstream"), function_key("_bt_compare_array_elements"));
         assert_ne!(function_key("_bt_readpage"), function_key("_bt_checkkeys"));
         assert_eq!(function_key("hotloops::pg::tidbitmap::Pagetable::insert"), function_key("pagetable_insert_hash_internal"));
         assert_eq!(function_key("hl_tid_batch_batched_btree"), function_key("hotloops_tid_batch_batched"));
