@@ -93,7 +93,7 @@ hl_tid_batch_per_tid_btree:
 	test al, al
 	je .L1
 	inc r15
-	lea rsi, [r14 + 320]
+	lea rsi, [r14 + 328]
 	jmp .L3
 .L4:
 	cdqe
