@@ -959,28 +959,26 @@ fn pin_buffer(bm: &mut BufMgr, id: usize) -> bool {
     if !r.is_null() {
         result = true;
     } else {
-        {
-            // NewPrivateRefCountEntry: take the reserved slot.
-            let i = bm.reserved.take().expect("ReservePrivateRefCountEntry ran first") as usize;
-            bm.refs.array[i] = PrivateRefCountEntry { buffer: b, refcount: 0 };
-            r = &raw mut bm.refs.array[i];
-            let state = &bm.descriptors[id].state;
-            let mut old = state.load(Ordering::Relaxed);
-            loop {
-                if old & BM_LOCKED != 0 {
-                    would_wait(); // WaitBufHdrUnlocked
+        // NewPrivateRefCountEntry: take the reserved slot.
+        let i = bm.reserved.take().expect("ReservePrivateRefCountEntry ran first") as usize;
+        bm.refs.array[i] = PrivateRefCountEntry { buffer: b, refcount: 0 };
+        r = &raw mut bm.refs.array[i];
+        let state = &bm.descriptors[id].state;
+        let mut old = state.load(Ordering::Relaxed);
+        loop {
+            if old & BM_LOCKED != 0 {
+                would_wait(); // WaitBufHdrUnlocked
+            }
+            let mut new = old + BUF_REFCOUNT_ONE;
+            if (new & BUF_USAGECOUNT_MASK) >> BUF_USAGECOUNT_SHIFT < BM_MAX_USAGE_COUNT {
+                new += BUF_USAGECOUNT_ONE;
+            }
+            match state.compare_exchange(old, new, Ordering::AcqRel, Ordering::Relaxed) {
+                Ok(_) => {
+                    result = new & BM_VALID != 0;
+                    break;
                 }
-                let mut new = old + BUF_REFCOUNT_ONE;
-                if (new & BUF_USAGECOUNT_MASK) >> BUF_USAGECOUNT_SHIFT < BM_MAX_USAGE_COUNT {
-                    new += BUF_USAGECOUNT_ONE;
-                }
-                match state.compare_exchange(old, new, Ordering::AcqRel, Ordering::Relaxed) {
-                    Ok(_) => {
-                        result = new & BM_VALID != 0;
-                        break;
-                    }
-                    Err(now) => old = now,
-                }
+                Err(now) => old = now,
             }
         }
     }
