@@ -305,19 +305,23 @@ pub type HarnessBlock = (Vec<Insn>, Vec<Option<bool>>);
 /// take is dropped (its compare stays); the block is repeated [`UNROLL`] times a trip.
 fn harness_asm(blocks: &[HarnessBlock]) -> (String, Vec<bool>) {
     let mut s = String::from(".intel_syntax noprefix\n.text\n");
-    // The clock: 100 dependent adds a trip.
-    s.push_str(".globl hl_model_addchain\nhl_model_addchain:\n\txor eax, eax\n.Lhl_chain:\n");
+    // The clock: 100 dependent adds a trip, of a register, not an immediate: Intel's cores
+    // from Golden Cove on fold `add reg, imm` chains at rename (the 0xA7 host ran 100 of them
+    // in about 17 cycles, which read as a 24 GHz clock); a register add takes a cycle on every
+    // x86 core.
+    s.push_str(".globl hl_model_addchain\nhl_model_addchain:\n\txor eax, eax\n\tmov ecx, 1\n.Lhl_chain:\n");
     for _ in 0..100 {
-        s.push_str("\tadd rax, 1\n");
+        s.push_str("\tadd rax, rcx\n");
     }
     s.push_str("\tdec rdi\n\tjnz .Lhl_chain\n\tret\n");
     // The throughput probe: independent adds over four registers, as many a cycle as the core
     // has ALUs free. A sibling hyperthread or the hypervisor taking the core's issue slots
     // slows it (and throughput-bound blocks) while the dependent-add clock, one add a cycle,
     // hardly notices.
-    s.push_str(".globl hl_model_probe\nhl_model_probe:\n\txor eax, eax\n\txor ecx, ecx\n\txor edx, edx\n\txor esi, esi\n.Lhl_probe:\n");
+    // Register adds for the same reason as the clock's.
+    s.push_str(".globl hl_model_probe\nhl_model_probe:\n\txor eax, eax\n\txor ecx, ecx\n\txor edx, edx\n\txor esi, esi\n\tmov r8d, 1\n.Lhl_probe:\n");
     for k in 0..PROBE_ADDS {
-        s.push_str(&format!("\tadd {}, 1\n", ["rax", "rcx", "rdx", "rsi"][k % 4]));
+        s.push_str(&format!("\tadd {}, r8\n", ["rax", "rcx", "rdx", "rsi"][k % 4]));
     }
     s.push_str("\tdec rdi\n\tjnz .Lhl_probe\n\tret\n");
     // Two nested helpers, for the call/ret figure ([`HostForwarding::nested_call_ret`]): the
@@ -545,6 +549,10 @@ pub struct HostForwarding {
     /// nesting (`_bt_checkkeys` calling `_bt_check_compare`) with nothing else, which the
     /// stack rewrite drops from both llvm-mca's block and the harness's.
     pub nested_call_ret: f64,
+    /// Dependent `add reg, imm` a cycle (eight a trip): 1 on a core that runs each on an ALU;
+    /// Intel's cores from Golden Cove on fold them at rename and run several a cycle, which
+    /// llvm-mca's models do not know.
+    pub imm_adds_per_cycle: f64,
 }
 
 /// This host's store-to-load figures ([`HostForwarding`]). Measured once a process (a report
@@ -561,7 +569,8 @@ fn measure_forwarding() -> Result<HostForwarding> {
     let split = vec![i("mov", "qword ptr [rsp + 192], rax"), i("mov", "qword ptr [rsp + 200], rax"), i("movdqu", "xmm0, xmmword ptr [rsp + 192]")];
     let frame = vec![i("push", "rax"), i("mov", "dword ptr [rsp + 4], ecx"), i("pop", "rcx")];
     let calls = vec![i("call", "hl_model_f1")];
-    let blocks: Vec<HarnessBlock> = [plain, sx, split, frame, calls].into_iter().map(|b| { let n = b.len(); (b, vec![None; n]) }).collect();
+    let imm = vec![i("add", "rax, 1"); IMM_CHAIN];
+    let blocks: Vec<HarnessBlock> = [plain, sx, split, frame, calls, imm].into_iter().map(|b| { let n = b.len(); (b, vec![None; n]) }).collect();
     let r = measure_blocks(&blocks, 4_000_000, None)?;
     let trip = |m: &Result<Measured, String>| m.as_ref().map(|m| m.cycles_per_iter).map_err(|e| anyhow!("{e}"));
     let link = |m: &Result<Measured, String>| trip(m).map(|c| (c - 1.0).max(0.0));
@@ -571,8 +580,12 @@ fn measure_forwarding() -> Result<HostForwarding> {
         split_write_read: trip(&r[2])?,
         push_store_pop: trip(&r[3])?,
         nested_call_ret: trip(&r[4])?,
+        imm_adds_per_cycle: IMM_CHAIN as f64 / trip(&r[5])?,
     })
 }
+
+/// Dependent `add rax, 1` a trip of the folding probe ([`HostForwarding::imm_adds_per_cycle`]).
+const IMM_CHAIN: usize = 8;
 
 #[cfg(test)]
 mod tests {
