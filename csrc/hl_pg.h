@@ -458,6 +458,35 @@ typedef struct PGBTScanKeys
 	const PGFmgrInfo *orderProcs;
 } PGBTScanKeys;
 
+/*
+ * The model's IndexScanDesc (nbtreadpage.rs NbtScan): scan->opaque, the keys _bt_preprocess_keys
+ * output (so->keyData and its company, kept beside the opaque by the model) and
+ * scan->indexRelation.
+ */
+typedef struct PGNbtScan
+{
+	BTScanOpaque so;
+	PGBTScanKeys *keys;
+	const PGIndexRel *rel;
+} PGNbtScan;
+
+/* nbtree.h's BTReadPageState in 18 (nbtreadpage.rs BTReadPageState). */
+typedef struct PGBTReadPageState
+{
+	OffsetNumber minoff;
+	OffsetNumber maxoff;
+	const char *finaltup;
+	bool		firstpage;
+	bool		forcenonrequired;
+	int			startikey;
+	OffsetNumber offnum;
+	OffsetNumber skip;
+	bool		continuescan;
+	int16		rechecks;
+	int16		targetdistance;
+	int16		nskipadvances;
+} PGBTReadPageState;
+
 /* bufmgr.c's PrivateRefCountEntry. */
 typedef struct PGPrivateRefCountEntry
 {
@@ -492,6 +521,9 @@ extern PGPrivateRefCountEntry *hl_private_refcount_hash_find(PGPrivateRefCount *
 extern PGPrivateRefCountEntry *hl_private_refcount_move(PGPrivateRefCount *refs, PGPrivateRefCountEntry *res,
 														 const Buffer *buffer);
 extern void hl_pg_not_modelled(const char *what) __attribute__((noreturn));
+/* nbtutils.c's _bt_advance_array_keys, which stays in Rust (nbtreadpage.rs). */
+extern bool hl_bt_advance_array_keys(const PGNbtScan *scan, PGBTReadPageState *pstate, const char *tuple, int tupnatts,
+									 int sktrig);
 
 /* nbtsearch.c (pg_nbtsearch.c) */
 extern int32 HL_SYM(hl_bt_compare)(const PGIndexRel *rel, const PGBTScanInsertData *key, const char *page,
@@ -501,6 +533,11 @@ extern int32 HL_SYM(hl_bt_compare)(const PGIndexRel *rel, const PGBTScanInsertDa
 extern bool HL_SYM(hl_bt_tuple_before_array_skeys)(const PGBTScanKeys *so, ScanDirection dir, const char *tuple,
 												   const PGCompactAttribute *tupdesc, int tupnatts,
 												   bool readpagetup, int sktrig, bool *scanBehind);
+extern bool HL_SYM(hl_pg_bt_check_compare)(const PGBTScanKeys *so, ScanDirection dir, const char *tuple, int tupnatts,
+										   const PGCompactAttribute *tupdesc, bool advancenonrequired,
+										   bool forcenonrequired, bool *continuescan, int *ikey);
+extern bool HL_SYM(hl_pg_bt_checkkeys)(const PGNbtScan *scan, PGBTReadPageState *pstate, bool arrayKeys,
+									   const char *tuple, int tupnatts);
 
 /* bufmgr.c (pg_bufmgr.c) */
 extern PGPrivateRefCountEntry *HL_SYM(hl_GetPrivateRefCountEntry)(PGPrivateRefCount *refs, Buffer buffer,

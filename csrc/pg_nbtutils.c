@@ -1,8 +1,9 @@
 /*
- * pg_nbtutils.c: the model's _bt_tuple_before_array_skeys (nbtutils.c in PostgreSQL 18), as C
- * built by the server's compiler with the server's flags: is the tuple still before the scan's
- * current required equality keys (the array's current element), in the scan's direction?
- * Written for hotloops from the facts in the reference, not copied.
+ * pg_nbtutils.c: the model's _bt_checkkeys, _bt_check_compare and _bt_tuple_before_array_skeys
+ * (nbtutils.c in PostgreSQL 18), as C built by the server's compiler with the server's flags:
+ * does an index tuple pass the scan's keys, and is it still before the scan's current required
+ * equality keys (the array's current element), in the scan's direction? Written for hotloops
+ * from the facts in the reference, not copied.
  */
 #include "hl_pg.h"
 #include "pg_itup.h"
@@ -15,6 +16,8 @@
 #define PG_SK_BT_NEXT 0x00200000
 #define PG_SK_BT_PRIOR 0x00400000
 #define PG_BTEqualStrategyNumber 3
+#define PG_SK_ROW_HEADER 0x0004
+#define PG_SK_SEARCHARRAY 0x0020
 
 /* _bt_compare_array_skey: the tuple's value against the key's (tuple first), DESC flipped. */
 static inline int32
@@ -108,4 +111,91 @@ HL_SYM(hl_bt_tuple_before_array_skeys)(const PGBTScanKeys *so, ScanDirection dir
 			return false;
 	}
 	return false;
+}
+
+/*
+ * _bt_check_compare: the keys from *ikey on against the tuple, each through its operator's
+ * function. A key the tuple fails ends the call; one required in the scan's direction also
+ * clears *continuescan (no later tuple can pass). A truncated high-key attribute passes.
+ * Static with several callers in nbtutils.c, out of line in the server's build: so here;
+ * exported for the model's _bt_advance_array_keys, which stays in Rust.
+ */
+__attribute__((noinline)) bool
+HL_SYM(hl_pg_bt_check_compare)(const PGBTScanKeys *so, ScanDirection dir, const char *tuple, int tupnatts,
+							   const PGCompactAttribute *tupdesc, bool advancenonrequired, bool forcenonrequired,
+							   bool *continuescan, int *ikey)
+{
+	*continuescan = true;
+
+	for (; *ikey < so->numberOfKeys; (*ikey)++)
+	{
+		const PGScanKeyData *key = so->keyData + *ikey;
+		bool		requiredSameDir = false;
+		Datum		datum;
+		bool		isNull;
+
+		if (!forcenonrequired &&
+			(((key->sk_flags & PG_SK_BT_REQFWD) && ScanDirectionIsForward(dir)) ||
+			 ((key->sk_flags & PG_SK_BT_REQBKWD) && ScanDirectionIsBackward(dir))))
+			requiredSameDir = true;
+
+		if (key->sk_attno > tupnatts)
+			continue;
+
+		if (key->sk_flags & (PG_SK_BT_MINVAL | PG_SK_BT_MAXVAL | PG_SK_BT_NEXT | PG_SK_BT_PRIOR))
+			hl_pg_not_modelled("_bt_check_compare: skip arrays' sentinels");
+		if (key->sk_flags & PG_SK_ROW_HEADER)
+			hl_pg_not_modelled("_bt_check_compare: row compares");
+
+		datum = index_getattr(tuple, key->sk_attno, tupdesc, &isNull);
+
+		if (key->sk_flags & PG_SK_ISNULL)
+			hl_pg_not_modelled("_bt_check_compare: IS [NOT] NULL keys");
+		if (isNull)
+			hl_pg_not_modelled("_bt_check_compare: null index values");
+
+		if (!(bool) hl_FunctionCall2Coll(&key->sk_func, key->sk_collation, datum, key->sk_argument))
+		{
+			if (requiredSameDir)
+				*continuescan = false;
+			else if (advancenonrequired && key->sk_strategy == PG_BTEqualStrategyNumber &&
+					 (key->sk_flags & PG_SK_SEARCHARRAY))
+				hl_pg_not_modelled("_bt_check_compare: non-required arrays");
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * _bt_checkkeys: _bt_check_compare from the page's startikey; with array keys, a tuple that
+ * failed a required key is either still before the current element (keep reading) or makes
+ * the arrays advance (_bt_advance_array_keys, in Rust). Exported: _bt_readpage calls it from
+ * nbtsearch.c.
+ */
+bool
+HL_SYM(hl_pg_bt_checkkeys)(const PGNbtScan *scan, PGBTReadPageState *pstate, bool arrayKeys,
+						   const char *tuple, int tupnatts)
+{
+	const PGCompactAttribute *tupdesc = scan->rel->rd_att;
+	ScanDirection dir = scan->so->currPos.dir;
+	int			ikey = pstate->startikey;
+	bool		res;
+
+	res = HL_SYM(hl_pg_bt_check_compare)(scan->keys, dir, tuple, tupnatts, tupdesc, arrayKeys,
+										 pstate->forcenonrequired, &pstate->continuescan, &ikey);
+
+	if (!arrayKeys || pstate->continuescan)
+		return res;
+
+	if (HL_SYM(hl_bt_tuple_before_array_skeys)(scan->keys, dir, tuple, tupdesc, tupnatts, true, ikey, NULL))
+	{
+		/* Still before the current element: override _bt_check_compare, keep reading. */
+		pstate->continuescan = true;
+		/* From the third such tuple 18 looks ahead on the page (fewer compares only): not modelled. */
+		pstate->rechecks++;
+		return false;
+	}
+
+	return hl_bt_advance_array_keys(scan, pstate, tuple, tupnatts, ikey);
 }

@@ -81,7 +81,7 @@ fn c_layouts_equal_rust_layouts() {
     // The model's own C (csrc/pg_*.c) reads these crate structs too.
     use hotloops::pg::bufmgr::{PrivateRefCount, PrivateRefCountEntry};
     use hotloops::pg::fmgr::FmgrInfo;
-    use hotloops::pg::nbtreadpage::BTScanKeys;
+    use hotloops::pg::nbtreadpage::{BTReadPageState as PgReadPageState, BTScanKeys, NbtScan};
     use hotloops::pg::nbtsearch::{BTScanInsertData, CompactAttribute, IndexRel, RelForm, ScanKeyData as PgScanKey};
     let rust: Vec<(&str, &str, usize, usize)> = {
         macro_rules! f {
@@ -211,6 +211,23 @@ fn c_layouts_equal_rust_layouts() {
             f!("PGBTScanKeys", "input", BTScanKeys, input, [PgScanKey; 1]),
             f!("PGBTScanKeys", "keyData", BTScanKeys, key_data, [PgScanKey; 1]),
             f!("PGBTScanKeys", "orderProcs", BTScanKeys, order_procs, usize),
+            ("PGNbtScan", "", 0, size_of::<NbtScan>()),
+            f!("PGNbtScan", "so", NbtScan, so, usize),
+            f!("PGNbtScan", "keys", NbtScan, keys, usize),
+            f!("PGNbtScan", "rel", NbtScan, rel, usize),
+            ("PGBTReadPageState", "", 0, size_of::<PgReadPageState>()),
+            f!("PGBTReadPageState", "minoff", PgReadPageState, minoff, u16),
+            f!("PGBTReadPageState", "maxoff", PgReadPageState, maxoff, u16),
+            f!("PGBTReadPageState", "finaltup", PgReadPageState, finaltup, usize),
+            f!("PGBTReadPageState", "firstpage", PgReadPageState, firstpage, bool),
+            f!("PGBTReadPageState", "forcenonrequired", PgReadPageState, forcenonrequired, bool),
+            f!("PGBTReadPageState", "startikey", PgReadPageState, startikey, i32),
+            f!("PGBTReadPageState", "offnum", PgReadPageState, offnum, u16),
+            f!("PGBTReadPageState", "skip", PgReadPageState, skip, u16),
+            f!("PGBTReadPageState", "continuescan", PgReadPageState, continuescan, bool),
+            f!("PGBTReadPageState", "rechecks", PgReadPageState, rechecks, i16),
+            f!("PGBTReadPageState", "targetdistance", PgReadPageState, targetdistance, i16),
+            f!("PGBTReadPageState", "nskipadvances", PgReadPageState, nskipadvances, i16),
             ("PGPrivateRefCountEntry", "", 0, size_of::<PrivateRefCountEntry>()),
             f!("PGPrivateRefCountEntry", "buffer", PrivateRefCountEntry, buffer, i32),
             f!("PGPrivateRefCountEntry", "refcount", PrivateRefCountEntry, refcount, i32),

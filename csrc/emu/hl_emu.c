@@ -346,7 +346,7 @@ hl_tb_bt_start_prim_scan(void *bs)
 }
 
 /* ---------------------------------------------------------------------------------------
- * The Rust callees of the model's own C (csrc/pg_*.c: _bt_compare, GetPrivateRefCountEntry),
+ * The Rust callees of the model's own C (csrc/pg_*.c: _bt_compare, _bt_checkkeys, GetPrivateRefCountEntry),
  * linked in with every kernel source. No kernel reaches that C, so none of these runs here.
  */
 Datum
@@ -374,6 +374,17 @@ hl_private_refcount_move(PGPrivateRefCount *refs, PGPrivateRefCountEntry *res, c
 	(void) res;
 	(void) buffer;
 	die("hl_private_refcount_move: the model's C is not run by this driver");
+}
+
+bool
+hl_bt_advance_array_keys(const PGNbtScan *scan, PGBTReadPageState *pstate, const char *tuple, int tupnatts, int sktrig)
+{
+	(void) scan;
+	(void) pstate;
+	(void) tuple;
+	(void) tupnatts;
+	(void) sktrig;
+	die("hl_bt_advance_array_keys: the model's C is not run by this driver");
 }
 
 void

@@ -6,8 +6,9 @@
 //! (`_bt_compare`: 71 instructions a call from rustc against 18.6's 83; the refcount search:
 //! 16.5 against 44.5), so that what is left between them is work, not codegen.
 //!
-//! The C calls back into Rust for what lives in other PostgreSQL files: `FunctionCall2Coll`
-//! ([`crate::pg::fmgr::function_call2_coll`]), the refcount overflow hash, and
+//! The C calls back into Rust for what lives in other PostgreSQL files or stays in Rust:
+//! `FunctionCall2Coll` ([`crate::pg::fmgr::function_call2_coll`]), the refcount overflow hash,
+//! `_bt_advance_array_keys` ([`crate::pg::nbtreadpage::hl_bt_advance_array_keys`]), and
 //! [`hl_pg_not_modelled`] for an ERROR path the model does not run. The callbacks unwind
 //! (`C-unwind`): gcc's x86-64 code carries unwind tables, so the panic reaches the caller.
 
@@ -16,7 +17,7 @@ use std::ffi::{CStr, c_char};
 use super::bufmgr::{Buffer, PrivateRefCount, PrivateRefCountEntry};
 use super::itemptr::OffsetNumber;
 use super::nbtree::ScanDirection;
-use super::nbtreadpage::BTScanKeys;
+use super::nbtreadpage::{BTReadPageState, BTScanKeys, NbtScan};
 use super::nbtsearch::{BTScanInsertData, CompactAttribute, IndexRel};
 use super::page::Page;
 
@@ -31,6 +32,13 @@ unsafe extern "C-unwind" {
         so: *const BTScanKeys, dir: i32, tuple: *const u8, tupdesc: *const CompactAttribute, tupnatts: i32, readpagetup: bool, sktrig: i32,
         scan_behind: *mut bool,
     ) -> bool;
+    #[link_name = "hl_pg_bt_check_compare__gcc12_upstream"]
+    fn hl_pg_bt_check_compare(
+        keys: *const BTScanKeys, dir: i32, tuple: *const u8, tupnatts: i32, tupdesc: *const CompactAttribute, advancenonrequired: bool,
+        forcenonrequired: bool, continuescan: *mut bool, ikey: *mut i32,
+    ) -> bool;
+    #[link_name = "hl_pg_bt_checkkeys__gcc12_upstream"]
+    fn hl_pg_bt_checkkeys(scan: *const NbtScan, pstate: *mut BTReadPageState, array_keys: bool, tuple: *const u8, tupnatts: i32) -> bool;
     #[link_name = "hl_GetPrivateRefCountEntry__gcc12_upstream"]
     fn hl_get_private_ref_count_entry(refs: *mut PrivateRefCount, buffer: Buffer, do_move: bool) -> *mut PrivateRefCountEntry;
 }
@@ -56,6 +64,34 @@ pub(crate) unsafe fn bt_tuple_before_array_skeys(
     sktrig: i32, scan_behind: *mut bool,
 ) -> bool {
     unsafe { hl_bt_tuple_before_array_skeys(keys, dir as i32, tuple, tupdesc, tupnatts, readpagetup, sktrig, scan_behind) }
+}
+
+/// `_bt_checkkeys` with its `_bt_check_compare` (csrc/pg_nbtutils.c): does `tuple` pass the
+/// scan's keys from `pstate.startikey` on; with array keys, it keeps reading or advances the
+/// arrays (calling back [`crate::pg::nbtreadpage::hl_bt_advance_array_keys`]).
+///
+/// # Safety
+/// `scan`'s pointers must be live, `so.curr_pos.dir` set, `tuple` an index tuple of the scan's
+/// relation with `tupnatts` attributes.
+#[inline(always)]
+pub(crate) unsafe fn bt_checkkeys(scan: &NbtScan, pstate: &mut BTReadPageState, array_keys: bool, tuple: *const u8, tupnatts: i32) -> bool {
+    unsafe { hl_pg_bt_checkkeys(scan, pstate, array_keys, tuple, tupnatts) }
+}
+
+/// `_bt_check_compare` (csrc/pg_nbtutils.c): the keys from `*ikey` on against `tuple` in the
+/// direction `_bt_readpage` set; a failed key required in that direction clears
+/// `*continuescan`.
+///
+/// # Safety
+/// As [`bt_checkkeys`].
+#[inline(always)]
+pub(crate) unsafe fn bt_check_compare(
+    scan: &NbtScan, tuple: *const u8, tupnatts: i32, advancenonrequired: bool, forcenonrequired: bool, continuescan: &mut bool, ikey: &mut i32,
+) -> bool {
+    unsafe {
+        let dir = (*scan.so).curr_pos.dir as i32;
+        hl_pg_bt_check_compare(scan.keys, dir, tuple, tupnatts, (*scan.rel).rd_att, advancenonrequired, forcenonrequired, continuescan, ikey)
+    }
 }
 
 /// `GetPrivateRefCountEntry` (csrc/pg_bufmgr.c).
@@ -188,6 +224,58 @@ mod tests {
         let err = std::panic::catch_unwind(|| unsafe { bt_compare(&r, &key(3, 0), &page, off) }).unwrap_err();
         let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
         assert!(msg.contains("not modelled: index_getattr: a tuple with nulls"), "{msg}");
+    }
+
+    /// `_bt_checkkeys` with `col0 < bound` required forward: every tuple of a leaf below the
+    /// bound passes, the first at or above it fails and ends the scan (`continuescan`); from a
+    /// `startikey` past the key (`_bt_set_startikey` on a page wholly inside the range) every
+    /// tuple passes untested; a high key whose key column is truncated passes.
+    #[test]
+    fn bt_checkkeys_ends_the_scan_at_the_first_tuple_past_the_bound() {
+        use crate::pg::fmgr::{F_INT84LT, INT4OID, INT8OID, int84lt};
+        use crate::pg::nbtreadpage::{BTReadPageState, BTScanKeys, NbtScan};
+        use crate::pg::nbtree::{BTScanOpaque, SK_BT_REQFWD};
+        let entries: Vec<(i64, ItemPointer)> = (0..300).map(|i| (i as i64, ItemPointer::new(1 + i as u32 / 100, 1 + (i % 100) as u16))).collect();
+        let tree = BTree::build(KeyType::Int8, &entries, &[300]);
+        let page = tree.page(BTree::leaf_block(0));
+        let relform = RelForm { relnatts: 1, relpersistence: b'p' };
+        let att = CompactAttribute { attcacheoff: 0, attlen: 8, attbyval: true };
+        let cmp = FmgrInfo::builtin(btint8cmp, F_BTINT8CMP);
+        let r = rel(&relform, &att, &cmp);
+        let mut keys = BTScanKeys::less_than(200 as Datum, INT8OID, INT4OID, FmgrInfo::builtin(int84lt, F_INT84LT));
+        keys.number_of_keys = 1;
+        keys.key_data[0].sk_flags |= SK_BT_REQFWD;
+        let (mut so, _k) = BTScanOpaque::new_boxed(&[]);
+        so.curr_pos.dir = ScanDirection::Forward;
+        let scan = NbtScan { so: &mut *so, keys: &mut *keys, rel: &r };
+        let state = |startikey| BTReadPageState {
+            minoff: 1,
+            maxoff: 300,
+            finaltup: std::ptr::null(),
+            firstpage: true,
+            forcenonrequired: false,
+            startikey,
+            offnum: 0,
+            skip: 0,
+            continuescan: true,
+            rechecks: 0,
+            targetdistance: 0,
+            nskipadvances: 0,
+        };
+        let mut checked = 0;
+        for off in BTree::first_data_key(page)..=page.max_offset() {
+            let itup = unsafe { Page::item_ptr(page, off) };
+            let v = unsafe { tuple_key(KeyType::Int8, itup) };
+            let mut ps = state(0);
+            let pass = unsafe { bt_checkkeys(&scan, &mut ps, false, itup, 1) };
+            assert_eq!((pass, ps.continuescan), (v < 200, v < 200), "key {v}");
+            let mut ps = state(1);
+            assert!(unsafe { bt_checkkeys(&scan, &mut ps, false, itup, 1) } && ps.continuescan, "key {v} from startikey 1");
+            let mut ps = state(0);
+            assert!(unsafe { bt_checkkeys(&scan, &mut ps, false, itup, 0) } && ps.continuescan, "key {v}, its column truncated");
+            checked += 1;
+        }
+        assert_eq!(checked, 300);
     }
 
     /// The array search: the slot holding the buffer, null when none does, and the overflow

@@ -1,5 +1,6 @@
 //! Reading a leaf for a scan with an `= ANY(array)` key: `_bt_readpage`, `_bt_checkkeys`,
-//! `_bt_check_compare`, `_bt_tuple_before_array_skeys`, `_bt_advance_array_keys` and
+//! `_bt_check_compare`, `_bt_tuple_before_array_skeys` (those three as gcc's C,
+//! [`crate::pg::cmodel`], csrc/pg_nbtutils.c), `_bt_advance_array_keys` and
 //! `_bt_saveitem` (src/backend/access/nbtree/nbtreadpage.c on master), `_bt_binsrch_array_skey`,
 //! `_bt_start_array_keys`, `_bt_start_prim_scan` (nbtutils.c), and the keys
 //! `_bt_preprocess_keys` outputs ([`crate::pg::nbtpreprocesskeys`]): the array sorted by the
@@ -42,8 +43,6 @@ pub const SK_BT_SKIP_SENTINELS: i32 = 0x0008_0000 | 0x0010_0000 | 0x0020_0000 | 
 pub const BT_EQUAL_STRATEGY_NUMBER: u16 = 3;
 /// `BTLessStrategyNumber`.
 pub const BT_LESS_STRATEGY_NUMBER: u16 = 1;
-/// `LOOK_AHEAD_REQUIRED_RECHECKS`.
-const LOOK_AHEAD_REQUIRED_RECHECKS: i16 = 3;
 /// `NSKIPADVANCES_THRESHOLD`.
 const NSKIPADVANCES_THRESHOLD: i16 = 3;
 /// `InvalidOffsetNumber`.
@@ -160,6 +159,8 @@ impl BTScanKeys {
 }
 
 /// What an `IndexScanDesc` gives these functions: the opaque, its keys, the relation.
+/// `#[repr(C)]`: the C `_bt_checkkeys` reads it (`PGNbtScan` in csrc/hl_pg.h).
+#[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct NbtScan {
     /// `scan->opaque`.
@@ -170,21 +171,35 @@ pub struct NbtScan {
     pub rel: *const IndexRel,
 }
 
-/// `BTReadPageState`.
+/// `BTReadPageState` (18): what `_bt_readpage` keeps for `_bt_checkkeys` while it reads a
+/// page. `#[repr(C)]`: the C `_bt_checkkeys` reads and writes it (`PGBTReadPageState`).
+#[repr(C)]
 #[derive(Debug)]
-struct BTReadPageState {
-    minoff: OffsetNumber,
-    maxoff: OffsetNumber,
-    finaltup: *const u8,
-    firstpage: bool,
-    forcenonrequired: bool,
-    startikey: i32,
-    offnum: OffsetNumber,
-    skip: OffsetNumber,
-    continuescan: bool,
-    rechecks: i16,
-    targetdistance: i16,
-    nskipadvances: i16,
+pub struct BTReadPageState {
+    /// `minoff`: the page's first data item.
+    pub minoff: OffsetNumber,
+    /// `maxoff`: its last.
+    pub maxoff: OffsetNumber,
+    /// `finaltup`: the high key (null on the rightmost page or without arrays).
+    pub finaltup: *const u8,
+    /// `firstpage`: the primitive scan's first page.
+    pub firstpage: bool,
+    /// `forcenonrequired`.
+    pub forcenonrequired: bool,
+    /// `startikey`: the first key `_bt_check_compare` tests ([`bt_set_startikey`]).
+    pub startikey: i32,
+    /// `offnum`: the tuple being checked.
+    pub offnum: OffsetNumber,
+    /// `skip`: where `_bt_advance_array_keys` asks the read to go on.
+    pub skip: OffsetNumber,
+    /// `continuescan`: cleared when no later tuple can pass.
+    pub continuescan: bool,
+    /// `rechecks`.
+    pub rechecks: i16,
+    /// `targetdistance`.
+    pub targetdistance: i16,
+    /// `nskipadvances`.
+    pub nskipadvances: i16,
 }
 
 /// `_bt_start_array_keys`: every array to its first element for `dir`.
@@ -290,7 +305,7 @@ pub unsafe fn bt_readpage(bm: *mut BufMgr, scan: &NbtScan, offnum: OffsetNumber,
             }
             let itup = Page::item_ptr(page, offnum);
             pstate.offnum = offnum;
-            let passes_quals = bt_checkkeys(scan, &mut pstate, array_keys, itup, indnatts);
+            let passes_quals = super::cmodel::bt_checkkeys(scan, &mut pstate, array_keys, itup, indnatts);
             if array_keys && pstate.skip != INVALID_OFFSET_NUMBER {
                 offnum = pstate.skip;
                 pstate.skip = INVALID_OFFSET_NUMBER;
@@ -315,7 +330,7 @@ pub unsafe fn bt_readpage(bm: *mut BufMgr, scan: &NbtScan, offnum: OffsetNumber,
             pstate.forcenonrequired = false;
             pstate.startikey = 0;
             let truncatt = bt_tuple_get_natts(itup, rel);
-            bt_checkkeys(scan, &mut pstate, array_keys, itup, truncatt);
+            super::cmodel::bt_checkkeys(scan, &mut pstate, array_keys, itup, truncatt);
         }
         if !pstate.continuescan {
             so.curr_pos.more_right = false;
@@ -390,84 +405,6 @@ unsafe fn bt_saveitem(so: &mut BTScanOpaque, item_index: usize, offnum: OffsetNu
         if !so.curr_tuples.is_null() {
             not_modelled("index-only scans (currTuples)");
         }
-    }
-}
-
-/// `_bt_checkkeys`: `_bt_check_compare`, then with array keys and a failed required key,
-/// either keep reading (the tuple is before the current element) or advance the arrays.
-/// Static in nbtreadpage.c with several callers: out of line.
-#[inline(never)]
-unsafe fn bt_checkkeys(
-    scan: &NbtScan,
-    pstate: &mut BTReadPageState,
-    array_keys: bool,
-    tuple: *const u8,
-    tupnatts: i32,
-) -> bool {
-    unsafe {
-        let mut ikey = pstate.startikey;
-        let res = bt_check_compare(scan, tuple, tupnatts, array_keys, pstate.forcenonrequired, &mut pstate.continuescan, &mut ikey);
-        if !array_keys || pstate.continuescan {
-            return res;
-        }
-        if bt_tuple_before_array_skeys(scan, tuple, tupnatts, true, ikey, None) {
-            // Override _bt_check_compare: still before the current element.
-            pstate.continuescan = true;
-            pstate.rechecks += 1;
-            if pstate.rechecks >= LOOK_AHEAD_REQUIRED_RECHECKS {
-                // _bt_checkkeys_look_ahead would try to skip ahead on the page: not modelled
-                // (it saves comparisons, never changes which tuples match).
-            }
-            return false;
-        }
-        bt_advance_array_keys(scan, pstate, tuple, tupnatts, ikey, true)
-    }
-}
-
-/// `_bt_check_compare`: each key from `*ikey` through its `sk_func` (`=`); a failed key that
-/// is required in the scan direction clears `*continuescan`. Out of line (static, three
-/// callers).
-#[inline(never)]
-unsafe fn bt_check_compare(
-    scan: &NbtScan,
-    tuple: *const u8,
-    tupnatts: i32,
-    advancenonrequired: bool,
-    forcenonrequired: bool,
-    continuescan: &mut bool,
-    ikey: &mut i32,
-) -> bool {
-    unsafe {
-        let keys = &*scan.keys;
-        let rel = &*scan.rel;
-        *continuescan = true;
-        while *ikey < keys.number_of_keys {
-            let key = &*keys.key_data.as_ptr().add(*ikey as usize);
-            // Forward scan: required in the same direction if SK_BT_REQFWD.
-            let required_same_dir = !forcenonrequired && key.sk_flags & SK_BT_REQFWD != 0;
-            if key.sk_attno as i32 > tupnatts {
-                // A truncated high key attribute passes.
-                *ikey += 1;
-                continue;
-            }
-            if key.sk_flags & (SK_BT_SKIP_SENTINELS | SK_ROW_HEADER | SK_ISNULL) != 0 {
-                not_modelled("skip arrays, row compares and IS [NOT] NULL keys");
-            }
-            let (datum, is_null) = index_getattr(tuple, key.sk_attno, rel.rd_att);
-            if is_null {
-                not_modelled("null index values");
-            }
-            if !datum_get_bool(function_call2_coll(&key.sk_func, key.sk_collation, datum, key.sk_argument)) {
-                if required_same_dir {
-                    *continuescan = false;
-                } else if advancenonrequired && key.sk_strategy == BT_EQUAL_STRATEGY_NUMBER && key.sk_flags & SK_SEARCHARRAY != 0 {
-                    not_modelled("non-required arrays");
-                }
-                return false;
-            }
-            *ikey += 1;
-        }
-        true
     }
 }
 
@@ -570,6 +507,18 @@ unsafe fn bt_tuple_before_array_skeys(
         let sb = scan_behind.map_or(std::ptr::null_mut(), |b| b as *mut bool);
         super::cmodel::bt_tuple_before_array_skeys(scan.keys, ScanDirection::Forward, tuple, (*scan.rel).rd_att, tupnatts, readpagetup, sktrig, sb)
     }
+}
+
+/// `_bt_advance_array_keys` as the C `_bt_checkkeys` calls it (csrc/pg_nbtutils.c): for a
+/// tuple that failed a required key.
+///
+/// # Safety
+/// `scan` and `pstate` must be the caller's live scan and page state, `tuple` an index tuple
+/// of the scan's relation with `tupnatts` attributes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C-unwind" fn hl_bt_advance_array_keys(scan: *const NbtScan, pstate: *mut BTReadPageState, tuple: *const u8, tupnatts: i32, sktrig: i32) -> bool {
+    // SAFETY: the C passes its caller's pointers through.
+    unsafe { bt_advance_array_keys(&*scan, &mut *pstate, tuple, tupnatts, sktrig, true) }
 }
 
 /// `_bt_advance_array_keys` for a tuple that failed a required key (`sktrig_required`):
@@ -685,7 +634,7 @@ unsafe fn bt_advance_array_keys(
         if (sktrig_required && all_required_satisfied) || (!sktrig_required && all_satisfied) {
             let mut nsktrig = sktrig + 1;
             let mut continuescan = true;
-            if bt_check_compare(scan, tuple, tupnatts, false, !sktrig_required, &mut continuescan, &mut nsktrig)
+            if super::cmodel::bt_check_compare(scan, tuple, tupnatts, false, !sktrig_required, &mut continuescan, &mut nsktrig)
                 && !so.scan_behind
             {
                 // The tuple satisfies the new qual.

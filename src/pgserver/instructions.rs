@@ -191,7 +191,8 @@ pub fn function_key(name: &str) -> String {
     let base = base.split("__").next().unwrap_or(base);
     // The crate's kernel names carry a study prefix or a case suffix the C loop does not;
     // simplehash names its insert after the table and the variant.
-    let base = base.strip_prefix("hotloops_").or_else(|| base.strip_prefix("hl_")).unwrap_or(base);
+    // The model's C named for a server function `hl_pg_` (`hl_pg_bt_checkkeys`: `_bt_checkkeys`).
+    let base = base.strip_prefix("hotloops_").or_else(|| base.strip_prefix("hl_pg_")).or_else(|| base.strip_prefix("hl_")).unwrap_or(base);
     let base = base.strip_suffix("_btree").unwrap_or(base);
     let base = base.strip_prefix("tbm_").or_else(|| base.strip_prefix("pagetable_")).unwrap_or(base);
     // Rust spells `FunctionCall2Coll` as `function_call2_coll`.
@@ -478,6 +479,8 @@ mod tests {
         assert_eq!(function_key("hl_GetPrivateRefCountEntry__gcc12_upstream"), function_key("GetPrivateRefCountEntry"));
         assert_ne!(function_key("hl_bt_compare__gcc12_upstream"), function_key("_bt_compare_array_elements"));
         assert_ne!(function_key("_bt_readpage"), function_key("_bt_checkkeys"));
+        assert_eq!(function_key("hl_pg_bt_checkkeys__gcc12_upstream"), function_key("_bt_checkkeys"));
+        assert_eq!(function_key("bt_check_compare.constprop.0"), function_key("_bt_check_compare"));
         assert_eq!(function_key("hotloops::pg::tidbitmap::Pagetable::insert"), function_key("pagetable_insert_hash_internal"));
         assert_eq!(function_key("hl_tid_batch_batched_btree"), function_key("hotloops_tid_batch_batched"));
         assert_eq!(function_key("hotloops_local_index_store_each"), function_key("hotloops_tid_batch_batched_store"));
