@@ -77,7 +77,10 @@
 //! - **btree-many**: `col0 < rows` on idx_table3_col0: heap order, 185 TIDs a run. Each page
 //!   step goes through shared buffers as `_bt_readnextpage` does (unpin the old page,
 //!   `ReadBuffer` + share lock, read the page, unlock; [`crate::pg::bufmgr`]); the first leaf
-//!   is read without (`bt_first_all`). Each page costs a hit here; the seed's run missed
+//!   is read without (`bt_first_all`). Each tuple goes through `_bt_checkkeys` ->
+//!   `_bt_check_compare` as gcc's C ([`crate::pg::cmodel`]); what the model's amgetbitmap
+//!   still lacks against 18.6's instructions is mostly `_bt_readpage`'s own code, which stays
+//!   rustc's (figures in `analysis/kvm-amd-epyc-2core/pg/model-fidelity.md`). Each page costs a hit here; the seed's run missed
 //!   shared buffers (read=27324): that is **btree-many-miss**, the same scan over a pool of 16
 //!   buffers (the server's `shared_buffers = 128kB`) with storage, full at the start as after
 //!   an earlier scan, where every page is a miss: clock sweep, mapping-table delete and insert,
