@@ -776,7 +776,8 @@ fn reason(v: &VariantModel, h: &HostFigure, fw: Option<&host::HostForwarding>) -
         }
     }
     // Faster than predicted on a core that folds immediate adds at rename: the block's
-    // `add/sub/inc/dec reg[, imm]` take no ALU port there, as they do in llvm-mca's model.
+    // `add/sub/inc/dec reg[, imm]` take no ALU port there, where llvm-mca's model issues each
+    // to one.
     if let Some(f) = fw.filter(|f| f.imm_adds_per_cycle > 1.5 && h.measured * (1.0 + OFF) < h.predicted) {
         let n = folded_adds(&v.block);
         if n > 0 {
