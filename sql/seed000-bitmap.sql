@@ -10,7 +10,7 @@
 -- The seed's data is rows=10000000: filler stays NULL, 40-byte heap tuples, 185 a page
 -- (54,055 heap pages, 27,323 index leaves at 10M; about 640 MB, hence shared_buffers).
 --
--- hl: var rows=1000000
+-- hl: var rows=1000000 (full: 10000000)
 -- hl: server shared_buffers=1GB
 -- hl: server max_parallel_workers_per_gather=0
 

@@ -10,7 +10,7 @@
 -- By hand (prefix the statement with EXPLAIN (ANALYZE, BUFFERS) to see the node):
 --   psql -v rows=10000000 -f sql/seed000-sparse.sql        (default rows: 1000000)
 --
--- hl: var rows=1000000
+-- hl: var rows=1000000 (full: 10000000)
 -- hl: server shared_buffers=1GB
 -- hl: server max_parallel_workers_per_gather=0
 

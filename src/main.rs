@@ -238,8 +238,9 @@ enum Cmd {
         format: String,
     },
     /// Real PostgreSQL: the tid-batch variants inside the installed server (hl_btree extension,
-    /// a throwaway cluster), or with --sweep-partitions seed 004's pgbench sweep.
-    Pg(hotloops::pgserver::PgArgs),
+    /// a throwaway cluster), or with --sweep-partitions seed 004's pgbench sweep; `pg build`
+    /// builds servers from source with and without patches, `pg ab` compares two of them.
+    Pg(PgCmd),
     /// Static per-core predictions of each kernel's hot loop (llvm-mca 19), timed on this host.
     Model {
         /// A study or variant id (default: every study).
@@ -282,6 +283,29 @@ enum Cmd {
     /// probe, sequence), JSON replies on stdout.
     #[command(hide = true)]
     Worker,
+}
+
+/// `hotloops pg`: the measurements in the installed servers, or a subcommand.
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+struct PgCmd {
+    #[command(subcommand)]
+    sub: Option<PgSub>,
+    #[command(flatten)]
+    args: hotloops::pgserver::PgArgs,
+}
+
+#[derive(Subcommand)]
+enum PgSub {
+    /// PostgreSQL built from source (pinned Debian source package, or your tree), with
+    /// patches applied in order, in two or more code layouts; cached, listed by `list --servers`.
+    Build(hotloops::pgserver::build::BuildArgs),
+    /// Two servers (e.g. `18` and `18+patches/x.patch`) on one workload, statements interleaved
+    /// with a layout A/A, until the interval reaches --precision: one verdict.
+    Ab(hotloops::pgserver::ab::AbArgs),
+    /// A seed settled by its own patch: the seed's patches built over stock 18.6 and measured
+    /// with `pg ab` on the thread's benchmark at the claim's precision (what the cards read).
+    Seed(hotloops::pgserver::seedrun::SeedArgs),
 }
 
 fn main() -> ExitCode {
@@ -443,7 +467,20 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 fn dispatch(cmd: Cmd) -> Result<()> {
     match cmd {
-        Cmd::Pg(args) => hotloops::pgserver::run(&args),
+        Cmd::Pg(PgCmd { sub: Some(PgSub::Build(b)), .. }) => hotloops::pgserver::build::run_cli(&b),
+        Cmd::Pg(PgCmd { sub: Some(PgSub::Ab(a)), .. }) => {
+            let r = hotloops::pgserver::ab::run(&a)?;
+            let md = report::ab::write(&r, &a.out)?;
+            out!("{md}");
+            Ok(())
+        }
+        Cmd::Pg(PgCmd { sub: Some(PgSub::Seed(a)), .. }) => {
+            let r = hotloops::pgserver::seedrun::run(&a)?;
+            let md = report::ab::write_seed(&r, &a.out)?;
+            out!("{md}");
+            Ok(())
+        }
+        Cmd::Pg(PgCmd { sub: None, args }) => hotloops::pgserver::run(&args),
         Cmd::List { servers: true, .. } => {
             out!("{}", hotloops::pgserver::servers::listing());
             Ok(())

@@ -7,16 +7,20 @@
 //!
 //! Measure layer: imports only std, crates and [`crate::measure::stats`].
 
+pub mod ab;
 pub mod bench;
+pub mod build;
 pub mod cluster;
 pub mod dirbyvalue;
 pub mod instructions;
 pub mod proc;
 pub mod readstream;
 pub mod seed004;
+pub mod seedrun;
 pub mod servers;
 pub mod single;
 pub mod sweep;
+pub mod workload;
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -210,7 +214,7 @@ impl Install {
     }
 }
 
-fn which(name: &str) -> Option<PathBuf> {
+pub(crate) fn which(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|f| f.is_file()))
 }
 

@@ -9,6 +9,7 @@
 //! for a counter, `counter:` + the event's own name as perf or the PMU spells it (so it can
 //! be looked up); units are SI symbols per item (`ns/TID`, `µs/run`, `B`), counts `count/TID`.
 
+pub mod ab;
 pub mod compare;
 pub mod layout;
 pub mod headline;

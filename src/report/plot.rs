@@ -407,3 +407,60 @@ mod tests {
         assert!(lines_svg("t", "x", &[LinePanel { title: "e".into(), y_desc: "y".into(), log_y: false, lines: vec![] }]).is_err());
     }
 }
+
+/// One series of a [`blocks_svg`] plot: a ratio per block, in the order measured.
+#[derive(Clone, Debug)]
+pub struct BlockSeries {
+    /// Legend label.
+    pub label: String,
+    /// Ratios.
+    pub ratios: Vec<f64>,
+    /// Its median and 95% interval, drawn as a line and a band.
+    pub median: f64,
+    /// See [`BlockSeries::median`].
+    pub ci: (f64, f64),
+    /// An A/A control: grey.
+    pub control: bool,
+}
+
+/// Per-block ratios over the run (x: block), one series per pair: the spread a verdict's
+/// interval summarises, and any drift or epoch step it would hide.
+pub fn blocks_svg(title: &str, y_desc: &str, series: &[BlockSeries], epoch_starts: &[usize]) -> Result<String> {
+    let ys = || series.iter().flat_map(|s| s.ratios.iter().copied()).filter(|y| y.is_finite() && *y > 0.0);
+    if ys().next().is_none() {
+        anyhow::bail!("plotting {title}: no points");
+    }
+    // The bulk, not the outliers, sets the axis: 1st to 99th percentile, then padded.
+    let mut all: Vec<f64> = ys().collect();
+    all.sort_by(|a, b| a.total_cmp(b));
+    let (lo, hi) = (crate::measure::stats::percentile_sorted(&all, 0.01).min(0.99), crate::measure::stats::percentile_sorted(&all, 0.99).max(1.01));
+    let n = series.iter().map(|s| s.ratios.len()).max().unwrap_or(1) as f64;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (960, 460)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let root = root.titled(title, ("sans-serif", 16)).map_err(err)?;
+        let y = padded(lo, hi, 0.08, false);
+        let mut chart = ChartBuilder::on(&root).margin(12).x_label_area_size(36).y_label_area_size(70).build_cartesian_2d(-0.5f64..n - 0.5, y.clone()).map_err(err)?;
+        chart.configure_mesh().x_desc("block (dashed: a new postmaster epoch)").y_desc(y_desc).y_label_formatter(&|v| tick(*v)).light_line_style(WHITE).draw().map_err(err)?;
+        for &e in epoch_starts.iter().filter(|e| **e > 0) {
+            let x = e as f64 - 0.5;
+            chart.draw_series(DashedLineSeries::new(vec![(x, y.start), (x, y.end)], 4, 4, CONTROL.mix(0.6).into())).map_err(err)?;
+        }
+        chart.draw_series(LineSeries::new(vec![(-0.5, 1.0), (n - 0.5, 1.0)], BLACK.mix(0.5))).map_err(err)?;
+        for (i, s) in series.iter().enumerate() {
+            let c = if s.control { CONTROL } else { colour(i) };
+            chart.draw_series(std::iter::once(Rectangle::new([(-0.5, s.ci.0), (n - 0.5, s.ci.1)], c.mix(0.18).filled()))).map_err(err)?;
+            chart
+                .draw_series(LineSeries::new(vec![(-0.5, s.median), (n - 0.5, s.median)], c.stroke_width(2)))
+                .map_err(err)?
+                .label(format!("{} (median {:.4} [{:.4}, {:.4}])", s.label, s.median, s.ci.0, s.ci.1))
+                .legend(move |(x, yy)| Rectangle::new([(x, yy - 4), (x + 14, yy + 4)], c.filled()));
+            let pts = s.ratios.iter().enumerate().filter(|(_, r)| r.is_finite() && **r >= y.start && **r <= y.end).map(|(k, r)| Circle::new((k as f64, *r), 2, c.mix(0.7).filled()));
+            chart.draw_series(pts).map_err(err)?;
+        }
+        chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK.mix(0.3)).position(SeriesLabelPosition::UpperRight).draw().map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
