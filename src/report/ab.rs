@@ -38,7 +38,7 @@ pub fn layout_check(layouts: &[(String, Vec<u64>)]) -> String {
     if most == 0 {
         "equal: the layouts moved the code, not what it runs".into()
     } else if rel < 1e-5 {
-        format!("equal but for at most {most} instructions a statement ({:.2} ppm): the same code; the counts of a few instructions depend on addresses (a hash of a pointer, say)", rel * 1e6)
+        format!("equal but for at most {most} instructions a statement ({rel:.1e} of them): the same code; a few instructions' counts depend on addresses (ResourceOwner hashes the address of each resource's kind, a static struct that moves with the layout)")
     } else {
         format!("they differ by up to {most} instructions a statement ({:.3}%): the layouts changed more than addresses", rel * 100.0)
     }
