@@ -227,7 +227,7 @@ fn a_c_configuration_the_report_did_not_run_names_its_flag() {
     v["rows"].as_array_mut().unwrap().retain(|r| !r["variant"].as_str().unwrap().contains("@clang19-pg"));
     std::fs::write(&rep, v.to_string()).unwrap();
     let flat = card(&[&rep]).split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(flat.contains("MISSING: the report did not run the clang19-pg rows; produce it with `hotloops report --study local-index --config clang19-pg`"), "{flat}");
+    assert!(flat.contains("MISSING: the report did not run the clang19-pg rows; produce it with `hotloops report --study local-index --full --config clang19-pg`"), "{flat}");
     // The configuration it did run keeps the plain command.
     assert!(!flat.contains("--config gcc12-pg"), "{flat}");
 }

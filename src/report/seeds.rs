@@ -486,7 +486,7 @@ fn display(p: &Path) -> String {
 }
 
 fn report_command(r: &Report, study: &str) -> String {
-    format!("hotloops report --study {study}{}", if r.config.quick { " --quick" } else { "" })
+    format!("hotloops report --study {study}{}", if r.config.quick { "" } else { " --full" })
 }
 
 /// A quotient of two ratios against one baseline, its interval from both intervals as
