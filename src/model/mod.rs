@@ -1083,10 +1083,11 @@ pub fn cli(target: Option<&str>, cpu: Option<&str>, json: bool, no_measure: bool
 /// variants' wall-clock difference from the baseline in ns an item (one case); each is turned
 /// into cycles with the host's add clock and set beside the loop's measured difference, and a
 /// pipeline difference much larger than the loop's is flagged ([`pipeline_flag`]).
-/// `configs`: the C configurations whose rows the report runs (None: all).
-pub fn report_blocks(studies: &[(&str, &[(String, f64)])], configs: Option<&[&'static str]>) -> Vec<String> {
+/// `configs`: the C configurations whose rows the report runs (None: all). Beside each block,
+/// the study's model as `hotloops model STUDY --json` gives it (None where it did not run).
+pub fn report_blocks(studies: &[(&str, &[(String, f64)])], configs: Option<&[&'static str]>) -> Vec<(String, Option<ModelReport>)> {
     if mca::version().is_none() {
-        return studies.iter().map(|_| format!("Static core model: not run: {}.\n", mca::missing_message())).collect();
+        return studies.iter().map(|_| (format!("Static core model: not run: {}.\n", mca::missing_message()), None)).collect();
     }
     let opts = Options { measure: true, configs: configs.map(<[_]>::to_vec), ..Options::default() };
     let targets: Vec<Option<&str>> = studies.iter().map(|(s, _)| Some(*s)).collect();
@@ -1100,11 +1101,11 @@ pub fn report_blocks(studies: &[(&str, &[(String, f64)])], configs: Option<&[&'s
                     let r = ModelReport { studies: modelled.iter().filter(|s| s.study == *name).cloned().collect(), ..all.clone() };
                     let mut o = render(&r);
                     o.push_str(&pipeline_lines(&r, pipeline));
-                    o
+                    (o, Some(r))
                 })
                 .collect()
         }
-        Err(e) => studies.iter().map(|_| format!("Static core model: not run: {e:#}\n")).collect(),
+        Err(e) => studies.iter().map(|_| (format!("Static core model: not run: {e:#}\n"), None)).collect(),
     }
 }
 

@@ -108,6 +108,11 @@ pub struct StudyReport {
     /// did not run.
     #[serde(default)]
     pub static_model: String,
+    /// The predictions behind that block, as `hotloops model STUDY --json` writes them (the
+    /// host's core and clock, cycles a trip per core and variant): what the seed cards read.
+    /// None where the model did not run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub static_predictions: Option<seeds::ModelFile>,
 }
 
 /// One process's trials of a pair, raw: what runs are pooled from later.

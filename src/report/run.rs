@@ -302,6 +302,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         }
         study_reports.push(StudyReport {
             static_model: String::new(),
+            static_predictions: None,
             name: info.name.into(),
             seed: info.seed.into(),
             claim: info.claim.into(),
@@ -317,8 +318,10 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         let mut clock = PhaseClock::new("all studies");
         progress.borrow().message("static core model".into());
         let studies: Vec<(&str, &[(String, f64)])> = model_jobs.iter().map(|(_, n, p)| (*n, p.as_slice())).collect();
-        for ((i, _, _), block) in model_jobs.iter().zip(crate::model::report_blocks(&studies, Some(&configs))) {
+        for ((i, _, _), (block, model)) in model_jobs.iter().zip(crate::model::report_blocks(&studies, Some(&configs))) {
             study_reports[*i].static_model = block;
+            // The predictions the seed cards read, in model.json's shape.
+            study_reports[*i].static_predictions = model.and_then(|m| serde_json::to_value(m).ok()).and_then(|v| serde_json::from_value(v).ok());
         }
         clock.lap(&mut phases, "model");
     }
