@@ -422,9 +422,14 @@ pub fn markdown(r: &Report) -> String {
         }
         m.push_str(&matrix::markdown(r, s));
         if !s.static_model.is_empty() {
-            let _ = writeln!(m, "### {} / static core model
-
-{}", s.name, s.static_model.trim_start_matches('\n').replacen("## ", "", 1));
+            // `hotloops model`'s headings are lines of this section here: its title in bold,
+            // the study's line plain.
+            let block = s.static_model.trim_start_matches('\n').replacen("## ", "", 1);
+            let block = match block.strip_prefix("# ").and_then(|b| b.split_once('\n')) {
+                Some((title, rest)) => format!("**{title}**\n{rest}"),
+                None => block,
+            };
+            let _ = writeln!(m, "### {} / static core model\n\n{block}", s.name);
         }
     }
     if let Some(p) = &r.pg {
