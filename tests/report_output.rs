@@ -74,7 +74,7 @@ fn the_headline_has_a_line_per_variant_with_interval_verdict_floor_and_seed() {
     let r = load(&m.dir.join("all"));
     let head = m.stdout.split("note:").next().unwrap();
     let md = std::fs::read_to_string(m.dir.join("all/report.md")).unwrap();
-    // The seed cards (issue 23) lead, then the headline before any other section.
+    // The seed cards lead, then the headline before any other section.
     let body = md.strip_prefix("# hotloops report\n\n").expect("the title first");
     let body = match body.strip_prefix("## Seed cards\n") {
         Some(rest) => &rest[rest.find("\n## ").map_or(0, |i| i + 1)..],

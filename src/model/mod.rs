@@ -1,4 +1,4 @@
-//! Static per-core predictions (issue 13): does a variant's gain depend on the core?
+//! Static per-core predictions: does a variant's gain depend on the core?
 //!
 //! For every kernel, the steady state of its hot loop is read from the normalised asm
 //! snapshot ([`block`]), its helpers inlined; the stack operations llvm-mca 19 mis-models are
@@ -8,7 +8,7 @@
 //! ([`recurrence`]); and each block is timed loop-only on the host beside the prediction of
 //! the model closest to the host's core ([`host`]).
 //!
-//! Arm (issue 24): the C kernels built for arm64 PostgreSQL (`gcc12-pg-arm64`, a cross
+//! Arm: the C kernels built for arm64 PostgreSQL (`gcc12-pg-arm64`, a cross
 //! configuration with no rows in the studies) are modelled from their checked-in AArch64
 //! snapshots for the Arm cores ([`DEFAULT_ARM_CPUS`], `llvm-mca-19 -mtriple=aarch64`), beside the
 //! x86 rows, as rows `<id>@gcc12-pg-arm64` whose differences are taken against the arm64 build of
@@ -709,7 +709,7 @@ pub fn build_many(targets: &[Option<&str>], opts: &Options) -> Result<ModelRepor
 }
 
 /// How far a prediction may be from the host's measurement (and the harness from the kernel's
-/// own time) before the row is flagged: issue 21's ±25%.
+/// own time) before the row is flagged: ±25%.
 pub const OFF: f64 = 0.25;
 
 /// Why a flagged row's prediction is off, from what the model found in it, with the evidence.
