@@ -109,7 +109,7 @@ enum Cmd {
         runs: u32,
     },
     /// The main job: every study's variants against their baselines, with provenance, in about a
-    /// minute and a half (two code layouts, 0.6 s a pair, the gcc12-pg C rows); `--full` is the
+    /// minute and a half (two code layouts, 0.5 s a pair, the gcc12-pg C rows); `--full` is the
     /// hour-long run.
     Report {
         /// Only these studies (repeatable).
@@ -139,7 +139,7 @@ enum Cmd {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         processes: u16,
         /// Wall-clock budget per pair and process round, in ms, split over the code layouts
-        /// (10 to 3,600,000; default: 600, 10000 with --full).
+        /// (10 to 3,600,000; default: 500, 10000 with --full).
         #[arg(long, value_parser = clap::value_parser!(u64).range(10..=3_600_000))]
         budget_ms: Option<u64>,
         /// Workload size, overriding the default or --full (test: seconds-long smoke runs).

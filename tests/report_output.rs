@@ -435,3 +435,35 @@ fn report_html_loads_in_headless_chromium_with_cards_contents_and_every_studys_t
     // The headline's verdicts are coloured; the provenance came through.
     assert!(dom.contains("<span class=\"v ") && dom.contains(&r.provenance.commit));
 }
+
+/// The default run gives each seed card its C pairs under every configuration built here (on
+/// the seed's own case only), so no card line is missing that this machine could give.
+#[test]
+fn the_default_run_measures_each_cards_c_pairs_under_every_built_configuration() {
+    let r = load(&made().dir.join("all"));
+    assert!(r.config.quick, "the default run");
+    let built: Vec<&str> = r.config.c_configs.iter().filter(|c| !c.compiler.is_empty()).map(|c| c.name.as_str()).collect();
+    let mut checked = 0;
+    for spec in hotloops::report::seeds::SPECS {
+        for (cfg, a, b) in spec.c_pairs.iter().filter(|(cfg, _, _)| built.contains(cfg)) {
+            for id in [a, b] {
+                assert!(
+                    r.rows.iter().any(|x| x.study == spec.study && x.case == spec.case && &x.variant == id && x.metric == "wall-clock"),
+                    "seed {}: no wall-clock row of {id} ({cfg}) on {}",
+                    spec.seed,
+                    spec.case
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "gcc12-pg is always built: {checked} pairs checked");
+    // Only there: a configuration other than the canonical one runs no other case's rows.
+    assert!(!r.rows.iter().any(|x| x.variant.contains('@') && !hotloops::report::seeds::SPECS.iter().any(|s| s.study == x.study && s.case == x.case)), "a non-canonical C row outside the seed cases");
+    for c in hotloops::report::seeds::report_cards(&r) {
+        for l in c.lines.iter().filter(|l| l.view == hotloops::report::seeds::View::C) {
+            let cfg = l.label.trim_start_matches("C ");
+            assert_eq!(l.figure.is_ok(), built.contains(&cfg), "seed {}: {} {:?}", c.spec.seed, l.label, l.figure);
+        }
+    }
+}

@@ -76,6 +76,27 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     let studies = select(&opts.studies)?;
     let mut notes = Vec::new();
     let configs = study::select_configs(&opts.configs, !opts.quick, &mut notes)?;
+    // The seed cards' C pairs under every configuration built here, on each seed's own case:
+    // the default run gives the cards every view this machine can (a few pairs); `--full` and
+    // `--config` run whole configurations.
+    let card_rows: Vec<(&str, &str, &str)> = if opts.configs.is_empty() && opts.quick {
+        let built = |cfg: &str| crate::ckernels::CONFIGS.iter().any(|c| c.name == cfg && c.built);
+        super::seeds::SPECS
+            .iter()
+            .flat_map(|s| s.c_pairs.iter().filter(|(cfg, _, _)| !configs.contains(cfg) && built(cfg)).flat_map(move |(_, a, b)| [(s.study, s.case, *a), (s.study, s.case, *b)]))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut card_configs: Vec<&str> = Vec::new();
+    for (_, _, id) in &card_rows {
+        if let Some(cfg) = id.split_once('@').map(|(_, c)| c).filter(|c| !card_configs.contains(c)) {
+            card_configs.push(cfg);
+        }
+    }
+    for c in &card_configs {
+        notes.push(format!("C configuration {c}: only the seed cards' pairs ran (`--full` or `--config {c}` runs all its rows)"));
+    }
     // A data directory that cannot be one (HOTLOOPS_DATA_DIR naming a file) is bad input:
     // said now, not when read-stream's case is built after the studies before it.
     let data = crate::pg::bloom::default_data_dir();
@@ -152,7 +173,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     }
 
     // Progress: one tick per wall-clock pair (A/A included), with an ETA.
-    let total: usize = studies.iter().map(|s| s.info().cases.iter().map(|c| rows_in_run(s.info(), c.id, &configs).len()).sum::<usize>()).sum();
+    let total: usize = studies.iter().map(|s| s.info().cases.iter().map(|c| rows_in_run(s.info(), c.id, &configs, &card_rows).len()).sum::<usize>()).sum();
     let progress = std::cell::RefCell::new(Progress::new(total as u64));
     let mut busy = Vec::new();
     let mut phases: Vec<PhaseTime> = Vec::new();
@@ -170,7 +191,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         let info = s.info();
         let base = info.baseline_variant();
         // The rows this run takes: Rust rows, and C rows of the selected configurations.
-        let rows_here = |case: &str| rows_in_run(info, case, &configs);
+        let rows_here = |case: &str| rows_in_run(info, case, &configs, &card_rows);
         let mut case_reports = Vec::new();
         let study_sites = match &layouts {
             Some(l) => Some(sites(l, info.variants).with_context(|| format!("{}: reading kernel addresses", info.name))?),
@@ -406,9 +427,10 @@ pub fn file_names<'a>(studies: impl IntoIterator<Item = &'a str>) -> Vec<String>
 }
 
 /// The rows a run takes on `case`: those that run on it (the tid-batch C kernels: B-tree cases
-/// only), Rust rows, and C rows of the selected configurations.
-fn rows_in_run(info: &'static study::StudyInfo, case: &str, configs: &[&str]) -> Vec<&'static Variant> {
-    info.variants.iter().filter(|v| v.runs_on(case) && v.in_configs(configs)).collect()
+/// only), Rust rows, C rows of the selected configurations, and the `extra` (study, case, id)
+/// rows.
+fn rows_in_run(info: &'static study::StudyInfo, case: &str, configs: &[&str], extra: &[(&str, &str, &str)]) -> Vec<&'static Variant> {
+    info.variants.iter().filter(|v| v.runs_on(case) && (v.in_configs(configs) || extra.contains(&(info.name, case, v.id)))).collect()
 }
 
 /// Seconds a report spent in one phase of one study (summed over its cases): where the time
