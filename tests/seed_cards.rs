@@ -395,6 +395,8 @@ fn a_reports_own_static_model_is_on_its_card() {
     assert!(flat.contains("static znver4 (host's) (store-each -> local): loop 10.00 -> 9.00 cycles"), "{flat}");
     assert!(!flat.contains("hotloops model local-index --json") && !flat.contains("no model.json"), "{flat}");
     assert!(flat.contains("`hotloops report --study local-index --full`"), "the report's command reproduces it: {flat}");
+    // A view nothing can produce (the review names no CPU) is not applicable, not missing.
+    assert!(flat.contains("| static, seed's core | n/a |") && flat.contains("static, seed's core (store-each -> local): n/a: the review names no CPU"), "{flat}");
     // A report that ran without its model says so, rather than "no model.json".
     v["studies"][0].as_object_mut().unwrap().remove("static_predictions");
     v["studies"][0]["static_model"] = "".into();

@@ -81,12 +81,17 @@ struct Toc {
 const VERDICTS: &[(&str, &str)] =
     &[("faster", "faster"), ("slower", "slower"), ("not resolved", "unresolved"), ("layout-sensitive", "layout"), ("missing", "missing"), ("MISSING", "missing")];
 
-/// Colour every cell that is a verdict (or a missing view) and nothing else.
+/// Colour every cell that is a verdict (or a missing view) and nothing else; a flagged one
+/// (`faster *`: a busy host, say) keeps its mark.
 fn colour_verdicts(html: &str) -> String {
     let mut out = html.to_string();
     for (word, class) in VERDICTS {
         for open in ["<td>", "<td style=\"text-align: left\">", "<td style=\"text-align: right\">"] {
             out = out.replace(&format!("{open}{word}</td>"), &format!("{open}<span class=\"v {class}\">{word}</span></td>"));
+            out = out.replace(
+                &format!("{open}{word} *</td>"),
+                &format!("{open}<span class=\"v {class}\">{word}</span> <span class=\"flag\" title=\"flagged: see the lines below the table\">*</span></td>"),
+            );
         }
     }
     out
@@ -200,6 +205,8 @@ td code{white-space:nowrap}
 .v.faster{color:var(--good);background:var(--good-bg)}.v.slower{color:var(--bad);background:var(--bad-bg)}
 .v.unresolved{color:var(--none);background:var(--none-bg)}.v.layout{color:var(--partial);background:var(--partial-bg)}
 .v.missing{color:var(--muted);font-weight:400;font-style:italic}
+.flag{color:var(--bad);font-weight:700}
+li>p{margin:.15rem 0}
 .cards{display:grid;gap:1.2rem}
 .card{display:grid;grid-template-columns:minmax(0,1.15fr) minmax(0,1fr);gap:1.2rem;border:1px solid var(--line);border-left:6px solid var(--none);border-radius:8px;padding:.9rem 1.1rem;background:var(--bg);box-shadow:0 1px 3px rgba(31,35,40,.08)}
 .card.good{border-left-color:var(--good)}.card.bad{border-left-color:var(--bad)}.card.partial{border-left-color:var(--partial)}
@@ -354,6 +361,8 @@ mod tests {
         assert!(h.contains("<td><span class=\"v faster\">faster</span></td>"), "{h}");
         assert!(h.contains("<span class=\"v unresolved\">not resolved</span>"), "{h}");
         assert!(h.contains("<td>faster than</td>"), "{h}");
+        let f = colour_verdicts("<td>slower *</td>");
+        assert!(f.contains("<span class=\"v slower\">slower</span> <span class=\"flag\""), "{f}");
         let w = wrap_tables("<table><tr><td>1</td></tr></table>", Some("s"));
         assert_eq!(w, "<div class=\"table-wrap\"><table data-study=\"s\"><tr><td>1</td></tr></table></div>");
     }

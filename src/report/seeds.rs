@@ -895,7 +895,8 @@ pub fn render(c: &Card, md: bool) -> String {
         let (fig, ci, v) = match &l.figure {
             Ok(f) if l.view == View::Instructions => (format!("{} instr", pct(f.ratio)), String::new(), "exact".to_string()),
             Ok(f) => (pct(f.ratio), f.ci.map(|(a, b)| format!("[{}, {}]", pct(a), pct(b))).unwrap_or_else(|| "none".into()), f.verdict.map(|d| d.word().to_string()).unwrap_or_else(|| "context".into())),
-            Err(_) if l.view == View::Context && l.command == "none" => ("n/a".into(), String::new(), String::new()),
+            // No command produces it (the seed names no CPU): not applicable, not missing.
+            Err(_) if l.command == "none" => ("n/a".into(), String::new(), String::new()),
             Err(_) => ("missing".into(), String::new(), String::new()),
         };
         t.row([l.label.clone(), fig, ci, v]);
@@ -919,7 +920,7 @@ pub fn render(c: &Card, md: bool) -> String {
         let what = match &l.figure {
             Ok(f) if !f.note.is_empty() => format!("{}; {}; `{}`", f.note, l.source, rerun(&l.command)),
             Ok(_) => format!("{}; `{}`", l.source, rerun(&l.command)),
-            Err(why) if l.command == "none" => format!("{}: {why}; no command produces it", if l.view == View::Context { "n/a" } else { "MISSING" }),
+            Err(why) if l.command == "none" => format!("n/a: {why}; no command produces it"),
             Err(why) => format!("MISSING: {why}; produce it with `{}`", l.command),
         };
         o.push_str(&wrap(&format!("{} ({}): {what}", l.label, l.pair), "- ", "  "));
