@@ -63,7 +63,7 @@ pub struct Report {
 /// The run's settings.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct RunConfig {
-    /// `--quick`.
+    /// The default short run (`--quick`, kept under that name in saved reports); false: `--full`.
     pub quick: bool,
     /// Workload size of the wall-clock and counter runs.
     pub size: crate::study::Size,

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 pub struct Options {
     /// Study names (empty: all).
     pub studies: Vec<String>,
-    /// Short run for PR review.
+    /// The default short run (false: `--full`).
     pub quick: bool,
     /// Output directory.
     pub out: PathBuf,
@@ -35,17 +35,17 @@ pub struct Options {
     pub processes: usize,
     /// Override the wall-clock budget per pair and process.
     pub budget: Option<Duration>,
-    /// Override the workload size (default: quick with --quick, else full).
+    /// Override the workload size (default: quick, full with `--full`).
     pub size: Option<Size>,
-    /// Code layouts to measure each pair under (default: `layout::QUICK` with --quick, else
-    /// `layout::FULL`).
+    /// Code layouts to measure each pair under (default: `layout::QUICK`, `layout::FULL` with
+    /// `--full`).
     pub layouts: Option<Vec<String>>,
     /// Refuse to write a report with a pair measured on a busy host.
     pub strict: bool,
     /// `--pg`: measure the real server too (the report's pg section).
     pub pg: Option<super::pg::PgOptions>,
-    /// C configurations whose rows to run (empty: the canonical gcc12-pg with --quick, every
-    /// built one otherwise).
+    /// C configurations whose rows to run (empty: the canonical gcc12-pg and the seed cards'
+    /// pairs under the other built ones; every built one with `--full`).
     pub configs: Vec<String>,
 }
 
@@ -467,7 +467,7 @@ impl PhaseClock {
     }
 }
 
-/// Counter measurement length, ns a group: a full report's, and `--quick`'s (counts a run are
+/// Counter measurement length, ns a group: a full report's, and the default run's (counts a run are
 /// averages over many runs either way; quick keeps its time for the wall-clock pairs).
 const FULL_COUNTER_NS: u128 = 50_000_000;
 const QUICK_COUNTER_NS: u128 = 10_000_000;
