@@ -108,13 +108,19 @@ enum Cmd {
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         runs: u32,
     },
-    /// The main job: every study's variants against their baselines, with provenance.
+    /// The main job: every study's variants against their baselines, with provenance, in about a
+    /// minute and a half (two code layouts, 0.5 s a pair, the gcc12-pg C rows); `--full` is the
+    /// hour-long run.
     Report {
         /// Only these studies (repeatable).
         #[arg(long)]
         study: Vec<String>,
-        /// A short run for PR review.
+        /// The hour-long run: full size, five code layouts, 10 s a pair, every built C
+        /// configuration.
         #[arg(long)]
+        full: bool,
+        /// The default run (accepted so that older command lines still work).
+        #[arg(long, conflicts_with = "full")]
         quick: bool,
         /// Output directory.
         #[arg(long, default_value = "target/hotloops-report")]
@@ -133,14 +139,14 @@ enum Cmd {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         processes: u16,
         /// Wall-clock budget per pair and process round, in ms, split over the code layouts
-        /// (10 to 3,600,000; default: 600 quick, 10000 full).
+        /// (10 to 3,600,000; default: 500, 10000 with --full).
         #[arg(long, value_parser = clap::value_parser!(u64).range(10..=3_600_000))]
         budget_ms: Option<u64>,
-        /// Workload size, overriding --quick (test: seconds-long smoke runs).
+        /// Workload size, overriding the default or --full (test: seconds-long smoke runs).
         #[arg(long, value_enum, hide = true)]
         size: Option<Size>,
         /// Code layouts to pool each pair over, comma-separated (natural, at-0, at-16, at-32,
-        /// at-48; default: at-0,at-48 with --quick, all five otherwise).
+        /// at-48; default: at-0,at-48, all five with --full).
         #[arg(long, value_delimiter = ',')]
         layouts: Option<Vec<String>>,
         /// Refuse to write the report (exit 1) if any wall-clock pair was measured on a busy
@@ -149,8 +155,8 @@ enum Cmd {
         strict: bool,
         #[command(flatten)]
         pg: report::pg::PgReportArgs,
-        /// C configurations whose C rows to run (repeatable; default: gcc12-pg with --quick,
-        /// every configuration built into this binary otherwise).
+        /// C configurations whose C rows to run (repeatable; default: gcc12-pg, every
+        /// configuration built into this binary with --full).
         #[arg(long)]
         config: Vec<String>,
     },
@@ -625,7 +631,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             wrote(&files, &opts.out);
             Ok(())
         }
-        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size, layouts, strict, pg, config } => {
+        Cmd::Report { study, full, quick: _, out, require, no_instructions, no_model, processes, budget_ms, size, layouts, strict, pg, config } => {
             if let Some(l) = &layouts {
                 report::layout::check_ids(l)?;
             }
@@ -638,7 +644,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             let opts = report::run::Options {
                 layouts,
                 studies: study,
-                quick,
+                quick: !full,
                 out: out.clone(),
                 require_instructions: require.iter().any(|r| r == "instructions"),
                 require_counters: require.iter().any(|r| r == "counters"),

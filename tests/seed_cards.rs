@@ -227,7 +227,7 @@ fn a_c_configuration_the_report_did_not_run_names_its_flag() {
     v["rows"].as_array_mut().unwrap().retain(|r| !r["variant"].as_str().unwrap().contains("@clang19-pg"));
     std::fs::write(&rep, v.to_string()).unwrap();
     let flat = card(&[&rep]).split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(flat.contains("MISSING: the report did not run the clang19-pg rows; produce it with `hotloops report --study local-index --config clang19-pg`"), "{flat}");
+    assert!(flat.contains("MISSING: the report did not run the clang19-pg rows; produce it with `hotloops report --study local-index --full --config clang19-pg`"), "{flat}");
     // The configuration it did run keeps the plain command.
     assert!(!flat.contains("--config gcc12-pg"), "{flat}");
 }
@@ -375,4 +375,52 @@ fn seed_004s_regression_reads_as_the_later_server_slower() {
     let row = |on: bool| md.lines().find(|l| l.starts_with("| server 17.11 -> 18.6") && l.contains(if on { "+100.00%" } else { "+0.00%" })).unwrap_or_else(|| panic!("{md}")).to_string();
     assert!(row(true).contains("slower"), "{md}");
     assert!(row(false).contains("not resolved"), "{md}");
+}
+
+/// A report's card reads the static model that report ran (its `static_predictions`), and says
+/// "missing" for it only when the report ran none, naming why.
+#[test]
+fn a_reports_own_static_model_is_on_its_card() {
+    let d = tempfile::tempdir().unwrap();
+    let rep = synthetic_report(d.path(), 0.96, 0.95, 0.97, "faster");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rep).unwrap()).unwrap();
+    let pred = |id: &str, c: f64| serde_json::json!({"id": id, "per_cpu": [{"cpu": "znver4", "predicted": c}, {"cpu": "skylake", "predicted": c + 1.0}]});
+    v["studies"][0]["static_predictions"] = serde_json::json!({"host_model": "znver4", "host_ghz": 3.0, "studies": [
+        {"study": "local-index", "variants": [pred("local-index/store-each", 10.0), pred("local-index/local", 9.0)]}
+    ]});
+    std::fs::write(&rep, v.to_string()).unwrap();
+    // It loads (the field is the report's own) and heads the card's static line.
+    hotloops::report::load(&rep).unwrap();
+    let flat = card(&[&rep]).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("static znver4 (host's) (store-each -> local): loop 10.00 -> 9.00 cycles"), "{flat}");
+    assert!(!flat.contains("hotloops model local-index --json") && !flat.contains("no model.json"), "{flat}");
+    assert!(flat.contains("`hotloops report --study local-index --full`"), "the report's command reproduces it: {flat}");
+    // A view nothing can produce (the review names no CPU) is not applicable, not missing.
+    assert!(flat.contains("| static, seed's core | n/a |") && flat.contains("static, seed's core (store-each -> local): n/a: the review names no CPU"), "{flat}");
+    // A report that ran without its model says so, rather than "no model.json".
+    v["studies"][0].as_object_mut().unwrap().remove("static_predictions");
+    v["studies"][0]["static_model"] = "".into();
+    std::fs::write(&rep, v.to_string()).unwrap();
+    let flat = card(&[&rep]).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("MISSING: the report ran without the static model (--no-model) and no model.json was given"), "{flat}");
+}
+
+/// A C configuration the report's host did not build is named as such, from the report's own
+/// record of its configurations.
+#[test]
+fn a_c_configuration_not_built_on_the_reports_host_says_so() {
+    let d = tempfile::tempdir().unwrap();
+    let rep = synthetic_report(d.path(), 0.96, 0.95, 0.97, "faster");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rep).unwrap()).unwrap();
+    v["rows"].as_array_mut().unwrap().retain(|r| !r["variant"].as_str().unwrap().contains("@clang19-pg"));
+    for c in v["config"]["c_configs"].as_array_mut().unwrap() {
+        if c["name"] == "clang19-pg" {
+            c["compiler"] = "".into();
+            c["ran"] = false.into();
+            c["note"] = "clang-19 not found (apt-get install clang-19)".into();
+        }
+    }
+    std::fs::write(&rep, v.to_string()).unwrap();
+    let flat = card(&[&rep]).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("MISSING: clang19-pg is not built on the host of this report (clang-19 not found (apt-get install clang-19))"), "{flat}");
 }

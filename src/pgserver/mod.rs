@@ -1,4 +1,4 @@
-//! Real PostgreSQL beside the model (issue 12, the server side): the `hl_btree` extension
+//! Real PostgreSQL beside the model: the `hl_btree` extension
 //! (`pgext/hl_btree/`: PostgreSQL's own B-tree with the tid-batch variants as `amgetbitmap`,
 //! picked per scan by the GUC `hl_btree.variant`) built against the installed server, a
 //! throwaway cluster ([`cluster::Cluster`]), seed 000's table loaded once and cached, and the

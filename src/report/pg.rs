@@ -28,13 +28,13 @@ pub struct PgReportArgs {
     /// pg_config of any other server (default without --server: pg_config on PATH, then Debian's).
     #[arg(long, requires = "pg")]
     pub pg_config: Option<PathBuf>,
-    /// Rows of seed 000's table3 on the server (default: 1,000,000 with --quick, else 10,000,000).
+    /// Rows of seed 000's table3 on the server (default: 1,000,000; 10,000,000 with --full).
     #[arg(long, requires = "pg", value_parser = clap::value_parser!(u64).range(1..))]
     pub pg_rows: Option<u64>,
-    /// Rounds per server case and cache state (default: 10 with --quick, else 20).
+    /// Rounds per server case and cache state (default: 10; 20 with --full).
     #[arg(long, requires = "pg", value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
     pub pg_rounds: Option<u64>,
-    /// Seconds of pgbench per partition point of seed 004 (default: 1 with --quick, else 5).
+    /// Seconds of pgbench per partition point of seed 004 (default: 1; 5 with --full).
     #[arg(long, requires = "pg", value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub pg_seconds: Option<u64>,
 }

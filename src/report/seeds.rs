@@ -15,7 +15,7 @@ use super::{Report, pct};
 use crate::host::Usage;
 use crate::pgserver::{bench, dirbyvalue, instructions, readstream, seed004, sweep};
 use anyhow::Result;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The width the cards keep to: they are pasted into mails and PRs.
@@ -136,8 +136,9 @@ pub fn spec(seed: &str) -> Result<&'static Spec, crate::study::UnknownName> {
     SPECS.iter().find(|s| s.seed == seed).ok_or_else(|| crate::study::UnknownName { kind: "seed", given: seed.into(), valid: ids() })
 }
 
-/// The part of model.json a card reads (`hotloops model --json`).
-#[derive(Clone, Debug, Deserialize)]
+/// The part of model.json a card reads (`hotloops model --json`); a report keeps the same
+/// for each study it modelled ([`super::StudyReport::static_predictions`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModelFile {
     /// The closest llvm-mca model of the host.
     pub host_model: Option<String>,
@@ -148,21 +149,21 @@ pub struct ModelFile {
 }
 
 /// One study of model.json.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModelStudy {
     pub study: String,
     pub variants: Vec<ModelVariant>,
 }
 
 /// One variant of model.json.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModelVariant {
     pub id: String,
     pub per_cpu: Vec<ModelCpu>,
 }
 
 /// One core's prediction.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModelCpu {
     pub cpu: String,
     /// Cycles a trip of the hot loop.
@@ -264,9 +265,10 @@ impl Sources {
         Ok(())
     }
 
-    /// A report and every server run it holds (`report --pg`'s sections), each read as the
-    /// file it came from.
+    /// A report and every server run and static model it holds (`report --pg`'s sections,
+    /// each study's predictions), each read as the file it came from.
     fn add_report(&mut self, path: &Path, r: Report) {
+        self.models.extend(r.studies.iter().filter_map(|s| s.static_predictions.clone()).map(|m| (path.to_path_buf(), m)));
         if let Some(pg) = &r.pg {
             let at = || path.to_path_buf();
             self.tid.extend(pg.servers.iter().map(|x| (at(), x.clone())));
@@ -486,7 +488,7 @@ fn display(p: &Path) -> String {
 }
 
 fn report_command(r: &Report, study: &str) -> String {
-    format!("hotloops report --study {study}{}", if r.config.quick { " --quick" } else { "" })
+    format!("hotloops report --study {study}{}", if r.config.quick { "" } else { " --full" })
 }
 
 /// A quotient of two ratios against one baseline, its interval from both intervals as
@@ -549,7 +551,10 @@ fn report_lines(spec: &Spec, src: &Sources, out: &mut Vec<Line>) -> Option<(f64,
                 let v = if ls { Dir::LayoutSensitive } else { judge(q, ci, floor) };
                 Ok(Figure { ratio: q, ci, verdict: Some(v), note: "quotient of two pairs on one baseline".into() })
             }
-            _ => Err(format!("the report did not run the {cfg} rows")),
+            _ => Err(match r.config.c_configs.iter().find(|c| c.name == *cfg) {
+                Some(c) if c.compiler.is_empty() => format!("{cfg} is not built on the host of this report ({})", c.note),
+                _ => format!("the report did not run the {cfg} rows"),
+            }),
         };
         // A report runs one configuration's C rows unless told more: name the one it lacks.
         let command = if fig.is_err() { format!("{cmd} --config {cfg}") } else { cmd.clone() };
@@ -595,10 +600,19 @@ fn static_lines(spec: &Spec, src: &Sources, base: Option<(f64, f64)>, out: &mut 
     let cmd = format!("hotloops model {} --json > model.json", spec.study);
     let pair = format!("{} -> {}", short(spec.baseline), short(spec.variant));
     let found = src.models.iter().find(|(_, m)| m.studies.iter().any(|s| s.study == spec.study));
-    let host_core = found.and_then(|(_, m)| m.host_model.clone());
+    // No predictions: a report of the study says why its own model gave none.
+    let none = match src.report(spec.study, spec.case).and_then(|(_, r)| r.studies.iter().find(|s| s.name == spec.study)) {
+        Some(s) if s.static_model.trim().is_empty() => "the report ran without the static model (--no-model) and no model.json was given".to_string(),
+        Some(s) if s.static_model.starts_with("Static core model: not run") => format!("the report's {}", s.static_model.trim().trim_start_matches("Static core model: ").trim_end_matches('.')),
+        _ => "no model.json".to_string(),
+    };
+    let host_core = match found {
+        Some((_, m)) => m.host_model.clone().ok_or_else(|| "the model names no host core".to_string()),
+        None => Err(none.clone()),
+    };
     let cores: Vec<(View, String, Result<String, String>)> = vec![
         (View::StaticOwn, "seed's".into(), spec.own_core.map(str::to_string).map_err(|e| e.to_string())),
-        (View::StaticHost, "host's".into(), host_core.clone().ok_or_else(|| "model.json names no host core".to_string())),
+        (View::StaticHost, "host's".into(), host_core),
     ];
     for (view, who, core) in cores {
         let label = match &core {
@@ -615,9 +629,11 @@ fn static_lines(spec: &Spec, src: &Sources, base: Option<(f64, f64)>, out: &mut 
             }
         };
         let Some((path, m)) = found else {
-            out.push(missing(view, &label, &pair, "no model.json".into(), cmd.clone()));
+            out.push(missing(view, &label, &pair, none.clone(), cmd.clone()));
             continue;
         };
+        // A report's predictions come back with the report; model.json's with `hotloops model`.
+        let again = src.reports.iter().find(|(p, _)| p == path).map_or_else(|| cmd.clone(), |(_, r)| report_command(r, spec.study));
         let s = m.studies.iter().find(|s| s.study == spec.study).expect("found by study");
         let pred = |id: &str| s.variants.iter().find(|v| v.id == id).and_then(|v| v.per_cpu.iter().find(|p| p.cpu == core)).map(|p| p.predicted);
         let fig = match (pred(spec.baseline), pred(spec.variant), base, m.host_ghz) {
@@ -629,7 +645,7 @@ fn static_lines(spec: &Spec, src: &Sources, base: Option<(f64, f64)>, out: &mut 
             (_, _, None, _) => Err("no report to scale the loop by (the pipeline's ns an item)".into()),
             _ => Err("model.json has no host clock".into()),
         };
-        out.push(Line { view, label, pair: pair.clone(), figure: fig, source: display(path), command: cmd.clone() });
+        out.push(Line { view, label, pair: pair.clone(), figure: fig, source: display(path), command: again });
     }
 }
 
@@ -879,7 +895,8 @@ pub fn render(c: &Card, md: bool) -> String {
         let (fig, ci, v) = match &l.figure {
             Ok(f) if l.view == View::Instructions => (format!("{} instr", pct(f.ratio)), String::new(), "exact".to_string()),
             Ok(f) => (pct(f.ratio), f.ci.map(|(a, b)| format!("[{}, {}]", pct(a), pct(b))).unwrap_or_else(|| "none".into()), f.verdict.map(|d| d.word().to_string()).unwrap_or_else(|| "context".into())),
-            Err(_) if l.view == View::Context && l.command == "none" => ("n/a".into(), String::new(), String::new()),
+            // No command produces it (the seed names no CPU): not applicable, not missing.
+            Err(_) if l.command == "none" => ("n/a".into(), String::new(), String::new()),
             Err(_) => ("missing".into(), String::new(), String::new()),
         };
         t.row([l.label.clone(), fig, ci, v]);
@@ -903,7 +920,7 @@ pub fn render(c: &Card, md: bool) -> String {
         let what = match &l.figure {
             Ok(f) if !f.note.is_empty() => format!("{}; {}; `{}`", f.note, l.source, rerun(&l.command)),
             Ok(_) => format!("{}; `{}`", l.source, rerun(&l.command)),
-            Err(why) if l.command == "none" => format!("{}: {why}; no command produces it", if l.view == View::Context { "n/a" } else { "MISSING" }),
+            Err(why) if l.command == "none" => format!("n/a: {why}; no command produces it"),
             Err(why) => format!("MISSING: {why}; produce it with `{}`", l.command),
         };
         o.push_str(&wrap(&format!("{} ({}): {what}", l.label, l.pair), "- ", "  "));
