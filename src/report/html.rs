@@ -110,6 +110,17 @@ fn wrap_tables(html: &str, study: Option<&str>) -> String {
 /// What a card's conclusion says, as a class and a short label for its badge.
 fn outcome(conclusion: &str) -> (&'static str, &'static str) {
     let c = conclusion.to_ascii_lowercase();
+    if let Some(b) = c.strip_prefix("the patched build settles it: ") {
+        return if b.starts_with("reproduced") {
+            ("good", "reproduced by the patch")
+        } else if b.starts_with("contradicted") {
+            ("bad", "contradicted by the patch")
+        } else if b.starts_with("excluded") {
+            ("bad", "excluded by the patch")
+        } else {
+            ("none", "not resolved by the patch")
+        };
+    }
     if c.starts_with("reproduced") {
         ("good", "reproduced in the server")
     } else if c.starts_with("contradicted") || c.starts_with("the rust model contradicts") {
@@ -121,7 +132,7 @@ fn outcome(conclusion: &str) -> (&'static str, &'static str) {
     } else if c.starts_with("no conclusion") {
         ("none", "no conclusion")
     } else {
-        ("none", "not reproduced")
+        ("none", "not resolved")
     }
 }
 

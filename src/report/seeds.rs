@@ -121,7 +121,7 @@ pub const SPECS: &[Spec] = &[
         variant: "alloc-churn/static-routine",
         c_pairs: &[],
         own_core: Err("the mail names no CPU"),
-        server: ServerPair::None("no hotloops server run patches IndexAmRoutine (`pg --seed 004` compares 17 with 18 and glibc's settings)"),
+        server: ServerPair::None("an extension cannot patch IndexAmRoutine: the patched builds (`hotloops pg seed 004`) are its server line"),
         static_out_of_scope: Some("the claim is malloc's page faults and trims, outside the loop llvm-mca models"),
     },
 ];
@@ -182,6 +182,8 @@ pub struct Sources {
     pub sweeps: Vec<(PathBuf, sweep::SweepReport)>,
     /// `hotloops pg --instructions` runs.
     pub instructions: Vec<(PathBuf, instructions::InstructionsReport)>,
+    /// `hotloops pg seed` runs: each seed's own patch against stock, built from source.
+    pub seed_runs: Vec<(PathBuf, crate::pgserver::seedrun::SeedRun)>,
     /// Files of a directory that are none of these, or of an older shape: (file, why).
     pub skipped: Vec<(PathBuf, String)>,
 }
@@ -246,6 +248,8 @@ impl Sources {
             self.read_stream.extend(r.servers.into_iter().map(|x| (path.to_path_buf(), x)));
         } else if has("points") && has("cliff") {
             self.sweeps.push((path.to_path_buf(), serde_json::from_value(v).map_err(typed)?));
+        } else if has("seed") && has("arms") {
+            self.seed_runs.push((path.to_path_buf(), serde_json::from_value(v).map_err(typed)?));
         } else if has("glibc") && has("records") {
             self.seed004.push((path.to_path_buf(), serde_json::from_value(v).map_err(typed)?));
         } else if has("protocol") && has("servers") && has("scale") {
@@ -312,6 +316,9 @@ pub enum View {
     StaticOwn,
     /// The static model on the host's core.
     StaticHost,
+    /// The seed's own patch built from source against stock 18.6 (`hotloops pg seed`): the
+    /// line that decides.
+    Build,
     /// The real server (one line per version and state).
     Server,
     /// Instructions per item (exact).
@@ -410,11 +417,14 @@ pub struct Card {
 }
 
 /// The rule, as the card prints it.
-pub const RULE: &str = "Rule: the server decides (any version resolving the claim's direction: \
-\"reproduced in the server\"; all unresolved: \"model only\" if the Rust model resolves it, else \"not \
-reproduced\"; the opposite direction: \"contradicted\"); a layout-sensitive model or C pair adds \
-\"layout-sensitive\" (\"in C\" for a C pair); a static prediction smaller than the claim adds \"the static model bounds it below \
-the claim\"; a missing view is named, never judged.";
+pub const RULE: &str = "Rule: the patched build decides (the seed's own patch against stock, both built \
+from source, measured with `pg ab` at the claim's precision: \"reproduced\", \"contradicted\", \"excluded\" \
+with the range it leaves, or \"not resolved at ±h%\"); without it, the server lines decide (any version \
+resolving the claim's direction: \"reproduced in the server\"; the opposite direction: \"contradicted\"; \
+all unresolved: \"model only\" if the Rust model resolves it, else \"not resolved\", never \"not \
+reproduced\" while an interval holds the claim); a layout-sensitive model or C pair adds \
+\"layout-sensitive\" (\"in C\" for a C pair); a static prediction smaller than the claim adds \"the static \
+model bounds it below the claim\"; a missing view is named, never judged.";
 
 /// The conclusion [`RULE`] derives from `lines` for a claim of time ratio `claim`.
 pub fn conclude(claim: f64, lines: &[Line]) -> String {
@@ -425,6 +435,24 @@ pub fn conclude(claim: f64, lines: &[Line]) -> String {
     let servers: Vec<&Line> = of(View::Server).filter(|l| l.figure.is_ok()).collect();
     let mut parts: Vec<String> = Vec::new();
     let mut missing: Vec<&str> = Vec::new();
+    // The seed's own patch, built and measured against stock at the claim's precision: its
+    // verdict (claim-aware, with its precision) is the card's.
+    if let Some(b) = of(View::Build).find(|l| l.figure.is_ok()) {
+        let f = b.figure.as_ref().expect("checked");
+        parts.push(format!("the patched build settles it: {}", f.note));
+        match model {
+            Some(d) if d == want => parts.push(format!("the Rust model agrees in direction ({})", d.word())),
+            Some(d) if d == against => parts.push(format!("the Rust model says the opposite ({})", d.word())),
+            Some(d) => parts.push(format!("the Rust model does not resolve it ({})", d.word())),
+            None => missing.push("the Rust model"),
+        }
+        let mut s = parts.join("; ");
+        if !missing.is_empty() {
+            s.push_str(&format!("; not judged: {} (missing)", missing.join(", ")));
+        }
+        let mut c = s.chars();
+        return c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str() + ".").unwrap_or_default();
+    }
     let Some(model) = model else {
         return "No conclusion: the Rust model's figure is missing.".into();
     };
@@ -445,7 +473,7 @@ pub fn conclude(claim: f64, lines: &[Line]) -> String {
     } else if model == want {
         parts.push("model only: the server does not resolve it".into());
     } else {
-        parts.push(format!("not reproduced: neither the Rust model ({}) nor the server resolves it", model.word()));
+        parts.push(format!("not resolved: neither the Rust model ({}) nor the server resolves it", model.word()));
     }
     if model == Dir::LayoutSensitive {
         if !parts.iter().any(|p| p.contains("layout-sensitive")) {
@@ -834,11 +862,95 @@ fn server_instructions(case: &str, a: &str, b: &str, src: &Sources, out: &mut Ve
     }
 }
 
+/// The wall-clock ratio of a model row (`variant` against its study's baseline) in the report
+/// that holds `study`'s `case`.
+fn model_ratio(src: &Sources, study: &str, case: &str, variant: &str) -> Option<f64> {
+    let (_, r) = src.report(study, case)?;
+    r.rows.iter().find(|x| x.study == study && x.case == case && x.variant == variant && x.metric == "wall-clock")?.ratio
+}
+
+/// The lines of `hotloops pg seed`: the seed's own patch against stock, both built from source
+/// (the decisive arm), the other arms as context; beside them the model's ratio of the same
+/// change (the fidelity of the model against the patch) and, for seed 004, how much of the
+/// 17 -> 18 regression each patch removes.
+fn build_lines(spec: &Spec, src: &Sources, out: &mut Vec<Line>) {
+    use crate::pgserver::ab::Verdict;
+    let cmd = format!("hotloops pg seed {}", spec.seed);
+    let order = crate::pgserver::seedrun::arms(spec.seed).unwrap_or(&[]);
+    // Each arm's newest measurement, in the seed's order (the decisive arm first).
+    let mut arms: Vec<(&PathBuf, &crate::pgserver::seedrun::ArmResult)> = Vec::new();
+    for o in order {
+        let newest = src.seed_runs.iter().filter(|(_, r)| r.seed == spec.seed).flat_map(|(p, r)| r.arms.iter().filter(|a| a.id == o.id).map(move |a| (p, a))).max_by(|x, y| x.1.ab.provenance.date.cmp(&y.1.ab.provenance.date));
+        if let Some(a) = newest {
+            arms.push(a);
+        }
+    }
+    arms.sort_by_key(|(_, a)| !a.decisive);
+    if !arms.iter().any(|(_, a)| a.decisive) {
+        let what = order.iter().find(|a| a.decisive).map(|a| format!("{} -> {}", a.a, a.b)).unwrap_or_default();
+        out.push(missing(View::Build, "patched build", &what, format!("no `{cmd}` run"), cmd.clone()));
+    }
+    let effect = |id: &str| arms.iter().find(|(_, a)| a.id == id).and_then(|(_, a)| a.ab.primary()).map(|m| m.effect.median);
+    for (path, a) in &arms {
+        let Some(m) = a.ab.primary() else { continue };
+        let verdict = match a.ab.verdict_kind {
+            Verdict::Faster => Dir::Faster,
+            Verdict::Slower => Dir::Slower,
+            Verdict::NotResolved => Dir::NotResolved,
+        };
+        let version = a.ab.a.version.trim_start_matches("postgres (PostgreSQL) ").to_string();
+        out.push(Line {
+            view: if a.decisive { View::Build } else { View::Context },
+            label: format!("build {version} {}", a.id),
+            pair: format!("{} -> {}, {} ({})", a.ab.a.spec, a.ab.b.spec, a.ab.workload, a.ab.primary),
+            figure: Ok(Figure { ratio: m.effect.median, ci: Some((m.effect.lo, m.effect.hi)), verdict: Some(verdict), note: a.ab.verdict.clone() }),
+            source: display(path),
+            command: format!("{cmd} --arm {}", a.id),
+        });
+    }
+    // The model beside the patch, where the model has the same change.
+    let fidelity: &[(&str, &str, &str, &str)] = match spec.seed {
+        "000" => &[("local-index", spec.study, spec.case, spec.variant), ("batch-tids", "tid-batch", "btree-many", "tid-batch/batched")],
+        "001" => &[("range-15000", spec.study, spec.case, spec.variant)],
+        _ => &[],
+    };
+    for (arm, study, case, variant) in fidelity {
+        if let (Some(model), Some(real)) = (model_ratio(src, study, case, variant), effect(arm)) {
+            let effects = if (1.0 - real).abs() > 1e-9 { format!("; the effects' ratio {:.2}", (1.0 - model) / (1.0 - real)) } else { String::new() };
+            out.push(Line {
+                view: View::Context,
+                label: format!("fidelity {arm}"),
+                pair: format!("model {case}: {} against the patched build", short(variant)),
+                figure: Ok(Figure { ratio: model / real, ci: None, verdict: None, note: format!("model {} against the patched build's {}{effects}", pct(model), pct(real)) }),
+                source: "the report and the pg seed run above".into(),
+                command: format!("{cmd} --arm {arm}"),
+            });
+        }
+    }
+    // Seed 004's question: how much of the 17 -> 18 regression does each patch remove?
+    if let Some(r) = effect("regression-17-18").filter(|r| *r > 1.0) {
+        for arm in ["amroutine-static", "amroutine-cache"] {
+            if let Some(p) = effect(arm) {
+                let share = r * (1.0 - p) / (r - 1.0);
+                out.push(Line {
+                    view: View::Context,
+                    label: format!("share {arm}"),
+                    pair: "of the 17 -> 18 regression at 100 partitions".into(),
+                    figure: Ok(Figure { ratio: p, ci: None, verdict: None, note: format!("18.6 takes {} of 17.11's time (the wheels); {arm} takes {} of stock 18.6's: it removes {:.0}% of the regression", pct(r), pct(p), share * 100.0) }),
+                    source: "the pg seed 004 run above".into(),
+                    command: format!("{cmd} --arm regression-17-18 --arm {arm}"),
+                });
+            }
+        }
+    }
+}
+
 /// The card of `spec` from `src`.
 pub fn card(spec: &Spec, src: &Sources) -> Card {
     let mut lines = Vec::new();
     let base = report_lines(spec, src, &mut lines);
     static_lines(spec, src, base, &mut lines);
+    build_lines(spec, src, &mut lines);
     server_lines(spec, src, &mut lines);
     let conclusion = conclude(spec.claim_ratio, &lines);
     let skipped = src.skipped.iter().map(|(p, why)| format!("{} ({why})", display(p))).collect();
