@@ -61,8 +61,8 @@ pub struct AbArgs {
     /// The time budget for measuring, seconds (30 to 86,400; default 300, 1,200 with --full).
     #[arg(long, value_parser = clap::value_parser!(u64).range(30..=86_400))]
     pub budget_s: Option<u64>,
-    /// Seconds of blocks between postmaster restarts (5 to 3,600; default: a sixth of the
-    /// budget, at least 20).
+    /// Seconds of blocks between postmaster restarts (5 to 3,600; default: an eighth of the
+    /// budget, at least 15).
     #[arg(long, value_parser = clap::value_parser!(u64).range(5..=3_600))]
     pub epoch_s: Option<u64>,
     /// The workload's full size (its variables' `(full: ...)` values), a 0.5% target and a
@@ -910,7 +910,7 @@ pub fn run(args: &AbArgs) -> Result<AbResult> {
         Some(core) => Some(crate::host::lock::acquire(&crate::host::lock::core_lock_path(core), &format!("core {core} (where pg ab pins the servers' backends)"))?),
         None => None,
     };
-    let epoch_len = Duration::from_secs(args.epoch_s.unwrap_or((budget.as_secs() / 6).max(20)));
+    let epoch_len = Duration::from_secs(args.epoch_s.unwrap_or((budget.as_secs() / 8).max(15)));
     let (na, nb) = (a.installs.len(), b.installs.len());
     let min_epochs = 2 * na.max(nb);
     let nsteps = match &unit {

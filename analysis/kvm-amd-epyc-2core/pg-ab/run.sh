@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Every figure of this folder's README, in one run on a quiet host (nothing else running):
+#   analysis/kvm-amd-epyc-2core/pg-ab/run.sh [PART...]
+# Parts: builds aa rounds range noop addwork full seeds (default: all, in that order). Each
+# pg ab writes its folder here (ab.md, ab.json, ab.svg); pg seed writes seeds/pg-seed-NNN.*.
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+H=target/release/hotloops
+OUT=analysis/kvm-amd-epyc-2core/pg-ab
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(builds aa rounds range noop addwork full seeds)
+for part in "${parts[@]}"; do
+  echo "== $part ($(date -u +%H:%M:%S))" >&2
+  case $part in
+    builds) $H pg build; for p in noop-comment add-work-bitmap; do $H pg build --patch patches/$p.patch; done ;;
+    # Stock against stock: B in A's layout, the A/A in the other one.
+    aa) $H pg ab 18 18 --workload sql/seed000-bitmap.sql --out $OUT/aa-bitmap-quick ;;
+    # The same pair the shell loops' way: whole runs of each server, one after the other.
+    rounds) $H pg ab 18 18 --workload sql/seed000-bitmap.sql --design rounds --out $OUT/aa-bitmap-rounds ;;
+    range) $H pg ab 18 18 --workload sql/seed001-range-15000.pgbench --out $OUT/aa-range15000-quick ;;
+    noop) $H pg ab 18 18+patches/noop-comment.patch --workload sql/seed000-bitmap.sql --out $OUT/noop-comment ;;
+    addwork) $H pg ab 18 18+patches/add-work-bitmap.patch --workload sql/seed000-bitmap.sql --out $OUT/add-work-bitmap ;;
+    full) $H pg ab 18 18 --workload sql/seed000-bitmap.sql --full --no-why --out $OUT/aa-bitmap-full ;;
+    seeds) for s in 000 001 002 004; do $H pg seed $s --out $OUT/seeds; done ;;
+    *) echo "unknown part $part" >&2; exit 2 ;;
+  esac
+done
