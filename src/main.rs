@@ -5,31 +5,14 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use hotloops::host::worker::{BadRequest, Request, Server};
 use hotloops::host::{Unavailable, Usage};
-use hotloops::say;
+use hotloops::host::StdoutClosed;
+use hotloops::{out, outln, say};
 use hotloops::study::alloc_churn::sweep::SweepConfig;
 use hotloops::study::{self, Size, UnknownName};
 use hotloops::{asm, measure, report};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
-
-/// `println!` that returns a closed stdout as an error (`hotloops list | head -1`) instead of
-/// panicking; `main` ends quietly on it. SIGPIPE stays ignored, as Rust sets it, so that a
-/// worker or psql that goes away is an error to handle, not a signal that kills us.
-macro_rules! outln {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        writeln!(std::io::stdout(), $($t)*).map_err(StdoutClosed::from_io)?;
-    }};
-}
-
-/// `print!` with the same rule as [`outln!`].
-macro_rules! out {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        write!(std::io::stdout(), $($t)*).map_err(StdoutClosed::from_io)?;
-    }};
-}
 
 #[derive(Parser)]
 #[command(name = "hotloops", version, about = "PostgreSQL index-scan hot loops as paired variants: asm, instructions, counters, wall clock")]
@@ -295,9 +278,10 @@ fn main() -> ExitCode {
     // handler is installed by the first temporary or child registered, before it is created;
     // not here: its thread would make `hotloops run` multi-threaded, and glibc's malloc then
     // takes its locking path, which the instruction counts of kernels that allocate would see.
-    // Code that prints with println!/eprintln! panics on a closed stdout or stderr; such a
-    // panic ends the command as a closed stdout does (quietly, after unwinding has dropped
-    // its temporaries and children), not with a panic message.
+    // Everything prints through the host's helper (say!, out!, outln!), which cannot panic on a
+    // closed stream. A print that panicked anyway (a dependency's println!) stopped the work
+    // midway: a failure (exit 1, after unwinding has dropped its temporaries and children),
+    // never the quiet success of a closed stdout, and without a panic message.
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         if !info.payload_as_str().is_some_and(is_print_failure) {
@@ -306,7 +290,9 @@ fn main() -> ExitCode {
     }));
     let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dispatch(cli.cmd))) {
         Ok(r) => r,
-        Err(p) if p.downcast_ref::<String>().is_some_and(|m| is_print_failure(m)) => Err(StdoutClosed.into()),
+        Err(p) if p.downcast_ref::<String>().is_some_and(|m| is_print_failure(m)) => {
+            Err(anyhow::anyhow!("stopped: {}", p.downcast_ref::<String>().map(String::as_str).unwrap_or("a print failed")))
+        }
         Err(p) => std::panic::resume_unwind(p),
     };
     // A child killed by the signal handler fails its caller, and a run may end while the
@@ -327,22 +313,6 @@ fn main() -> ExitCode {
 fn is_print_failure(m: &str) -> bool {
     m.starts_with("failed printing to stdout") || m.starts_with("failed printing to stderr")
 }
-
-/// Our stdout was closed by its reader (only [`outln!`] and [`out!`] say so; a closed pipe to a
-/// child stays an ordinary error).
-#[derive(Debug)]
-struct StdoutClosed;
-impl StdoutClosed {
-    fn from_io(e: std::io::Error) -> anyhow::Error {
-        if e.kind() == std::io::ErrorKind::BrokenPipe { anyhow::Error::new(StdoutClosed) } else { anyhow::Error::new(e).context("writing to stdout") }
-    }
-}
-impl std::fmt::Display for StdoutClosed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("stdout was closed")
-    }
-}
-impl std::error::Error for StdoutClosed {}
 
 /// Exit 2: bad input (an unknown name, a corrupt file, a malformed worker request, an `--out`
 /// that is a file) or what the command needs and this host lacks (valgrind, llvm-mca, a

@@ -50,8 +50,16 @@ impl std::fmt::Display for Unavailable {
 
 impl std::error::Error for Unavailable {}
 
-/// One line on stderr that never panics: a closed stderr (`2>&- `, a reader gone) loses the
-/// line, not the run. What [`say!`](crate::say) expands to.
+// The one printing helper. Every message and result of the crate goes through these, never
+// through `print!`/`eprintln!` (which panic on a closed stream; `tests/layers.rs` holds the
+// rule), so a closed stream is treated the same way on every command: stderr (`2>&-`, a
+// reader gone) loses its lines and the run finishes its work; stdout returns
+// [`StdoutClosed`], and the command stops with the work done (`hotloops list | head -1`).
+// SIGPIPE stays ignored, as Rust sets it, so that a worker or psql that goes away is an error
+// to handle, not a signal that kills us.
+
+/// One line on stderr that never panics: a closed stderr loses the line, not the run. What
+/// [`say!`](crate::say) expands to.
 pub fn stderr_line(args: std::fmt::Arguments) {
     let mut e = std::io::stderr().lock();
     let _ = e.write_fmt(args).and_then(|_| e.write_all(b"\n"));
@@ -61,6 +69,56 @@ pub fn stderr_line(args: std::fmt::Arguments) {
 #[macro_export]
 macro_rules! say {
     ($($t:tt)*) => { $crate::host::stderr_line(format_args!($($t)*)) };
+}
+
+/// A progress line on stderr (`round 3/20`): rewritten in place on a terminal; where stderr is
+/// a file or a pipe (CI, `tee`) only the last one is written, as a plain line, so a log holds
+/// no carriage returns. `last`: the step that ends the line.
+pub fn progress(args: std::fmt::Arguments, last: bool) {
+    use std::io::IsTerminal as _;
+    let mut e = std::io::stderr().lock();
+    let _ = if e.is_terminal() {
+        e.write_all(b"\r").and_then(|_| e.write_fmt(args)).and_then(|_| if last { e.write_all(b"\n") } else { e.flush() })
+    } else if last {
+        e.write_fmt(args).and_then(|_| e.write_all(b"\n"))
+    } else {
+        Ok(())
+    };
+}
+
+/// Our stdout was closed by its reader: returned by [`stdout_text`] ([`out!`](crate::out),
+/// [`outln!`](crate::outln)) instead of a panic; `main` ends quietly on it, the work done.
+#[derive(Debug)]
+pub struct StdoutClosed;
+
+impl std::fmt::Display for StdoutClosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stdout was closed")
+    }
+}
+
+impl std::error::Error for StdoutClosed {}
+
+/// Write to stdout: a reader that closed it is [`StdoutClosed`], any other failure an error.
+/// What [`out!`](crate::out) and [`outln!`](crate::outln) expand to.
+pub fn stdout_text(args: std::fmt::Arguments, newline: bool) -> Result<()> {
+    let mut o = std::io::stdout().lock();
+    let r = o.write_fmt(args).and_then(|_| if newline { o.write_all(b"\n") } else { Ok(()) }).and_then(|_| o.flush());
+    r.map_err(|e| if e.kind() == std::io::ErrorKind::BrokenPipe { anyhow::Error::new(StdoutClosed) } else { anyhow::Error::new(e).context("writing to stdout") })
+}
+
+/// `print!` that returns a closed stdout as [`StdoutClosed`] (`?` in a function returning
+/// `anyhow::Result`).
+#[macro_export]
+macro_rules! out {
+    ($($t:tt)*) => { $crate::host::stdout_text(format_args!($($t)*), false)? };
+}
+
+/// `println!` with the rule of [`out!`](crate::out).
+#[macro_export]
+macro_rules! outln {
+    () => { $crate::host::stdout_text(format_args!(""), true)? };
+    ($($t:tt)*) => { $crate::host::stdout_text(format_args!($($t)*), true)? };
 }
 
 /// Write `bytes` to `path` atomically ([`commit`] of one file).

@@ -1070,9 +1070,9 @@ pub fn cli(target: Option<&str>, cpu: Option<&str>, json: bool, no_measure: bool
     }
     let r = build(target, &opts)?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&r)?);
+        crate::outln!("{}", serde_json::to_string_pretty(&r)?);
     } else {
-        print!("{}", render(&r));
+        crate::out!("{}", render(&r));
     }
     Ok(())
 }

@@ -122,11 +122,11 @@ fn install_signal_handler() {
                 }
                 match remove_tree(&l.root) {
                     Ok(()) => n += 1,
-                    Err(e) => eprintln!("interrupted: could not remove the cluster directory {}: {e}", l.root.display()),
+                    Err(e) => crate::say!("interrupted: could not remove the cluster directory {}: {e}", l.root.display()),
                 }
             }
             g.clear();
-            eprintln!("interrupted: stopped {stopped} server(s) and removed {n} cluster director(ies)");
+            crate::say!("interrupted: stopped {stopped} server(s) and removed {n} cluster director(ies)");
         });
     });
 }
@@ -166,6 +166,16 @@ fn stop_server(pg_ctl: &Path, data: &Path, run_as: RunAs) {
             unsafe { libc::kill(pid, libc::SIGKILL) };
         }
     }
+}
+
+/// `cp -a from to`, its own error (a disk full, a file it could not read) kept in the failure.
+pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    let out = super::proc::output(Command::new("cp").arg("-a").arg(from).arg(to)).context("running cp -a")?;
+    crate::host::cleanup::wait_if_interrupted();
+    if !out.status.success() {
+        bail!("cp -a {} {} failed ({}): {}", from.display(), to.display(), out.status, String::from_utf8_lossy(&out.stderr).trim());
+    }
+    Ok(())
 }
 
 /// The postmaster's pid from `data/postmaster.pid`, if present.
@@ -217,10 +227,7 @@ impl Cluster {
     /// A fresh temporary directory whose data directory is a copy of `cached` (a stopped cluster).
     pub fn from_copy(inst: &Install, so: &Path, cached: &Path) -> Result<Self> {
         let c = Self::empty(inst, so)?;
-        let st = super::proc::status(Command::new("cp").arg("-a").arg(cached).arg(&c.data)).context("running cp -a")?;
-        if !st.success() {
-            bail!("copying the cached data directory {} failed", cached.display());
-        }
+        copy_tree(cached, &c.data).with_context(|| format!("copying the cached data directory {}", cached.display()))?;
         c.root_chown()?;
         Ok(c)
     }

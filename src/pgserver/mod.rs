@@ -499,19 +499,19 @@ fn seed004_config(args: &PgArgs) -> seed004::Config {
 pub fn servers_with_extension(servers: &[String], pg_config: Option<&Path>, default: &[u32]) -> Result<Vec<(Install, PathBuf)>> {
     let mut out = Vec::new();
     for inst in servers::select(servers, pg_config, default)? {
-        eprintln!("server: {} ({}; {})", inst.version, inst.pg_config.display(), inst.source);
+        crate::say!("server: {} ({}; {})", inst.version, inst.pg_config.display(), inst.source);
         let so = build_extension(&inst)?;
-        eprintln!("extension: {}", so.display());
+        crate::say!("extension: {}", so.display());
         out.push((inst, so));
     }
     Ok(out)
 }
 
+/// Print a written file on stdout (its files are written first: a closed stdout ends the
+/// command with its work done, [`crate::host::StdoutClosed`]).
 pub(crate) fn print_file(path: &Path) -> Result<()> {
-    use std::io::Write as _;
     let text = std::fs::read_to_string(path)?;
-    // A closed stdout (`| head`) is not a failure of the measurement, which is written.
-    let _ = writeln!(std::io::stdout(), "{text}");
+    crate::outln!("{text}");
     Ok(())
 }
 
@@ -553,7 +553,7 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         let r = seed004::run(&servers, &seed004_config(args))?;
         let (j, m) = seed004::write(&r, &mut out)?;
         print_file(&m)?;
-        eprintln!("wrote {} and {}", j.display(), m.display());
+        crate::say!("wrote {} and {}", j.display(), m.display());
         return Ok(());
     }
     if args.sweep_partitions {
@@ -569,7 +569,7 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         let r = sweep::run(inst, so, &grid, args.seconds.unwrap_or(if quick { 2 } else { 5 }))?;
         let (j, m) = sweep::write(&r, &mut out)?;
         print_file(&m)?;
-        eprintln!("wrote {} and {}", j.display(), m.display());
+        crate::say!("wrote {} and {}", j.display(), m.display());
         return Ok(());
     }
     if args.study == "dir-by-value" {
@@ -590,7 +590,7 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         let r = dirbyvalue::run(&servers, &cfg)?;
         let (j, m) = dirbyvalue::write(&r, &mut out)?;
         print_file(&m)?;
-        eprintln!("wrote {} and {}", j.display(), m.display());
+        crate::say!("wrote {} and {}", j.display(), m.display());
         return Ok(());
     }
     if args.instructions {
@@ -603,7 +603,7 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         let r = instructions::run(&servers, rows, &cases, &states)?;
         let (j, m) = instructions::write(&r, &mut out)?;
         print_file(&m)?;
-        eprintln!("wrote {} and {}", j.display(), m.display());
+        crate::say!("wrote {} and {}", j.display(), m.display());
         return Ok(());
     }
     if args.study != "tid-batch" {
@@ -621,6 +621,6 @@ fn run_inner(args: &PgArgs) -> Result<()> {
     }
     let (j, m) = bench::write(&runs, &mut out)?;
     print_file(&m)?;
-    eprintln!("wrote {} and {}", j.display(), m.display());
+    crate::say!("wrote {} and {}", j.display(), m.display());
     Ok(())
 }

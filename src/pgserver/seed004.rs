@@ -369,7 +369,7 @@ pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<Seed004Report
         Some(p) => format!("strace -c -e trace=brk,mmap,munmap attached to a warm backend over {COUNT_QUERIES} queries ({})", p.display()),
         None => "not counted: strace is not installed (apt-get install strace)".into(),
     };
-    eprintln!("seed 004: syscalls {syscalls_from}");
+    crate::say!("seed 004: syscalls {syscalls_from}");
     let mut slots: Vec<Slot> = Vec::new();
     let last = servers.len() - 1;
     for (inst, so) in servers.iter().chain(std::iter::once(&servers[last])) {
@@ -378,7 +378,7 @@ pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<Seed004Report
         cluster.start(&super::seed004_settings())?;
         cluster.sql(&extension_sql(), &[]).context("creating the hl_btree objects")?;
         std::fs::write(cluster.root().join("seed004-query.sql"), SEED004_QUERY)?;
-        eprintln!("seed 004: {label} in {}", cluster.root().display());
+        crate::say!("seed 004: {label} in {}", cluster.root().display());
         slots.push(Slot { label, inst: inst.clone(), cluster });
     }
     let combos: Vec<(String, u32)> = cfg.protocols.iter().flat_map(|p| cfg.clients.iter().map(move |c| (p.clone(), *c))).collect();
@@ -422,9 +422,11 @@ pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<Seed004Report
                         tps[k][i].push(pgbench(s, &s.cluster.root().join("seed004-query.sql"), proto, *clients, cfg.seconds)?);
                     }
                 }
-                eprint!("\rseed 004 [{}/{}] {n} partitions, index {}, arm {arm}: round {}/{}", si + 1, setups.len(), if index { "on" } else { "off" }, r + 1, cfg.rounds);
+                crate::host::progress(
+                    format_args!("seed 004 [{}/{}] {n} partitions, index {}, arm {arm}: round {}/{}", si + 1, setups.len(), if index { "on" } else { "off" }, r + 1, cfg.rounds),
+                    r + 1 == cfg.rounds,
+                );
             }
-            eprintln!();
             for (k, (proto, clients)) in combos.iter().enumerate() {
                 let pi = cfg.protocols.iter().position(|p| p == proto).unwrap();
                 let runs: Vec<ServerRuns> = slots
