@@ -136,6 +136,10 @@ enum Cmd {
         /// every configuration built into this binary otherwise).
         #[arg(long)]
         config: Vec<String>,
+        /// Replace files in --out of the names this command writes that another command, or no
+        /// command, wrote (refused, naming them, without it).
+        #[arg(long)]
+        force: bool,
     },
     /// One pair over every code layout: is the effect the patch or where the linker put the
     /// kernels? A table and a plot of the ratio per layout, with each kernel's offset mod 64.
@@ -163,6 +167,10 @@ enum Cmd {
         /// Output directory (layout.md, layout.json, layout.svg).
         #[arg(long, default_value = "target/hotloops-layout")]
         out: PathBuf,
+        /// Replace files in --out of the names this command writes that another command, or no
+        /// command, wrote (refused, naming them, without it).
+        #[arg(long)]
+        force: bool,
     },
     /// Re-draw a saved report.json's report.md, plots and report.html with this build's
     /// renderer; nothing is measured (an hour-long full report need not be re-run for a
@@ -173,6 +181,10 @@ enum Cmd {
         /// Where to write (default: beside the file).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Also replace a different report's files in --out, or files of those names that
+        /// another command, or no command, wrote (refused, naming them, without it).
+        #[arg(long)]
+        force: bool,
     },
     /// Merge reports from several hosts into one Markdown table and SVG per study; with
     /// --baseline OLD.json, one NEW.json of the same host against it (before and after a change).
@@ -190,6 +202,10 @@ enum Cmd {
         /// with a bootstrap interval from both reports' raw trials.
         #[arg(long, value_name = "OLD.json")]
         baseline: Option<PathBuf>,
+        /// Replace files in --out of the names this command writes that another command, or no
+        /// command, wrote (refused, naming them, without it).
+        #[arg(long)]
+        force: bool,
     },
     /// A study's sweep over a workload parameter (alloc-churn: partitions 1..=200), with an SVG.
     Sweep {
@@ -205,6 +221,10 @@ enum Cmd {
         /// Output directory.
         #[arg(long, default_value = "target/hotloops-sweep")]
         out: PathBuf,
+        /// Replace files in --out of the names this command writes that another command, or no
+        /// command, wrote (refused, naming them, without it).
+        #[arg(long)]
+        force: bool,
     },
     /// One card per seed claim from saved results: every view (Rust model, C kernels, code
     /// layouts, static model, real server, instructions) on a line, and the conclusion the
@@ -549,16 +569,16 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::Layout { target, case, processes, budget_ms, size, quick, layouts, out } => {
+        Cmd::Layout { target, case, processes, budget_ms, size, quick, layouts, out, force } => {
             report::layout::check_ids(&layouts)?;
             let size = if quick { Size::Quick } else { size };
-            let opts = report::layout::Options { target, case, size, processes: processes.into(), budget: Duration::from_millis(budget_ms), layouts, out };
+            let opts = report::layout::Options { target, case, size, processes: processes.into(), budget: Duration::from_millis(budget_ms), layouts, out, force };
             let (_, md, files) = report::layout::run(&opts)?;
             out!("{md}");
             wrote(&files, &opts.out);
             Ok(())
         }
-        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size, layouts, strict, pg, config } => {
+        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size, layouts, strict, pg, config, force } => {
             if let Some(l) = &layouts {
                 report::layout::check_ids(l)?;
             }
@@ -583,13 +603,14 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 strict,
                 pg: pg.options(),
                 configs: config,
+                force,
             };
             let (r, files) = report::run::run(&opts)?;
             out!("{}", report::terminal(&r));
             wrote(&files, &out);
             Ok(())
         }
-        Cmd::Render { file, out } => {
+        Cmd::Render { file, out, force } => {
             let r = report::load(&file).map_err(|e| Usage(format!("{e:#}")))?;
             // The report is written back beside its plots: only in the version this build writes.
             if r.schema_version != report::SCHEMA_VERSION {
@@ -606,13 +627,28 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             let json = std::fs::read(&file).with_context(|| format!("{}: cannot read", file.display()))?;
             let planned = report::run::file_names(r.studies.iter().map(|s| s.name.as_str()));
             // Rendering beside the file writes it back unchanged: it is in the way of nothing.
-            let own = if same_file(&file, &out.join("report.json")) { vec!["report.json".to_string()] } else { vec![] };
-            let mut dir = hotloops::host::outdir::OutDir::claim(&out, &planned, &own)?;
+            // Another report's report.json there (same bytes: a copy of this one) would be
+            // replaced by this one's: a different report, refused unless --force.
+            let there = out.join("report.json");
+            let unchanged = same_file(&file, &there) || std::fs::read(&there).is_ok_and(|b| b == json);
+            if !unchanged && there.exists() && !force {
+                return Err(Usage(format!(
+                    "--out {} holds another report ({}): rendering {} there would replace it and its files; choose another --out, or pass --force to replace it",
+                    out.display(),
+                    there.display(),
+                    file.display()
+                ))
+                .into());
+            }
+            let claim = hotloops::host::outdir::Claim::new("report", planned).inputs([file.clone()]).force(force);
+            let claim = if unchanged { claim.unchanged(["report.json"]) } else { claim };
+            let mut dir = hotloops::host::outdir::OutDir::claim(&out, claim)?;
             let files = report::run::write_files_with(&r, &mut dir, Some(json))?;
             wrote(&files, &out);
             Ok(())
         }
-        Cmd::Compare { files, out, label, baseline } => {
+        Cmd::Compare { files, out, label, baseline, force } => {
+            let inputs: Vec<PathBuf> = files.iter().chain(baseline.iter()).cloned().collect();
             let usage = |e: anyhow::Error| anyhow::Error::new(Usage(format!("{e:#}")));
             if let Some(i) = label.iter().position(|l| l.trim().is_empty()) {
                 return Err(Usage(format!("--label number {} is empty: a label names its report's column", i + 1)).into());
@@ -628,7 +664,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                     (report::compare::baseline(&ls[0], &ls[1]).map_err(usage)?, Vec::new())
                 }
             };
-            let written = report::compare::write(&out, &md, &svgs)?;
+            let written = report::compare::write(&out, &md, &svgs, &inputs, force)?;
             out!("{md}");
             wrote(&written, &out);
             Ok(())
@@ -638,7 +674,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             outln!("{}", serde_json::to_string(&t).context("serialising trials")?);
             Ok(())
         }
-        Cmd::Sweep { study: name, quick, forms, out } => {
+        Cmd::Sweep { study: name, quick, forms, out, force } => {
             // Only a study that has a sweep: the valid names are those.
             if !report::sweep::STUDIES.contains(&name.as_str()) {
                 return Err(UnknownName { kind: "study with a sweep", given: name, valid: report::sweep::STUDIES.iter().map(|s| s.to_string()).collect() }.into());
@@ -653,8 +689,11 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                     }
                 }
             }
+            // Claimed first (a refusal before any wait), then timed alone on the measuring core.
+            let mut dir = report::sweep::claim(&out, force)?;
+            let _core = hotloops::host::lock::measuring_core("a sweep")?;
             let bar = indicatif::ProgressBar::new((cfg.grid.len() * cfg.variants.len() * cfg.forms.len()) as u64);
-            let (s, files) = report::sweep::write(&out, &cfg, &mut |_| bar.inc(1))?;
+            let (s, files) = report::sweep::write_into(&mut dir, &cfg, &mut |_| bar.inc(1))?;
             bar.finish_and_clear();
             out!("{}", report::sweep::markdown(&s));
             wrote(&files, &out);

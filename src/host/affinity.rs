@@ -10,6 +10,11 @@ pub fn pin_current_thread() -> Option<usize> {
     core_affinity::set_for_current(core).then_some(core.id)
 }
 
+/// The core [`pin_current_thread`] pins the measuring thread to: the last the process may use.
+pub fn measuring_core() -> Option<usize> {
+    allowed_cores().last().map(|c| c.id)
+}
+
 /// The cores this process could use before anything here pinned a thread.
 fn allowed_cores() -> &'static [core_affinity::CoreId] {
     static ALLOWED: std::sync::OnceLock<Vec<core_affinity::CoreId>> = std::sync::OnceLock::new();

@@ -17,6 +17,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Directories a run created for its output (`--out`), with the bookkeeping files in them (its
+/// lock file): on a signal those go, then the directory if nothing else is in it.
+static MADE: Mutex<Vec<(PathBuf, Vec<PathBuf>)>> = Mutex::new(Vec::new());
 /// Registered children: pid, and whether it leads a process group of its own (killed whole).
 static CHILDREN: Mutex<Vec<(u32, bool)>> = Mutex::new(Vec::new());
 static HOOKS: Mutex<Vec<fn()>> = Mutex::new(Vec::new());
@@ -73,8 +76,16 @@ fn handle() {
     for t in temps.iter() {
         let _ = if t.is_dir() { std::fs::remove_dir_all(t) } else { std::fs::remove_file(t) };
     }
+    // After the temporaries, which may be inside them.
+    let made = lock(&MADE);
+    for (dir, files) in made.iter() {
+        for f in files {
+            let _ = std::fs::remove_file(f);
+        }
+        let _ = std::fs::remove_dir(dir);
+    }
     super::stderr_line(format_args!("interrupted: stopped {} child process(es), removed {} temporary file(s)", children.len(), temps.len()));
-    let _held = (cleaning, critical, children, temps);
+    let _held = (cleaning, critical, children, temps, made);
     std::process::exit(EXIT_INTERRUPTED);
 }
 
@@ -146,6 +157,37 @@ impl Drop for TempGuard {
         let mut t = lock(&TEMPS);
         if let Some(i) = t.iter().position(|p| *p == self.0) {
             t.swap_remove(i);
+        }
+    }
+}
+
+/// A directory this run created ([`make_dir`]): on a signal while this guard lives, `files` in
+/// it are removed, then the directory if it is empty. Dropping the guard only unregisters it.
+#[must_use]
+#[derive(Debug)]
+pub struct MadeDirGuard(PathBuf);
+
+/// Create the directory `path` (its parent must exist) and register it in the same step, so a
+/// signal cannot come between the two; `files` (paths inside it) are the run's bookkeeping,
+/// removed with it. `None`: it was there already, created by someone else, and is not ours.
+pub fn make_dir(path: &Path, files: &[PathBuf]) -> io::Result<Option<MadeDirGuard>> {
+    install();
+    let mut made = lock(&MADE);
+    match std::fs::create_dir(path) {
+        Ok(()) => {
+            made.push((path.to_path_buf(), files.to_vec()));
+            Ok(Some(MadeDirGuard(path.to_path_buf())))
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+impl Drop for MadeDirGuard {
+    fn drop(&mut self) {
+        let mut m = lock(&MADE);
+        if let Some(i) = m.iter().position(|(p, _)| *p == self.0) {
+            m.swap_remove(i);
         }
     }
 }

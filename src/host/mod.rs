@@ -65,7 +65,7 @@ pub fn stderr_line(args: std::fmt::Arguments) {
     let _ = e.write_fmt(args).and_then(|_| e.write_all(b"\n"));
 }
 
-/// `eprintln!` that cannot panic ([`stderr_line`]): every message of the crate goes through it.
+/// `eprintln!` that cannot panic ([`stderr_line`]).
 #[macro_export]
 macro_rules! say {
     ($($t:tt)*) => { $crate::host::stderr_line(format_args!($($t)*)) };
@@ -269,24 +269,6 @@ fn keep(path: &Path) -> std::io::Result<Option<PathBuf>> {
     Ok(Some(aside))
 }
 
-/// Fail early, before measuring, if `dir` cannot take files: a path that is (or runs
-/// through) a regular file is bad input ([`Usage`], exit 2); one that cannot be created or
-/// written is an error. Creates the directory.
-pub fn check_writable(dir: &Path) -> Result<()> {
-    for a in dir.ancestors().filter(|a| !a.as_os_str().is_empty()) {
-        if let Ok(m) = std::fs::metadata(a)
-            && !m.is_dir()
-        {
-            let what = if a == dir { "is a file, not a directory".to_string() } else { format!("runs through {}, a file", a.display()) };
-            return Err(Usage(format!("--out {}: {what}", dir.display())).into());
-        }
-    }
-    std::fs::create_dir_all(dir).map_err(|e| anyhow!("--out {}: cannot create the directory: {e}", dir.display()))?;
-    let _probe = cleanup::create_temp(|| tempfile::NamedTempFile::new_in(dir), |t| t.path().to_path_buf())
-        .map_err(|e| anyhow!("--out {}: the directory is not writable: {e}", dir.display()))?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,18 +304,5 @@ mod tests {
         commit(&[(a.clone(), b"new a".to_vec()), (d.path().join("n.txt"), b"n".to_vec())], std::slice::from_ref(&b)).unwrap();
         assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
         assert_eq!(names(d.path()), ["a.txt", "c.txt", "n.txt"]);
-    }
-
-    #[test]
-    fn out_that_is_a_file_is_bad_input() {
-        let d = tempfile::tempdir().unwrap();
-        let f = d.path().join("f");
-        std::fs::write(&f, "").unwrap();
-        for out in [f.clone(), f.join("sub")] {
-            let e = check_writable(&out).unwrap_err();
-            assert!(e.is::<Usage>(), "{e:#}");
-        }
-        check_writable(&d.path().join("new/dir")).unwrap();
-        assert!(d.path().join("new/dir").is_dir());
     }
 }

@@ -118,6 +118,10 @@ pub struct PgArgs {
     /// over a single-user backend, collection inside amgetbitmap) beside the model's.
     #[arg(long, conflicts_with_all = ["seed", "sweep_partitions"])]
     pub instructions: bool,
+    /// Replace files in --out of the names this mode writes that another command, or no
+    /// command, wrote (refused, naming them, without it).
+    #[arg(long)]
+    pub force: bool,
 }
 
 impl PgArgs {
@@ -515,29 +519,35 @@ pub(crate) fn print_file(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The name (without .json/.md) of the pair of files a `pg` run writes.
-fn output_stem(args: &PgArgs) -> &'static str {
+/// The mode of a `pg` run: the name (without .json/.md) of the pair of files it writes, and
+/// the command and mode its `--out` manifest lists them under (one mode's files are not
+/// another's to remove).
+fn output_mode(args: &PgArgs) -> (&'static str, &'static str) {
     if args.seed.is_some() {
-        "pg-seed004"
+        ("pg-seed004", "pg --seed 004")
     } else if args.sweep_partitions {
-        "pg-sweep"
+        ("pg-sweep", "pg --sweep-partitions")
     } else if args.study == "read-stream" {
-        "pg-read-stream"
+        ("pg-read-stream", "pg --study read-stream")
     } else if args.study == "dir-by-value" {
-        "pg-dir-by-value"
+        ("pg-dir-by-value", "pg --study dir-by-value")
     } else if args.instructions {
-        "pg-instructions"
+        ("pg-instructions", "pg --instructions")
     } else {
-        "pg"
+        ("pg", "pg")
     }
 }
 
 fn run_inner(args: &PgArgs) -> Result<()> {
     check_args(args)?;
     // Claimed before any server work, as every command that writes into a directory: one run
-    // at a time, a user's file of the same name refused, both files and a manifest at once.
-    let stem = output_stem(args);
-    let mut out = crate::host::outdir::OutDir::claim(&args.out, &[format!("{stem}.json"), format!("{stem}.md")], &[])?;
+    // at a time, a user's or another command's file of the same name refused, both files and
+    // a manifest at once.
+    let (stem, by) = output_mode(args);
+    let claim = crate::host::outdir::Claim::new(by, [format!("{stem}.json"), format!("{stem}.md")]).force(args.force);
+    let mut out = crate::host::outdir::OutDir::claim(&args.out, claim)?;
+    // Timed alone on this host, as a report times (a count under callgrind needs no turn).
+    let _core = if args.instructions { None } else { crate::host::lock::measuring_core("`hotloops pg`")? };
     if args.study == "read-stream" {
         return readstream::run_cli(args, &mut out);
     }
