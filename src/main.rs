@@ -670,6 +670,11 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             Ok(())
         }
         Cmd::Paired { a, b, case, size, budget_ms, block_us } => {
+            // A trial is several blocks and a pair at least eight trials: a block longer than
+            // the whole budget would run for minutes (a 10 s block on a 10 ms budget).
+            if block_us > budget_ms * 1000 {
+                return Err(Usage(format!("--block-us {block_us} is longer than --budget-ms {budget_ms}: a block is at most the budget ({} us)", budget_ms * 1000)).into());
+            }
             let t = measure::wallclock::trials_by_id(&a, &b, &case, size, Duration::from_millis(budget_ms), Duration::from_micros(block_us))?;
             outln!("{}", serde_json::to_string(&t).context("serialising trials")?);
             Ok(())

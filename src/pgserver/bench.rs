@@ -478,7 +478,7 @@ pub fn measure_query_after(c: &Cluster, t: &Target, set: &str, case: &str, state
     for slot in &slots {
         measure_once_after(&mut s, t, &real(slot), &query, before)?;
     }
-    let mut samples: Vec<Vec<Sample>> = vec![Vec::with_capacity(rounds); slots.len()];
+    let mut samples: Vec<Vec<Sample>> = vec![Vec::new(); slots.len()];
     for r in 0..rounds {
         for k in 0..slots.len() {
             let i = (k + r) % slots.len();

@@ -52,8 +52,9 @@ pub struct PgArgs {
     /// pg_config on PATH, then Debian's /usr/lib/postgresql/15/bin/pg_config).
     #[arg(long)]
     pub pg_config: Option<PathBuf>,
-    /// Rows of seed 000's table3 (default: 1,000,000 with --quick, 10,000,000 with --full).
-    #[arg(long, conflicts_with_all = ["quick", "full"])]
+    /// Rows of seed 000's table3 (1 to 100,000,000; default: 1,000,000 with --quick,
+    /// 10,000,000 with --full).
+    #[arg(long, conflicts_with_all = ["quick", "full"], value_parser = clap::value_parser!(u64).range(1..=MAX_ROWS))]
     pub rows: Option<u64>,
     /// The short run: 1M rows and fewer rounds; seed 004's quick grid.
     #[arg(long, conflicts_with = "full")]
@@ -61,8 +62,8 @@ pub struct PgArgs {
     /// The seed's 10M rows; seed 004's full grid.
     #[arg(long)]
     pub full: bool,
-    /// Rounds (each round runs every variant, or every server, once, rotated).
-    #[arg(long)]
+    /// Rounds (2 to 1,000,000; each round runs every variant, or every server, once, rotated).
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(2..=MAX_ROUNDS))]
     pub rounds: Option<usize>,
     /// Output directory (pg.json, pg.md; pg-sweep.*; pg-seed004.*).
     #[arg(long, default_value = "target/hotloops-pg")]
@@ -86,11 +87,13 @@ pub struct PgArgs {
     /// allocates.
     #[arg(long, value_parser = ["004"])]
     pub seed: Option<String>,
-    /// Partition counts (--sweep-partitions, --seed 004) instead of the grid, comma-separated.
-    #[arg(long, value_delimiter = ',')]
+    /// Partition counts (--sweep-partitions, --seed 004) instead of the grid, comma-separated
+    /// (each 1 to 1,000).
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=MAX_PARTITIONS))]
     pub grid: Vec<u32>,
-    /// Seconds of each pgbench run (default: 2 quick / 5 for the sweep; 1 quick / 5 for --seed 004).
-    #[arg(long)]
+    /// Seconds of each pgbench run (1 to 3,600; default: 2 quick / 5 for the sweep; 1 quick /
+    /// 5 for --seed 004).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_SECONDS))]
     pub seconds: Option<u64>,
     /// --seed 004: with (`on`) or without (`off`) the index on bid (default both).
     #[arg(long, value_parser = ["on", "off"])]
@@ -99,8 +102,8 @@ pub struct PgArgs {
     /// (one; default `prepared`).
     #[arg(long, value_parser = ["simple", "prepared"])]
     pub protocol: Vec<String>,
-    /// --seed 004: client counts, comma-separated (default 1,4).
-    #[arg(long, value_delimiter = ',')]
+    /// --seed 004: client counts, comma-separated (each 1 to 64; default 1,4).
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=MAX_CLIENTS))]
     pub clients: Vec<u32>,
     /// --seed 004: glibc arms (`plain`, `trim`, `top-pad`, `trim-mmap`; default all).
     #[arg(long, value_parser = ["plain", "trim", "top-pad", "trim-mmap"])]
@@ -123,6 +126,17 @@ pub struct PgArgs {
     #[arg(long)]
     pub force: bool,
 }
+
+/// The most rows a table is loaded with (`--rows`, `report --pg-rows`): ten times the seed's.
+pub const MAX_ROWS: u64 = 100_000_000;
+/// The most rounds (`--rounds`, `report --pg-rounds`).
+pub const MAX_ROUNDS: u64 = 1_000_000;
+/// The most partitions a pgbench table is split into (`--grid`).
+pub const MAX_PARTITIONS: i64 = 1000;
+/// The longest pgbench run, s (`--seconds`, `report --pg-seconds`).
+pub const MAX_SECONDS: u64 = 3600;
+/// The most pgbench clients (`--clients`).
+pub const MAX_CLIENTS: i64 = 64;
 
 impl PgArgs {
     /// Rows to load.
@@ -443,10 +457,16 @@ pub fn check_args(args: &PgArgs) -> Result<()> {
     if args.grid.contains(&0) || args.seconds == Some(0) {
         return usage("--grid values and --seconds must be at least 1");
     }
-    // A point twice would be measured twice and printed as two rows of one point.
-    if let Some((_, g)) = args.grid.iter().enumerate().find(|(i, g)| args.grid[..*i].contains(g)) {
-        return Err(UsageError(format!("--grid {g} is given twice: name each partition count once")).into());
-    }
+    // A value twice would be measured twice and printed as two rows of one point.
+    twice("--grid", "partition count", &args.grid)?;
+    twice("--clients", "client count", &args.clients)?;
+    twice("--server", "server", &args.server)?;
+    twice("--cache", "cache state", &args.cache)?;
+    twice("--case", "case", &args.case)?;
+    twice("--io-method", "io_method", &args.io_method)?;
+    twice("--protocol", "protocol", &args.protocol)?;
+    twice("--arm", "arm", &args.arm)?;
+    twice("--bid-index", "setting", &args.bid_index)?;
     // Seed 004 compares servers: one named alone is refused here, before any is built for.
     if seed && (args.server.len() + args.pg_config.iter().count()) == 1 {
         return usage("seed 004 compares servers: give two or more with --server (default 17 and 18)");
@@ -470,6 +490,14 @@ pub fn check_args(args: &PgArgs) -> Result<()> {
         seed004_config(args).check()?;
     }
     Ok(())
+}
+
+/// A list option that names one value twice is bad input (`--grid 1,1`, `--clients 4,4`).
+fn twice<T: PartialEq + std::fmt::Display>(flag: &str, what: &str, values: &[T]) -> Result<()> {
+    match values.iter().enumerate().find(|(i, v)| values[..*i].contains(v)) {
+        Some((_, v)) => Err(UsageError(format!("{flag} {v} is given twice: name each {what} once")).into()),
+        None => Ok(()),
+    }
 }
 
 fn seed004_config(args: &PgArgs) -> seed004::Config {

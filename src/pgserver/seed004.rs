@@ -92,11 +92,11 @@ impl Config {
         if let Some(p) = self.protocols.iter().find(|p| !PROTOCOLS.contains(&p.as_str())) {
             return usage(format!("--protocol {p}: valid protocols are {}", PROTOCOLS.join(", ")));
         }
-        if self.grid.is_empty() || self.grid.contains(&0) || self.grid.iter().any(|&n| n > 1000) {
-            return usage("--partitions: counts from 1 to 1000".into());
+        if self.grid.is_empty() || self.grid.contains(&0) || self.grid.iter().any(|&n| n as i64 > super::MAX_PARTITIONS) {
+            return usage(format!("--grid: partition counts from 1 to {}", super::MAX_PARTITIONS));
         }
-        if self.clients.is_empty() || self.clients.contains(&0) || self.clients.iter().any(|&c| c > 64) {
-            return usage("--clients: from 1 to 64".into());
+        if self.clients.is_empty() || self.clients.contains(&0) || self.clients.iter().any(|&c| c as i64 > super::MAX_CLIENTS) {
+            return usage(format!("--clients: from 1 to {}", super::MAX_CLIENTS));
         }
         if self.seconds == 0 || self.rounds < 2 {
             return usage("--seconds must be at least 1 and --rounds at least 2".into());
@@ -413,7 +413,7 @@ pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<Seed004Report
                 }
                 counted.push(per_proto);
             }
-            let mut tps = vec![vec![Vec::with_capacity(cfg.rounds); slots.len()]; combos.len()];
+            let mut tps = vec![vec![Vec::new(); slots.len()]; combos.len()];
             for r in 0..cfg.rounds {
                 for (k, (proto, clients)) in combos.iter().enumerate() {
                     for j in 0..slots.len() {
