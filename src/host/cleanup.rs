@@ -146,10 +146,103 @@ pub fn create_temp<T>(make: impl FnOnce() -> io::Result<T>, path: impl FnOnce(&T
     Ok((t, TempGuard(p)))
 }
 
-/// A registered temporary directory `<TMPDIR>/<prefix>XXXXXX`, removed when the returned
-/// directory is dropped, and by the handler on a signal.
-pub fn temp_dir(prefix: &str) -> io::Result<(tempfile::TempDir, TempGuard)> {
-    create_temp(|| tempfile::Builder::new().prefix(prefix).tempdir(), |d| d.path().to_path_buf())
+/// A registered temporary directory `<TMPDIR>/<prefix><owner>XXXXXX` ([`owned_prefix`]),
+/// removed when the returned directory is dropped, and by the handler on a signal. The first
+/// of a prefix in a process removes those a killed run left ([`sweep_orphans`]). A `TMPDIR`
+/// that is not a directory is bad input, named.
+pub fn temp_dir(prefix: &str) -> anyhow::Result<(tempfile::TempDir, TempGuard)> {
+    let tmp = std::env::temp_dir();
+    if !tmp.is_dir() {
+        let how = if std::env::var_os("TMPDIR").is_some() { "TMPDIR" } else { "the temporary directory" };
+        return Err(super::Usage(format!("{how} {} is not a directory: create it or set TMPDIR to one", tmp.display())).into());
+    }
+    sweep_once(&tmp, prefix);
+    create_temp(|| tempfile::Builder::new().prefix(&owned_prefix(prefix)).tempdir(), |d| d.path().to_path_buf())
+        .map_err(|e| anyhow::anyhow!("creating a temporary directory in {}: {e}", tmp.display()))
+}
+
+/// [`sweep_orphans`] of `prefix` in `parent`, once per process and place, saying on stderr
+/// what it removed.
+pub fn sweep_once(parent: &Path, prefix: &str) {
+    static DONE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    let key = parent.join(prefix);
+    {
+        let mut d = lock(&DONE);
+        if d.contains(&key) {
+            return;
+        }
+        d.push(key);
+    }
+    let gone = sweep_orphans(parent, prefix, |p| std::fs::remove_dir_all(p));
+    if !gone.is_empty() {
+        let names: Vec<String> = gone.iter().map(|p| p.display().to_string()).collect();
+        super::stderr_line(format_args!("removed {} temporary director(ies) of runs that were killed: {}", gone.len(), names.join(", ")));
+    }
+}
+
+/// A process's start time (clock ticks after boot, `/proc/PID/stat`): with the pid it names
+/// one process for good (pids are reused, the pair is not).
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (in parentheses, which may hold spaces): the 20th is starttime.
+    stat.rsplit_once(')')?.1.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// `<prefix><pid>-<start>-`: the start of the name of a temporary that names the run that owns
+/// it (this process), so that a later run can tell one a killed run left behind from a live
+/// run's ([`owner_gone`]).
+pub fn owned_prefix(prefix: &str) -> String {
+    let pid = std::process::id();
+    format!("{prefix}{pid}-{}-", start_time(pid).unwrap_or(0))
+}
+
+/// Whether the run that owns `name` (made with [`owned_prefix`] of `prefix`) is gone: its pid
+/// is not running, or is another process now. `None`: not such a name (left alone).
+pub fn owner_gone(name: &str, prefix: &str) -> Option<bool> {
+    let mut f = name.strip_prefix(prefix)?.splitn(3, '-');
+    let pid: u32 = f.next()?.parse().ok()?;
+    let start: u64 = f.next()?.parse().ok()?;
+    f.next()?;
+    Some(pid != std::process::id() && start_time(pid).is_none_or(|s| s != start))
+}
+
+/// Remove (`remove`) every entry of `parent` named by [`owned_prefix`] of `prefix` whose run is
+/// gone ([`owner_gone`]): what a run killed by SIGKILL, which no handler sees, left behind.
+/// Returns those removed.
+pub fn sweep_orphans(parent: &Path, prefix: &str, remove: impl Fn(&Path) -> io::Result<()>) -> Vec<PathBuf> {
+    let mut gone = Vec::new();
+    for e in std::fs::read_dir(parent).into_iter().flatten().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if owner_gone(&name, prefix) == Some(true) && remove(&e.path()).is_ok() {
+            gone.push(e.path());
+        }
+    }
+    gone.sort();
+    gone
+}
+
+/// Make `cmd`'s process die with this process's thread that starts it (Linux's parent-death
+/// signal, SIGKILL): a child that the signal handler cannot reach, because this process was
+/// killed by SIGKILL, does not run on (valgrind for minutes, a server's helper). Only for a
+/// child that the starting thread waits for, or that lives no longer than that thread.
+pub fn die_with_parent(cmd: &mut Command) -> &mut Command {
+    use std::os::unix::process::CommandExt as _;
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: prctl and getppid are async-signal-safe and touch no memory of the parent;
+    // the closure runs in the child between fork and exec (after any uid change, which would
+    // clear the setting).
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // The parent died before the setting took: go now.
+            if libc::getppid() != parent {
+                return Err(io::Error::other("the parent is gone"));
+            }
+            Ok(())
+        })
+    }
 }
 
 impl Drop for TempGuard {

@@ -574,6 +574,8 @@ fn run_inner(args: &PgArgs) -> Result<()> {
     let (stem, by) = output_mode(args);
     let claim = crate::host::outdir::Claim::new(by, [format!("{stem}.json"), format!("{stem}.md")]).force(args.force);
     let mut out = crate::host::outdir::OutDir::claim(&args.out, claim)?;
+    // Clusters whose run was killed before it could stop them: stopped and removed now.
+    cluster::sweep_orphans();
     // Timed alone on this host, as a report times (a count under callgrind needs no turn).
     let _core = if args.instructions { None } else { crate::host::lock::measuring_core("`hotloops pg`")? };
     if args.study == "read-stream" {
