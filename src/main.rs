@@ -239,6 +239,10 @@ enum Cmd {
         /// text (the terminal) or md (pastes into a mail or PR).
         #[arg(long, value_parser = ["text", "md"], default_value = "text")]
         format: String,
+        /// Conclude from views of several hosts (CPUs) at once; without it a card whose views
+        /// come from more than one host names each view's host and draws no conclusion.
+        #[arg(long)]
+        mixed_hosts: bool,
     },
     /// Real PostgreSQL: the tid-batch variants inside the installed server (hl_btree extension,
     /// a throwaway cluster), or with --sweep-partitions seed 004's pgbench sweep.
@@ -704,13 +708,14 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             wrote(&files, &out);
             Ok(())
         }
-        Cmd::Seed { seed, reports, format } => {
+        Cmd::Seed { seed, reports, format, mixed_hosts } => {
             let spec = report::seeds::spec(&seed)?;
             let paths = if reports.is_empty() { vec![PathBuf::from("target/hotloops-report")] } else { reports };
             if let Some(p) = paths.iter().find(|p| !p.exists()) {
                 return Err(Usage(format!("{}: no such file or directory (a report.json, model.json, `hotloops pg` JSON file, or a directory of them)", p.display())).into());
             }
-            let src = report::seeds::Sources::load(&paths)?;
+            let mut src = report::seeds::Sources::load(&paths)?;
+            src.mixed_hosts = mixed_hosts;
             out!("{}", report::seeds::render(&report::seeds::card(spec, &src), format == "md"));
             Ok(())
         }
