@@ -226,7 +226,14 @@ impl Row {
 
 /// A ratio as a signed percent change: 0.9278 -> "-7.22%".
 pub fn pct(r: f64) -> String {
-    format!("{:+.2}%", (r - 1.0) * 100.0)
+    // An interval's end can be unbounded (a TPS interval reaching 0 is an infinite time ratio).
+    if r.is_nan() {
+        "n/a".into()
+    } else if r == f64::INFINITY {
+        "unbounded".into()
+    } else {
+        format!("{:+.2}%", (r - 1.0) * 100.0)
+    }
 }
 
 /// A unit as an SI symbol (`us` -> `µs`); per-item units keep their item (`us/run`).

@@ -71,7 +71,7 @@ pub struct Spec {
 pub const SPECS: &[Spec] = &[
     Spec {
         seed: "000",
-        source: "Haibo's review of TID batching v2 (seed 000)",
+        source: "Haibo's review of TID batching v1 (seed 000)",
         quote: "Using a local index and updating itemIndex once after the copy improved the 10M-row workload by another 2.24% in my tests.",
         claim_ratio: 1.0 / 1.0224,
         study: "local-index",
