@@ -60,7 +60,7 @@ enum Cmd {
         #[arg(long, value_enum, default_value = "quick")]
         size: Size,
         /// Runs (1 to 1,000,000).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        #[arg(long, default_value_t = 1, value_parser = hotloops::host::in_range::<u32>(1, 1_000_000))]
         reps: u32,
     },
     /// Exact instructions of one kernel on one case (callgrind, toggled on the kernel symbol).
@@ -88,7 +88,7 @@ enum Cmd {
         #[arg(long, value_enum, default_value = "quick")]
         size: Size,
         /// Runs of the case while counting (1 to 1,000,000).
-        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        #[arg(long, default_value_t = 20, value_parser = hotloops::host::in_range::<u32>(1, 1_000_000))]
         runs: u32,
     },
     /// The main job: every study's variants against their baselines, with provenance.
@@ -113,11 +113,11 @@ enum Cmd {
         no_model: bool,
         /// Measuring processes per wall-clock pair in each code layout (1 to 64; pooled with a
         /// hierarchical bootstrap: layouts, processes, trials).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        #[arg(long, default_value_t = 1, value_parser = hotloops::host::in_range::<u16>(1, 64))]
         processes: u16,
         /// Wall-clock budget per pair and process round, in ms, split over the code layouts
         /// (10 to 3,600,000; default: 600 quick, 10000 full).
-        #[arg(long, value_parser = clap::value_parser!(u64).range(10..=3_600_000))]
+        #[arg(long, value_parser = hotloops::host::in_range::<u64>(10, 3_600_000))]
         budget_ms: Option<u64>,
         /// Workload size, overriding --quick (test: seconds-long smoke runs).
         #[arg(long, value_enum, hide = true)]
@@ -150,10 +150,10 @@ enum Cmd {
         #[arg(long)]
         case: Option<String>,
         /// Measuring processes per layout (1 to 64).
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+        #[arg(long, default_value_t = 2, value_parser = hotloops::host::in_range::<u16>(1, 64))]
         processes: u16,
         /// Wall-clock budget per pair, layout and process, ms (10 to 600,000).
-        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(10..=600_000))]
+        #[arg(long, default_value_t = 500, value_parser = hotloops::host::in_range::<u64>(10, 600_000))]
         budget_ms: u64,
         /// Workload size.
         #[arg(long, value_enum, default_value = "quick")]
@@ -279,10 +279,10 @@ enum Cmd {
         #[arg(long, value_enum)]
         size: Size,
         /// Wall-clock budget, ms (1 to 3,600,000).
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=measure::wallclock::MAX_BUDGET_MS))]
+        #[arg(long, value_parser = hotloops::host::in_range::<u64>(1, measure::wallclock::MAX_BUDGET_MS as u128))]
         budget_ms: u64,
         /// Target block length, us (1 to 10,000,000).
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=measure::wallclock::MAX_BLOCK_US))]
+        #[arg(long, value_parser = hotloops::host::in_range::<u64>(1, measure::wallclock::MAX_BLOCK_US as u128))]
         block_us: u64,
     },
     /// (internal) A fresh measuring process: one JSON request on stdin (trials, serve, point,

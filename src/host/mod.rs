@@ -36,6 +36,16 @@ impl std::fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
+/// A command-line value parser of an integer in `lo..=hi`: every refusal names the range
+/// (`18446744073709551615 is not in 1..=1000000`), where clap's own ranged parsers say only
+/// "number too large to fit in target type" past their integer's width. Checked before
+/// anything is sized by the value.
+pub fn in_range<T: TryFrom<u128>>(lo: u128, hi: u128) -> impl Fn(&str) -> std::result::Result<T, String> + Clone + Send + Sync + 'static {
+    move |s: &str| {
+        s.trim().parse::<u128>().ok().filter(|v| (lo..=hi).contains(v)).and_then(|v| T::try_from(v).ok()).ok_or_else(|| format!("{s} is not in {lo}..={hi}"))
+    }
+}
+
 /// What a command needs and this host lacks (valgrind, llvm-mca, a PMU for `--require
 /// counters`, a C configuration not built): exit 2 on every command, the message saying what
 /// to install, since running again cannot help until something is installed or chosen.

@@ -54,7 +54,7 @@ pub struct PgArgs {
     pub pg_config: Option<PathBuf>,
     /// Rows of seed 000's table3 (1 to 100,000,000; default: 1,000,000 with --quick,
     /// 10,000,000 with --full).
-    #[arg(long, conflicts_with_all = ["quick", "full"], value_parser = clap::value_parser!(u64).range(1..=MAX_ROWS))]
+    #[arg(long, conflicts_with_all = ["quick", "full"], value_parser = crate::host::in_range::<u64>(1, MAX_ROWS as u128))]
     pub rows: Option<u64>,
     /// The short run: 1M rows and fewer rounds; seed 004's quick grid.
     #[arg(long, conflicts_with = "full")]
@@ -63,7 +63,7 @@ pub struct PgArgs {
     #[arg(long)]
     pub full: bool,
     /// Rounds (2 to 1,000,000; each round runs every variant, or every server, once, rotated).
-    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(2..=MAX_ROUNDS))]
+    #[arg(long, value_parser = crate::host::in_range::<usize>(2, MAX_ROUNDS as u128))]
     pub rounds: Option<usize>,
     /// Output directory (pg.json, pg.md; pg-sweep.*; pg-seed004.*).
     #[arg(long, default_value = "target/hotloops-pg")]
@@ -89,11 +89,11 @@ pub struct PgArgs {
     pub seed: Option<String>,
     /// Partition counts (--sweep-partitions, --seed 004) instead of the grid, comma-separated
     /// (each 1 to 1,000).
-    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=MAX_PARTITIONS))]
+    #[arg(long, value_delimiter = ',', value_parser = crate::host::in_range::<u32>(1, MAX_PARTITIONS as u128))]
     pub grid: Vec<u32>,
     /// Seconds of each pgbench run (1 to 3,600; default: 2 quick / 5 for the sweep; 1 quick /
     /// 5 for --seed 004).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_SECONDS))]
+    #[arg(long, value_parser = crate::host::in_range::<u64>(1, MAX_SECONDS as u128))]
     pub seconds: Option<u64>,
     /// --seed 004: with (`on`) or without (`off`) the index on bid (default both).
     #[arg(long, value_parser = ["on", "off"])]
@@ -103,7 +103,7 @@ pub struct PgArgs {
     #[arg(long, value_parser = ["simple", "prepared"])]
     pub protocol: Vec<String>,
     /// --seed 004: client counts, comma-separated (each 1 to 64; default 1,4).
-    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=MAX_CLIENTS))]
+    #[arg(long, value_delimiter = ',', value_parser = crate::host::in_range::<u32>(1, MAX_CLIENTS as u128))]
     pub clients: Vec<u32>,
     /// --seed 004: glibc arms (`plain`, `trim`, `top-pad`, `trim-mmap`; default all).
     #[arg(long, value_parser = ["plain", "trim", "top-pad", "trim-mmap"])]
@@ -112,7 +112,7 @@ pub struct PgArgs {
     #[arg(long)]
     pub no_who_allocates: bool,
     /// --study dir-by-value: pgbench scale (default 10 quick, 100 full).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, value_parser = crate::host::in_range::<u32>(1, 10_000))]
     pub scale: Option<u32>,
     /// --study dir-by-value: skip callgrind (the instructions and the bound).
     #[arg(long, conflicts_with = "instructions")]
@@ -132,11 +132,11 @@ pub const MAX_ROWS: u64 = 100_000_000;
 /// The most rounds (`--rounds`, `report --pg-rounds`).
 pub const MAX_ROUNDS: u64 = 1_000_000;
 /// The most partitions a pgbench table is split into (`--grid`).
-pub const MAX_PARTITIONS: i64 = 1000;
+pub const MAX_PARTITIONS: u32 = 1000;
 /// The longest pgbench run, s (`--seconds`, `report --pg-seconds`).
 pub const MAX_SECONDS: u64 = 3600;
 /// The most pgbench clients (`--clients`).
-pub const MAX_CLIENTS: i64 = 64;
+pub const MAX_CLIENTS: u32 = 64;
 
 impl PgArgs {
     /// Rows to load.

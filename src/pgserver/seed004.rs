@@ -92,10 +92,10 @@ impl Config {
         if let Some(p) = self.protocols.iter().find(|p| !PROTOCOLS.contains(&p.as_str())) {
             return usage(format!("--protocol {p}: valid protocols are {}", PROTOCOLS.join(", ")));
         }
-        if self.grid.is_empty() || self.grid.contains(&0) || self.grid.iter().any(|&n| n as i64 > super::MAX_PARTITIONS) {
+        if self.grid.is_empty() || self.grid.contains(&0) || self.grid.iter().any(|&n| n > super::MAX_PARTITIONS) {
             return usage(format!("--grid: partition counts from 1 to {}", super::MAX_PARTITIONS));
         }
-        if self.clients.is_empty() || self.clients.contains(&0) || self.clients.iter().any(|&c| c as i64 > super::MAX_CLIENTS) {
+        if self.clients.is_empty() || self.clients.contains(&0) || self.clients.iter().any(|&c| c > super::MAX_CLIENTS) {
             return usage(format!("--clients: from 1 to {}", super::MAX_CLIENTS));
         }
         if self.seconds == 0 || self.rounds < 2 {
