@@ -276,6 +276,33 @@ pub fn make_dir(path: &Path, files: &[PathBuf]) -> io::Result<Option<MadeDirGuar
     }
 }
 
+/// Move the directory `guard` holds to `to` unless something is there already
+/// (`renameat2(RENAME_NOREPLACE)`), with the registry held, so that a signal finds it under
+/// one name or the other; `files` are its bookkeeping under the new name. `Ok(false)`: `to`
+/// exists, and the guard still holds the old name; an error of kind `Unsupported`: the file
+/// system cannot rename without replacing.
+pub fn place_made_dir(guard: &mut MadeDirGuard, to: &Path, files: &[PathBuf]) -> io::Result<bool> {
+    use std::os::unix::ffi::OsStrExt as _;
+    let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes()).map_err(io::Error::other);
+    let (from_c, to_c) = (c(&guard.0)?, c(to)?);
+    let mut made = lock(&MADE);
+    // SAFETY: two NUL-terminated paths, relative to the working directory.
+    let r = unsafe { libc::renameat2(libc::AT_FDCWD, from_c.as_ptr(), libc::AT_FDCWD, to_c.as_ptr(), libc::RENAME_NOREPLACE) };
+    if r != 0 {
+        let e = io::Error::last_os_error();
+        return match e.raw_os_error() {
+            Some(libc::EEXIST) => Ok(false),
+            Some(libc::EINVAL) | Some(libc::ENOSYS) => Err(io::Error::new(io::ErrorKind::Unsupported, e)),
+            _ => Err(e),
+        };
+    }
+    if let Some(entry) = made.iter_mut().find(|(p, _)| *p == guard.0) {
+        *entry = (to.to_path_buf(), files.to_vec());
+    }
+    guard.0 = to.to_path_buf();
+    Ok(true)
+}
+
 impl Drop for MadeDirGuard {
     fn drop(&mut self) {
         let mut m = lock(&MADE);

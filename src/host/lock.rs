@@ -19,6 +19,13 @@ pub struct RunLock {
     pub path: PathBuf,
 }
 
+impl RunLock {
+    /// The same lock, its file now at `path` (its directory was renamed).
+    pub fn moved_to(self, path: PathBuf) -> RunLock {
+        RunLock { path, ..self }
+    }
+}
+
 /// Where core locks live: `$HOTLOOPS_LOCK_DIR`, else `$XDG_RUNTIME_DIR`, else `/tmp`.
 pub fn lock_dir() -> PathBuf {
     ["HOTLOOPS_LOCK_DIR", "XDG_RUNTIME_DIR"]

@@ -186,6 +186,45 @@ fn check_path(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Make `dir` with its lock held: a directory of this run's own beside it (named for this run,
+/// so that a later claim beside it removes it if the run was killed) with the lock taken
+/// inside, renamed to `dir` unless something is there already. `None`: another run's is there.
+fn make_locked(dir: &Path, lock_path: &Path, what: &str) -> Result<Option<(super::cleanup::MadeDirGuard, super::lock::RunLock)>> {
+    let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let prefix = format!(".{name}.hotloops-new-");
+    super::cleanup::sweep_once(parent, &prefix);
+    let tmp = parent.join(format!("{}0", super::cleanup::owned_prefix(&prefix)));
+    let tmp_lock = tmp.join(LOCK);
+    let mut guard = match super::cleanup::make_dir(&tmp, std::slice::from_ref(&tmp_lock)).map_err(|e| anyhow!("--out {}: cannot create the directory: {e}", dir.display()))? {
+        Some(g) => g,
+        None => return Err(anyhow!("--out {}: {} is in the way", dir.display(), tmp.display())),
+    };
+    let undo = || {
+        let _ = std::fs::remove_file(&tmp_lock);
+        let _ = std::fs::remove_dir(&tmp);
+    };
+    let lock = match super::lock::acquire(&tmp_lock, what) {
+        Ok(l) => l,
+        Err(e) => {
+            undo();
+            return Err(e);
+        }
+    };
+    match super::cleanup::place_made_dir(&mut guard, dir, &[lock_path.to_path_buf()]) {
+        Ok(true) => Ok(Some((guard, lock.moved_to(lock_path.to_path_buf())))),
+        Ok(false) => {
+            undo();
+            drop(lock);
+            Ok(None)
+        }
+        Err(e) => {
+            undo();
+            Err(e.into())
+        }
+    }
+}
+
 /// An output directory claimed by one run ([`OutDir::claim`]): checked, locked, and written
 /// all-or-none with its manifest ([`OutDir::replace`]). Dropped without a commit, it removes
 /// the directory again if the claim created it (a failed run leaves no empty `--out`).
@@ -207,26 +246,42 @@ impl OutDir {
     pub fn claim(dir: &Path, claim: Claim) -> Result<OutDir> {
         check_path(dir)?;
         let lock_path = dir.join(LOCK);
-        // Create (or find) the directory, then lock it, before anything else happens in it. A
-        // directory that vanishes before we lock it (its creator failed and removed it) is
-        // made again.
+        let what = format!("--out {}", dir.display());
+        if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| anyhow!("--out {}: cannot create the directory: {e}", dir.display()))?;
+        }
+        // A new directory is made locked: created under a name of its own with its lock taken,
+        // then renamed into place unless another run's is there first. So the run that creates
+        // it is the run that holds it, and only it ever removes it. An existing directory is
+        // locked where it is; one that vanishes before we lock it (its creator failed and
+        // removed it) is looked for again.
         let mut tries = 0;
         let (created, lock) = loop {
             tries += 1;
-            if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(parent).map_err(|e| anyhow!("--out {}: cannot create the directory: {e}", dir.display()))?;
-            }
-            let created = super::cleanup::make_dir(dir, std::slice::from_ref(&lock_path)).map_err(|e| anyhow!("--out {}: cannot create the directory: {e}", dir.display()))?;
-            check_path(dir)?;
-            match super::lock::acquire(&lock_path, &format!("--out {}", dir.display())) {
-                Ok(l) => break (created, l),
-                Err(_) if created.is_none() && !dir.exists() && tries < 5 => continue,
-                Err(e) => {
-                    if created.is_some() {
-                        let _ = std::fs::remove_dir(dir);
+            if std::fs::symlink_metadata(dir).is_err() {
+                match make_locked(dir, &lock_path, &what) {
+                    Ok(Some((g, l))) => break (Some(g), l),
+                    Ok(None) => {}
+                    Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::Unsupported) => {
+                        // No rename without replacing here: create it in place.
+                        if let Some(g) = super::cleanup::make_dir(dir, std::slice::from_ref(&lock_path)).map_err(|e| anyhow!("--out {}: cannot create the directory: {e}", dir.display()))? {
+                            match super::lock::acquire(&lock_path, &what) {
+                                Ok(l) => break (Some(g), l),
+                                Err(e) => {
+                                    let _ = std::fs::remove_dir(dir);
+                                    return Err(e);
+                                }
+                            }
+                        }
                     }
-                    return Err(e);
+                    Err(e) => return Err(e),
                 }
+            }
+            check_path(dir)?;
+            match super::lock::acquire(&lock_path, &what) {
+                Ok(l) => break (None, l),
+                Err(_) if !dir.exists() && tries < 5 => continue,
+                Err(e) => return Err(e),
             }
         };
         let mut out = OutDir { dir: dir.to_path_buf(), claim, created, committed: false, lock: Some(lock) };
@@ -246,11 +301,11 @@ impl OutDir {
             if let Some(i) = c.input_at(&path)
                 && !c.unchanged.contains(name)
             {
+                let given = if i.as_path() == path { String::new() } else { format!(" (given as {})", i.display()) };
                 return Err(Usage(format!(
-                    "--out {}: {} is an input of this run ({}): writing {name} would replace it; choose another --out (nothing was written)",
+                    "--out {}: {} is an input of this run{given}: writing {name} would replace it; choose another --out (nothing was written)",
                     dir.display(),
                     path.display(),
-                    i.display()
                 ))
                 .into());
             }
