@@ -8,7 +8,14 @@
 //!
 //! Once the handler has started it keeps the registries locked until the process exits, so
 //! nothing registered after its sweep can be left behind: a thread that starts a child or
-//! creates a temporary then waits for the exit instead.
+//! creates a temporary then waits for the exit instead. A directory a run creates for its
+//! output ([`make_dir`]) goes with its lock file on a signal when nothing else is in it.
+//!
+//! SIGKILL reaches no handler, so for it: a child the run waits for can be made to die with the
+//! run ([`die_with_parent`]: valgrind, the server code's children, the model's tools), and a
+//! temporary's name records the run that owns it ([`owned_prefix`]: pid and start time), so
+//! that the next run making one of that kind removes those whose run is gone
+//! ([`sweep_orphans`], [`temp_dir`]).
 
 use std::io;
 use std::path::{Path, PathBuf};

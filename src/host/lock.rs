@@ -3,7 +3,9 @@
 //! `$HOTLOOPS_LOCK_DIR`, else `$XDG_RUNTIME_DIR`, else `/tmp`), so a second report at the same
 //! time refuses, naming the first, instead of sharing a core (an A/A floor of ±42%) or mixing
 //! files. The kernel drops a lock when its holder exits, killed or not; the file stays, with
-//! the last holder's pid.
+//! the last holder's pid. A sweep and `hotloops pg` take the same core lock while they time,
+//! waiting for a holder instead of refusing ([`measuring_core`]). A lock file unlinked between
+//! a run's open and its lock is not taken for a lock ([`acquire`] opens it again).
 
 use anyhow::{Result, bail};
 use std::fs::{File, OpenOptions};
