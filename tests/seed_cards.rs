@@ -247,7 +247,7 @@ fn the_servers_instructions_are_a_line_per_version() {
     let d = tempfile::tempdir().unwrap();
     let rep = synthetic_report(d.path(), 0.96, 0.95, 0.97, "faster");
     let side = |n: f64| serde_json::json!({"what": "w", "tids": 1000, "total_per_tid": n, "functions": []});
-    let v = serde_json::json!({"host_cpu": "h", "command": "hotloops pg --instructions --full", "servers": [{
+    let v = serde_json::json!({"host_cpu": AMD_HOST, "command": "hotloops pg --instructions --full", "servers": [{
         "server_version": "postgres (PostgreSQL) 17.9", "rows": 1000,
         "comparisons": [
             {"case": "btree-many", "variant": "tid-batch/batched-store", "server": side(100.0), "model": null},

@@ -897,7 +897,9 @@ pub fn card(spec: &Spec, src: &Sources) -> Card {
 fn view_hosts(lines: &[Line], src: &Sources) -> Vec<(String, Vec<String>)> {
     let mut hosts: Vec<(String, Vec<String>)> = Vec::new();
     for l in lines.iter().filter(|l| l.figure.is_ok()) {
-        let Some((_, h)) = src.hosts.iter().find(|(p, _)| display(p) == l.source) else { continue };
+        // A line's source is its file, or (a report's figures) the file with its size and commit.
+        let of = |p: &PathBuf| l.source == display(p) || l.source.strip_prefix(&display(p)).is_some_and(|r| r.starts_with(" ("));
+        let Some((_, h)) = src.hosts.iter().find(|(p, _)| of(p)) else { continue };
         match hosts.iter_mut().find(|(x, _)| x == h) {
             Some((_, v)) => v.push(l.label.clone()),
             None => hosts.push((h.clone(), vec![l.label.clone()])),
