@@ -868,7 +868,7 @@ pub fn card(spec: &Spec, src: &Sources) -> Card {
         format!(
             "No conclusion: these views come from {} hosts ({}), and a conclusion across hosts would mix their CPUs; give one host's files, or pass --mixed-hosts to conclude across them.",
             hosts.len(),
-            hosts.iter().map(|(h, views)| format!("{h}: {}", views.join(", "))).collect::<Vec<_>>().join("; ")
+            hosts.iter().map(|(h, _)| h.as_str()).collect::<Vec<_>>().join("; ")
         )
     } else {
         conclude(spec.claim_ratio, &lines)
