@@ -279,7 +279,7 @@ impl Supervisor {
 /// the first cluster of any run; safe beside live runs, whose clusters it leaves alone. Returns
 /// the directories removed.
 pub fn sweep_orphans() -> Vec<PathBuf> {
-    let gone = crate::host::cleanup::sweep_orphans(&cluster_parent(), PREFIX, |root| {
+    crate::host::cleanup::sweep_orphans(&cluster_parent(), PREFIX, |root| {
         let data = root.join("data");
         let server = postmaster_pid(&data).filter(|&pid| {
             std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| String::from_utf8_lossy(&c).contains(&*data.to_string_lossy()))
@@ -301,8 +301,7 @@ pub fn sweep_orphans() -> Vec<PathBuf> {
             server.map(|p| format!(", after stopping its server (pid {p})")).unwrap_or_default()
         );
         Ok(())
-    });
-    gone
+    })
 }
 
 /// Whether `pid` runs (a zombie waiting to be reaped does not).
