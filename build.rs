@@ -98,6 +98,14 @@ mod layout {
             println!("cargo:rustc-link-arg-bin={bin}=-Wl,--symbol-ordering-file={}", file.display());
             println!("cargo:rustc-link-arg-bin={bin}=-Wl,--no-warn-symbol-ordering");
         }
+        // The build's cargo features, in a retained section of every binary: a command that
+        // starts workers in a layout binary reads them first, and rebuilds a binary built
+        // with other features (src/host/layout.rs `features_of`).
+        let mut features: Vec<String> = std::env::vars()
+            .filter_map(|(k, _)| k.strip_prefix("CARGO_FEATURE_").map(|f| f.to_lowercase().replace('_', "-")))
+            .collect();
+        features.sort();
+        writeln!(asm, ".section .hotloops_features,\"aR\",@progbits\n.ascii \"[{}]\"", features.join(",")).unwrap();
         asm.push_str(".text\n");
         std::fs::write(out.join("layout_pads.s"), asm).unwrap();
         std::fs::write(out.join("layout_symbols.txt"), syms.join("\n")).unwrap();

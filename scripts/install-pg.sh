@@ -10,32 +10,29 @@
 # Also strace (seed 004's brk/mmap/munmap counts). Records each server's `postgres --version`
 # in target/hotloops-data/postgres-version.txt (installing the dev package can move Debian's
 # server to the dev package's minor version, so versions are read after installing).
-#   scripts/install-pg.sh            all three
+# And `build`: the Debian packages `hotloops pg build` needs to build PostgreSQL from source
+# (bison, flex, patch, liburing and ICU headers...; the list is BUILD_PACKAGES in
+# src/pgserver/build.rs, checked equal by a test).
+#   scripts/install-pg.sh            all three servers and the build packages
 #   scripts/install-pg.sh 17 18      only these majors
+#   scripts/install-pg.sh build      only the build packages
 # A server that cannot be installed is reported with the command to retry; the others are still
 # installed; the exit status is then 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/apt.sh
 DATA=${HOTLOOPS_DATA_DIR:-target/hotloops-data}
 SERVERS=${HOTLOOPS_SERVERS_DIR:-$DATA/servers}
 # The pins (another file only for tests/pg_install.rs, which checks a bad checksum is refused).
 LOCK=${HOTLOOPS_PG_WHEELS_LOCK:-scripts/pg-wheels.lock}
 WANT=("$@")
-[ ${#WANT[@]} -gt 0 ] || WANT=(15 $(awk '!/^#/ && NF { print $1 }' "$LOCK"))
-SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+[ ${#WANT[@]} -gt 0 ] || WANT=(15 $(awk '!/^#/ && NF { print $1 }' "$LOCK") build)
+BUILD_PACKAGES="bison flex patch bzip2 pkg-config liburing-dev libicu-dev libreadline-dev zlib1g-dev"
 failed=()
 tmp=""
 trap '[ -n "$tmp" ] && rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
-apt_install() {
-  if [ -n "$SUDO" ] && ! command -v sudo >/dev/null; then
-    echo "install-pg.sh: needs root for apt-get install $*" >&2
-    return 1
-  fi
-  $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq "$@" >&2
-}
 
 have_debian_15() {
   local pgc=/usr/lib/postgresql/15/bin/pg_config bindir incdir
@@ -126,6 +123,14 @@ command -v strace >/dev/null || apt_install strace || echo "strace could not be 
 
 mkdir -p "$DATA"
 for major in "${WANT[@]}"; do
+  if [ "$major" = build ]; then
+    missing=$(dpkg-query -W -f='${Package} ${Status}\n' $BUILD_PACKAGES 2>/dev/null | awk '$NF != "installed" { print $1 }'; for p in $BUILD_PACKAGES; do dpkg-query -W "$p" >/dev/null 2>&1 || echo "$p"; done)
+    if [ -n "$missing" ]; then
+      echo "installing what building PostgreSQL from source needs: $(echo $missing | tr ' ' '\n' | sort -u | tr '\n' ' ')" >&2
+      apt_install $BUILD_PACKAGES || failed+=("the build packages (scripts/install-pg.sh build)")
+    fi
+    continue
+  fi
   if [ "$major" = 15 ]; then
     install_debian_15 || { failed+=("15 (apt-get install postgresql-15 postgresql-server-dev-15 make)"); continue; }
   else

@@ -5,6 +5,7 @@
 # optionally clang-19, and gcc-aarch64-linux-gnu and qemu-user for the arm64 C kernels.
 # Versions are pinned: snapshots and counts reproduce only with the same tools.
 set -euo pipefail
+. "$(dirname "$0")/apt.sh"
 CARGO_SHOW_ASM=0.2.64
 GUNGRAUN_RUNNER=0.20.0   # must equal the gungraun dev-dependency in Cargo.toml
 
@@ -21,7 +22,7 @@ fi
 # may be LLVM 14, which lacks znver4. Best effort: `hotloops model` says what to install without it.
 if ! command -v llvm-mca-19 >/dev/null; then
   echo "installing llvm-19 (llvm-mca-19) from the distribution" >&2
-  if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-19; } >&2; then
+  if ! apt_install llvm-19; then
     echo "warning: could not install llvm-19; static core models are skipped (apt-get install llvm-19)" >&2
   fi
 fi
@@ -31,7 +32,7 @@ fi
 # that configuration is skipped with a warning, so a failed install does not fail this script.
 if ! command -v clang-19 >/dev/null; then
   echo "installing clang-19 (optional: the clang19-pg C kernel configuration)" >&2
-  if ! { command -v apt-get >/dev/null && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-19; } >&2; then
+  if ! apt_install clang-19; then
     echo "clang-19 could not be installed: clang19-pg will be skipped (apt-get install clang-19)" >&2
   fi
 fi
@@ -42,20 +43,20 @@ fi
 # them at the next build (it watches PATH's directories).
 if ! command -v aarch64-linux-gnu-gcc >/dev/null || [ ! -e /usr/aarch64-linux-gnu/lib/libc.a ]; then
   echo "installing gcc-aarch64-linux-gnu and libc6-dev-arm64-cross (optional: the gcc12-pg-arm64 C kernel configuration)" >&2
-  if ! { command -v apt-get >/dev/null && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-aarch64-linux-gnu libc6-dev-arm64-cross; } >&2; then
+  if ! apt_install gcc-aarch64-linux-gnu libc6-dev-arm64-cross; then
     echo "gcc-aarch64-linux-gnu could not be installed: gcc12-pg-arm64 will be skipped (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross)" >&2
   fi
 fi
 if ! command -v qemu-aarch64 >/dev/null && ! command -v qemu-aarch64-static >/dev/null; then
   echo "installing qemu-user (optional: runs the arm64 kernels' emulated test program)" >&2
-  if ! { command -v apt-get >/dev/null && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user; } >&2; then
+  if ! apt_install qemu-user; then
     echo "qemu-user could not be installed: the arm64 emulated runs will be skipped (apt-get install qemu-user)" >&2
   fi
 fi
 # Debian's Chromium: tests/report_output.rs loads report.html in it headless.
 if ! command -v chromium >/dev/null; then
   echo "installing chromium (tests load report.html in it, headless)" >&2
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
+  apt_install chromium
 fi
 if ! command -v valgrind >/dev/null; then
   echo "valgrind is missing: instruction counts need it (apt-get install valgrind)" >&2

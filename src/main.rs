@@ -91,13 +91,19 @@ enum Cmd {
         #[arg(long, default_value_t = 20, value_parser = hotloops::host::in_range::<u32>(1, 1_000_000))]
         runs: u32,
     },
-    /// The main job: every study's variants against their baselines, with provenance.
+    /// The main job: every study's variants against their baselines, with provenance, in about a
+    /// minute and a half (two code layouts, 0.5 s a pair, the gcc12-pg C rows); `--full` is the
+    /// hour-long run.
     Report {
         /// Only these studies (repeatable).
         #[arg(long)]
         study: Vec<String>,
-        /// A short run for PR review.
+        /// The hour-long run: full size, five code layouts, 10 s a pair, every built C
+        /// configuration.
         #[arg(long)]
+        full: bool,
+        /// The default run (accepted so that older command lines still work).
+        #[arg(long, conflicts_with = "full")]
         quick: bool,
         /// Output directory.
         #[arg(long, default_value = "target/hotloops-report")]
@@ -116,14 +122,14 @@ enum Cmd {
         #[arg(long, default_value_t = 1, value_parser = hotloops::host::in_range::<u16>(1, 64))]
         processes: u16,
         /// Wall-clock budget per pair and process round, in ms, split over the code layouts
-        /// (10 to 3,600,000; default: 600 quick, 10000 full).
+        /// (10 to 3,600,000; default: 500, 10000 with --full).
         #[arg(long, value_parser = hotloops::host::in_range::<u64>(10, 3_600_000))]
         budget_ms: Option<u64>,
-        /// Workload size, overriding --quick (test: seconds-long smoke runs).
+        /// Workload size, overriding the default or --full (test: seconds-long smoke runs).
         #[arg(long, value_enum, hide = true)]
         size: Option<Size>,
         /// Code layouts to pool each pair over, comma-separated (natural, at-0, at-16, at-32,
-        /// at-48; default: at-0,at-48 with --quick, all five otherwise).
+        /// at-48; default: at-0,at-48, all five with --full).
         #[arg(long, value_delimiter = ',')]
         layouts: Option<Vec<String>>,
         /// Refuse to write the report (exit 1) if any wall-clock pair was measured on a busy
@@ -132,8 +138,8 @@ enum Cmd {
         strict: bool,
         #[command(flatten)]
         pg: report::pg::PgReportArgs,
-        /// C configurations whose C rows to run (repeatable; default: gcc12-pg with --quick,
-        /// every configuration built into this binary otherwise).
+        /// C configurations whose C rows to run (repeatable; default: gcc12-pg, every
+        /// configuration built into this binary with --full).
         #[arg(long)]
         config: Vec<String>,
         /// Replace files in --out of the names this command writes that another command, or no
@@ -245,8 +251,9 @@ enum Cmd {
         mixed_hosts: bool,
     },
     /// Real PostgreSQL: the tid-batch variants inside the installed server (hl_btree extension,
-    /// a throwaway cluster), or with --sweep-partitions seed 004's pgbench sweep.
-    Pg(hotloops::pgserver::PgArgs),
+    /// a throwaway cluster), or with --sweep-partitions seed 004's pgbench sweep; `pg build`
+    /// builds servers from source with and without patches, `pg ab` compares two of them.
+    Pg(PgCmd),
     /// Static per-core predictions of each kernel's hot loop (llvm-mca 19), timed on this host.
     Model {
         /// A study or variant id (default: every study).
@@ -289,6 +296,29 @@ enum Cmd {
     /// probe, sequence), JSON replies on stdout.
     #[command(hide = true)]
     Worker,
+}
+
+/// `hotloops pg`: the measurements in the installed servers, or a subcommand.
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+struct PgCmd {
+    #[command(subcommand)]
+    sub: Option<PgSub>,
+    #[command(flatten)]
+    args: hotloops::pgserver::PgArgs,
+}
+
+#[derive(Subcommand)]
+enum PgSub {
+    /// PostgreSQL built from source (pinned Debian source package, or your tree), with
+    /// patches applied in order, in two or more code layouts; cached, listed by `list --servers`.
+    Build(hotloops::pgserver::build::BuildArgs),
+    /// Two servers (e.g. `18` and `18+patches/x.patch`) on one workload, statements interleaved
+    /// with a layout A/A, until the interval reaches --precision: one verdict.
+    Ab(hotloops::pgserver::ab::AbArgs),
+    /// A seed settled by its own patch: the seed's patches built over stock 18.6 and measured
+    /// with `pg ab` on the thread's benchmark at the claim's precision (what the cards read).
+    Seed(hotloops::pgserver::seedrun::SeedArgs),
 }
 
 fn main() -> ExitCode {
@@ -437,7 +467,20 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 fn dispatch(cmd: Cmd) -> Result<()> {
     match cmd {
-        Cmd::Pg(args) => hotloops::pgserver::run(&args),
+        Cmd::Pg(PgCmd { sub: Some(PgSub::Build(b)), .. }) => hotloops::pgserver::build::run_cli(&b),
+        Cmd::Pg(PgCmd { sub: Some(PgSub::Ab(a)), .. }) => {
+            let r = hotloops::pgserver::ab::run(&a)?;
+            let md = report::ab::write(&r, &a.out)?;
+            out!("{md}");
+            Ok(())
+        }
+        Cmd::Pg(PgCmd { sub: Some(PgSub::Seed(a)), .. }) => {
+            let r = hotloops::pgserver::seedrun::run(&a)?;
+            let md = report::ab::write_seed(&r, &a.out)?;
+            out!("{md}");
+            Ok(())
+        }
+        Cmd::Pg(PgCmd { sub: None, args }) => hotloops::pgserver::run(&args),
         Cmd::List { servers: true, .. } => {
             out!("{}", hotloops::pgserver::servers::listing());
             Ok(())
@@ -582,7 +625,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             wrote(&files, &opts.out);
             Ok(())
         }
-        Cmd::Report { study, quick, out, require, no_instructions, no_model, processes, budget_ms, size, layouts, strict, pg, config, force } => {
+        Cmd::Report { study, full, quick: _, out, require, no_instructions, no_model, processes, budget_ms, size, layouts, strict, pg, config, force } => {
             if let Some(l) = &layouts {
                 report::layout::check_ids(l)?;
             }
@@ -595,7 +638,7 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             let opts = report::run::Options {
                 layouts,
                 studies: study,
-                quick,
+                quick: !full,
                 out: out.clone(),
                 require_instructions: require.iter().any(|r| r == "instructions"),
                 require_counters: require.iter().any(|r| r == "counters"),

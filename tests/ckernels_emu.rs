@@ -1,4 +1,4 @@
-//! Equivalence under emulation (issue 24): the C kernels of local-index, dir-by-value and
+//! Equivalence under emulation: the C kernels of local-index, dir-by-value and
 //! tid-batch built for arm64 (`gcc12-pg-arm64`: `aarch64-linux-gnu-gcc` with Debian arm64
 //! PostgreSQL 15's flags, linked statically with the driver csrc/emu/hl_emu.c) run under
 //! `qemu-aarch64` on the crate's test-size cases and must print the digests the x86-64 build

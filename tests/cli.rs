@@ -417,7 +417,7 @@ fn report_processes_pools_fresh_worker_processes() {
     let out = dir.path().join("r");
     // Core locks of its own: another report on this host must not refuse this one.
     let o = Command::new(env!("CARGO_BIN_EXE_hotloops"))
-        .args(["report", "--study", "local-index", "--size", "test", "--budget-ms", "60", "--processes", "2", "--no-instructions", "--out", out.to_str().unwrap()])
+        .args(["report", "--full", "--study", "local-index", "--size", "test", "--budget-ms", "60", "--processes", "2", "--no-instructions", "--out", out.to_str().unwrap()])
         .env("HOTLOOPS_LOCK_DIR", dir.path())
         .output()
         .unwrap();
@@ -425,7 +425,7 @@ fn report_processes_pools_fresh_worker_processes() {
     let r = hotloops::report::load(&out.join("report.json")).unwrap();
     assert_eq!(r.config.processes, 2);
     let case = &r.studies[0].cases[0];
-    // Two processes in each code layout (all five at a non-quick size), pooled over both.
+    // Two processes in each code layout (all five with --full), pooled over both.
     assert_eq!(r.config.layouts, ["natural", "at-0", "at-16", "at-32", "at-48"]);
     for p in std::iter::once(&case.aa).chain(&case.pairs) {
         assert_eq!(p.layouts.len(), 5, "{p:?}");

@@ -1,6 +1,6 @@
-//! Every `hotloops` command that README.md and analysis/README.md show parses as written (run
-//! with HOTLOOPS_PARSE_ONLY, which stops after parsing), and every `HOTLOOPS_*` environment
-//! variable the code reads is documented in README.md.
+//! Every `hotloops` command that README.md, the guides in docs/ and analysis/README.md show
+//! parses as written (run with HOTLOOPS_PARSE_ONLY, which stops after parsing), and every
+//! `HOTLOOPS_*` environment variable the code reads is documented (docs/environment.md).
 
 use std::process::Command;
 
@@ -39,7 +39,8 @@ fn commands(md: &str) -> Vec<Vec<String>> {
 }
 
 fn args_of(cmd: &str) -> Option<Vec<String>> {
-    let words: Vec<&str> = cmd.split_whitespace().collect();
+    // A shell redirect or pipe ends the command.
+    let words: Vec<&str> = cmd.split_whitespace().take_while(|w| !matches!(*w, ">" | ">>" | "|" | "2>&1")).collect();
     let start = match words.as_slice() {
         ["hotloops" | "target/release/hotloops", ..] => 1,
         ["cargo", "run", "--release", "--", ..] => 4,
@@ -74,6 +75,17 @@ fn parses(args: &[String]) -> Result<(), String> {
     if o.status.success() { Ok(()) } else { Err(format!("hotloops {}: {}", args.join(" "), String::from_utf8_lossy(&o.stderr))) }
 }
 
+/// The Markdown files whose commands must work: README.md, analysis/README.md, docs/*.md.
+fn documents() -> Vec<String> {
+    let mut v = vec!["README.md".to_string(), "analysis/README.md".to_string()];
+    let mut guides: Vec<String> = std::fs::read_dir(format!("{ROOT}/docs"))
+        .map(|d| d.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).filter(|n| n.ends_with(".md")).map(|n| format!("docs/{n}")).collect())
+        .unwrap_or_default();
+    guides.sort();
+    v.extend(guides);
+    v
+}
+
 #[test]
 fn every_documented_command_parses() {
     // The check itself catches a command missing its required flags, and a bad name.
@@ -81,7 +93,9 @@ fn every_documented_command_parses() {
     assert!(parses(&["report".into(), "--no-such-flag".into()]).is_err());
     let mut n = 0;
     let mut bad = Vec::new();
-    for f in ["README.md", "analysis/README.md"] {
+    let docs = documents();
+    assert!(docs.len() > 5, "the guides in docs/ are read: {docs:?}");
+    for f in &docs {
         let md = std::fs::read_to_string(format!("{ROOT}/{f}")).unwrap();
         for args in commands(&md) {
             n += 1;
@@ -96,20 +110,21 @@ fn every_documented_command_parses() {
 
 #[test]
 fn the_extraction_reads_blocks_spans_and_placeholders() {
-    let md = "x `hotloops instructions <id> [--case C]` and `hotloops paired a b\n--case c`\n```sh\ncargo run --release -- report --quick  # a comment\nls\n```\n";
+    let md = "x `hotloops instructions <id> [--case C]` and `hotloops paired a b\n--case c` or `hotloops model x --json > m.json`\n```sh\ncargo run --release -- report --quick  # a comment\nls\n```\n";
     assert_eq!(
         commands(md),
         vec![
             vec!["report".to_string(), "--quick".into()],
             vec!["instructions".to_string(), "local-index/store-each".into()],
             vec!["paired".to_string(), "a".into(), "b".into(), "--case".into(), "c".into()],
+            vec!["model".to_string(), "x".into(), "--json".into()],
         ]
     );
 }
 
 #[test]
 fn every_hotloops_environment_variable_is_documented() {
-    let readme = std::fs::read_to_string(format!("{ROOT}/README.md")).unwrap();
+    let readme: String = documents().iter().map(|f| std::fs::read_to_string(format!("{ROOT}/{f}")).unwrap()).collect();
     let mut names = std::collections::BTreeSet::new();
     let mut stack = vec![format!("{ROOT}/src"), format!("{ROOT}/benches"), format!("{ROOT}/build.rs"), format!("{ROOT}/scripts")];
     while let Some(p) = stack.pop() {
@@ -130,5 +145,5 @@ fn every_hotloops_environment_variable_is_documented() {
     }
     assert!(names.contains("HOTLOOPS_DATA_DIR"), "the scan finds the variables: {names:?}");
     let missing: Vec<&String> = names.iter().filter(|n| !readme.contains(n.as_str())).collect();
-    assert!(missing.is_empty(), "README.md does not document {missing:?}");
+    assert!(missing.is_empty(), "neither README.md nor docs/ documents {missing:?} (docs/environment.md lists them)");
 }

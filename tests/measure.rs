@@ -60,7 +60,8 @@ fn small_report_writes_complete_files_with_provenance() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r");
     let o = Command::new(exe())
-        .args(["report", "--study", "local-index", "--size", "test", "--budget-ms", "150", "--out"])
+        // --full: every variant, C rows of every built configuration included.
+        .args(["report", "--full", "--study", "local-index", "--size", "test", "--budget-ms", "150", "--out"])
         .arg(&out)
         // Core locks of its own: another report on this host must not refuse this one.
         .env("HOTLOOPS_LOCK_DIR", dir.path())

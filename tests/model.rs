@@ -1,4 +1,4 @@
-//! The static core model (issue 13): steady-state blocks from every snapshot, the stack
+//! The static core model: steady-state blocks from every snapshot, the stack
 //! rewrite, the memory-recurrence detector, llvm-mca's JSON, and one real llvm-mca run.
 
 use hotloops::asm::structure::Cfg;
@@ -351,7 +351,7 @@ fn the_pipeline_is_set_beside_the_loop() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// arm64 (issue 24): the gcc12-pg-arm64 kernels, predicted for the Arm cores from their
+// arm64: the gcc12-pg-arm64 kernels, predicted for the Arm cores from their
 // checked-in AArch64 snapshots (no cross compiler needed).
 
 fn arm_rows() -> Vec<String> {

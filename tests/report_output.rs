@@ -74,7 +74,7 @@ fn the_headline_has_a_line_per_variant_with_interval_verdict_floor_and_seed() {
     let r = load(&m.dir.join("all"));
     let head = m.stdout.split("note:").next().unwrap();
     let md = std::fs::read_to_string(m.dir.join("all/report.md")).unwrap();
-    // The seed cards (issue 23) lead, then the headline before any other section.
+    // The seed cards lead, then the headline before any other section.
     let body = md.strip_prefix("# hotloops report\n\n").expect("the title first");
     let body = match body.strip_prefix("## Seed cards\n") {
         Some(rest) => &rest[rest.find("\n## ").map_or(0, |i| i + 1)..],
@@ -308,29 +308,162 @@ fn chromium() -> PathBuf {
     panic!("this test loads report.html in headless Chromium: install it with `apt-get install -y chromium` (scripts/install-tools.sh does)");
 }
 
-#[test]
-fn report_html_loads_in_headless_chromium_with_every_studys_table() {
-    let m = made();
-    let page = m.dir.join("all/report.html");
-    let html = std::fs::read_to_string(&page).unwrap();
-    assert!(!html.contains("src=\"http") && !html.contains("<script"), "self-contained: no external files, no scripts");
+/// `page` as headless Chromium parsed it (`--dump-dom`): the DOM the reader sees.
+fn dom(page: &Path) -> String {
+    // A profile of its own, empty, and no network: the page must need nothing from outside.
+    let profile = tempfile::tempdir().unwrap();
     let o = Command::new(chromium())
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
         .arg(format!("file://{}", page.display()))
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
-    let dom = String::from_utf8_lossy(&o.stdout);
-    let r = load(&m.dir.join("all"));
-    for s in &r.studies {
-        assert!(dom.contains(&format!("<section id=\"study-{}\">", s.name)), "{} has no section", s.name);
-        let tables = dom.matches(&format!("<table data-study=\"{}\">", s.name)).count();
-        assert!(tables > s.cases.len(), "{}: {tables} tables for {} cases", s.name, s.cases.len());
-        for c in &s.cases {
-            assert!(dom.contains(&format!("<h3>{} / {}</h3>", s.name, c.name)), "{}/{}", s.name, c.name);
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Text of an HTML fragment: tags dropped, entities read, white space squeezed.
+fn text_of(html: &str) -> String {
+    let mut t = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            c if !in_tag => t.push(c),
+            _ => {}
         }
     }
-    // The headline, the provenance and one inline plot per study came through the browser.
-    assert!(dom.contains("<h2>Headline</h2>") && dom.contains(&r.provenance.commit));
-    assert_eq!(dom.matches("<svg").count(), r.studies.len(), "one inline SVG per study");
+    let t = t.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'").replace("&amp;", "&");
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// What is broken in a seed card's rendering, against its Markdown: a quotation mark or a
+/// list marker shown as text, a list item that is not its whole source line.
+fn broken_card(card_html: &str, card_md: &str) -> Vec<String> {
+    let mut bad = Vec::new();
+    // The quotation: its `>` marks are markup, never text at the start of a line or element.
+    for l in card_html.split(['>', '\n']).filter(|t| t.trim_start().starts_with("&gt; ")) {
+        bad.push(format!("a `>` shown as text: {}", l.trim()));
+    }
+    // Each `- ` item of the Markdown (its wrapped lines joined) is one whole <li>.
+    let mut items: Vec<String> = Vec::new();
+    for l in card_md.lines() {
+        if let Some(item) = l.strip_prefix("- ") {
+            items.push(item.to_string());
+        } else if l.starts_with("  ") && !items.is_empty() && !l.trim().is_empty() {
+            let last = items.last_mut().unwrap();
+            last.push(' ');
+            last.push_str(l.trim());
+        }
+    }
+    let lis: Vec<String> = card_html.split("<li>").skip(1).map(|x| text_of(&x[..x.find("</li>").unwrap_or(x.len())])).collect();
+    if lis.len() != items.len() {
+        bad.push(format!("{} list items for {} source lines", lis.len(), items.len()));
+    }
+    for it in &items {
+        let want = it.replace('`', "").replace("**", "").split_whitespace().collect::<Vec<_>>().join(" ");
+        if !lis.contains(&want) {
+            bad.push(format!("no list item is the whole line {want:?}"));
+        }
+    }
+    bad
+}
+
+#[test]
+fn the_broken_card_check_catches_a_raw_quote_and_a_split_item() {
+    let md = "### Seed 000\n\n> a quote\n> more\n\n- first item\n  wrapped on\n- second\n";
+    let good = "<h3>Seed 000</h3><blockquote><p>a quote more</p></blockquote><ul><li>first item wrapped on</li><li>second</li></ul>";
+    assert_eq!(broken_card(good, md), Vec::<String>::new());
+    // How the hand-written converter rendered it: the marks as text, the item split.
+    let old = "<h3>Seed 000</h3><p>&gt; a quote &gt; more</p><ul><li>first item</li></ul>\n<p>wrapped on</p><ul><li>second</li></ul>";
+    let bad = broken_card(old, md);
+    assert!(bad.iter().any(|b| b.contains("shown as text")), "{bad:?}");
+    assert!(bad.iter().any(|b| b.contains("first item wrapped on")), "{bad:?}");
+}
+
+#[test]
+fn report_html_loads_in_headless_chromium_with_cards_contents_and_every_studys_table() {
+    let m = made();
+    let page = m.dir.join("all/report.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(!html.contains("src=\"http") && !html.contains("<script") && !html.contains("<link") && !html.contains("url(") && !html.contains("@import"), "self-contained: no external files, fonts or scripts");
+    let dom = dom(&page);
+    let r = load(&m.dir.join("all"));
+    // The seed cards first, as cards, each whole, each with its study's plot beside it.
+    let cards = hotloops::report::seeds::report_cards(&r);
+    assert_eq!(cards.len(), 4, "every study ran: every seed has its card");
+    let first_card = dom.find("<article class=\"card ").expect("cards");
+    assert!(first_card < dom.find("<section id=\"headline\">").expect("the headline's section"), "the cards lead the page");
+    for c in &cards {
+        let at = dom.find(&format!("id=\"seed-{}\"", c.spec.seed)).unwrap_or_else(|| panic!("seed {} has no card", c.spec.seed));
+        let card = &dom[at..];
+        let card = &card[..card.find("</article>").unwrap()];
+        let bad = broken_card(card, &hotloops::report::seeds::render(c, true));
+        assert!(bad.is_empty(), "seed {}: {bad:?}", c.spec.seed);
+        assert!(card.contains("<blockquote>") && card.contains("<svg") && card.contains("class=\"conclusion "), "seed {}", c.spec.seed);
+    }
+    // Nowhere a quotation mark shown as text.
+    assert!(!dom.contains(">&gt; ") && !dom.contains("\n&gt; "), "a raw `>` on the page");
+    // A table of contents reaching every section.
+    let nav = &dom[dom.find("<nav").expect("a table of contents")..];
+    let nav = &nav[..nav.find("</nav>").unwrap()];
+    for s in &r.studies {
+        assert!(dom.contains(&format!("<section id=\"study-{}\">", s.name)), "{} has no section", s.name);
+        assert!(nav.contains(&format!("href=\"#study-{}\"", s.name)), "{} not in the contents", s.name);
+        let sec = &dom[dom.find(&format!("<section id=\"study-{}\">", s.name)).unwrap()..];
+        let sec = &sec[..sec.find("</section>").unwrap()];
+        let tables = sec.matches(&format!("<table data-study=\"{}\">", s.name)).count();
+        assert!(tables > s.cases.len(), "{}: {tables} tables for {} cases", s.name, s.cases.len());
+        // Every table in a box that scrolls sideways: the page keeps to a laptop's width.
+        assert_eq!(sec.matches("<div class=\"table-wrap\">").count(), tables, "{}", s.name);
+        for c in &s.cases {
+            assert!(sec.contains(&format!(">{} / {}</h3>", s.name, c.name)), "{}/{}", s.name, c.name);
+        }
+        assert!(sec.contains("<svg"), "{}: its plot", s.name);
+    }
+    // The headline's verdicts are coloured; the provenance came through.
+    assert!(dom.contains("<span class=\"v ") && dom.contains(&r.provenance.commit));
+}
+
+/// The default run gives each seed card its C pairs under every configuration built here (on
+/// the seed's own case only), so no card line is missing that this machine could give.
+#[test]
+fn the_default_run_measures_each_cards_c_pairs_under_every_built_configuration() {
+    let r = load(&made().dir.join("all"));
+    assert!(r.config.quick, "the default run");
+    let built: Vec<&str> = r.config.c_configs.iter().filter(|c| !c.compiler.is_empty()).map(|c| c.name.as_str()).collect();
+    let mut checked = 0;
+    for spec in hotloops::report::seeds::SPECS {
+        for (cfg, a, b) in spec.c_pairs.iter().filter(|(cfg, _, _)| built.contains(cfg)) {
+            for id in [a, b] {
+                assert!(
+                    r.rows.iter().any(|x| x.study == spec.study && x.case == spec.case && &x.variant == id && x.metric == "wall-clock"),
+                    "seed {}: no wall-clock row of {id} ({cfg}) on {}",
+                    spec.seed,
+                    spec.case
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "gcc12-pg is always built: {checked} pairs checked");
+    // Only there: a configuration other than the canonical one runs no other case's rows.
+    assert!(!r.rows.iter().any(|x| x.variant.contains('@') && !hotloops::report::seeds::SPECS.iter().any(|s| s.study == x.study && s.case == x.case)), "a non-canonical C row outside the seed cases");
+    for c in hotloops::report::seeds::report_cards(&r) {
+        for l in c.lines.iter().filter(|l| l.view == hotloops::report::seeds::View::C) {
+            let cfg = l.label.trim_start_matches("C ");
+            assert_eq!(l.figure.is_ok(), built.contains(&cfg), "seed {}: {} {:?}", c.spec.seed, l.label, l.figure);
+        }
+    }
 }

@@ -45,9 +45,9 @@ fn server_unresolved_model_resolved_is_model_only() {
 }
 
 #[test]
-fn neither_resolves_is_not_reproduced() {
+fn neither_resolves_is_not_resolved_never_not_reproduced() {
     let c = conclude(CLAIM, &[model(Dir::NotResolved), server("17.11", Dir::NotResolved), stat("znver3", 0.99)]);
-    assert!(c.starts_with("Not reproduced: neither the Rust model"), "{c}");
+    assert!(c.starts_with("Not resolved: neither the Rust model") && !c.contains("not reproduced"), "{c}");
 }
 
 #[test]
@@ -107,7 +107,7 @@ fn every_combination_of_present_and_missing_views_respects_the_rule() {
                     None => gone(View::StaticHost, "static znver4"),
                 });
                 let c = conclude(CLAIM, &ls);
-                let judged_server = ["eproduced in the server", "Model only", "Contradicted", "Not reproduced"].iter().any(|w| c.contains(w));
+                let judged_server = ["eproduced in the server", "Model only", "Contradicted", "Not resolved"].iter().any(|w| c.contains(w));
                 assert_eq!(judged_server, sd.is_some(), "server judged iff present: {c}");
                 let judged_static = c.contains("bounds it below") || c.contains("allows the claim");
                 assert_eq!(judged_static, st.is_some(), "static judged iff present: {c}");
@@ -214,9 +214,11 @@ fn cards_from_synthetic_files_follow_their_views() {
     // The server unresolved: model only.
     let pg = synthetic_pg(d.path(), "17.9", 0.999, "not resolved");
     assert!(conclusion(&card(&[&rep, &pg])).starts_with("Model only: the server does not resolve it"));
-    // Model unresolved too: not reproduced.
+    // Model unresolved too: not resolved (intervals that hold the claim never read "not
+    // reproduced").
     let rep = synthetic_report(d.path(), 0.999, 0.98, 1.02, "not-resolved");
-    assert!(conclusion(&card(&[&rep, &pg])).starts_with("Not reproduced"));
+    let c = conclusion(&card(&[&rep, &pg]));
+    assert!(c.starts_with("Not resolved") && !c.contains("not reproduced"), "{c}");
     // No server file: the card names the missing view and its command, and judges nothing of it.
     let md = card(&[&rep]);
     let c = conclusion(&md);
@@ -237,7 +239,7 @@ fn a_c_configuration_the_report_did_not_run_names_its_flag() {
     v["rows"].as_array_mut().unwrap().retain(|r| !r["variant"].as_str().unwrap().contains("@clang19-pg"));
     std::fs::write(&rep, v.to_string()).unwrap();
     let flat = card(&[&rep]).split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(flat.contains("MISSING: the report did not run the clang19-pg rows; produce it with `hotloops report --study local-index --config clang19-pg`"), "{flat}");
+    assert!(flat.contains("MISSING: the report did not run the clang19-pg rows; produce it with `hotloops report --study local-index --full --config clang19-pg`"), "{flat}");
     // The configuration it did run keeps the plain command.
     assert!(!flat.contains("--config gcc12-pg"), "{flat}");
 }
@@ -443,4 +445,106 @@ fn list_and_the_card_name_the_same_patch_version() {
     let version = |t: &str| ["v1", "v2"].into_iter().filter(|v| t.contains(&format!("review of TID batching {v}"))).collect::<Vec<_>>();
     assert_eq!(version(&list).len(), 1, "{list}");
     assert_eq!(version(&md), version(&list), "list: {:?}, card: {:?}", version(&list), version(&md));
+}
+
+/// A report's card reads the static model that report ran (its `static_predictions`), and says
+/// "missing" for it only when the report ran none, naming why.
+#[test]
+fn a_reports_own_static_model_is_on_its_card() {
+    let d = tempfile::tempdir().unwrap();
+    let rep = synthetic_report(d.path(), 0.96, 0.95, 0.97, "faster");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rep).unwrap()).unwrap();
+    let pred = |id: &str, c: f64| serde_json::json!({"id": id, "per_cpu": [{"cpu": "znver4", "predicted": c}, {"cpu": "skylake", "predicted": c + 1.0}]});
+    v["studies"][0]["static_predictions"] = serde_json::json!({"host_model": "znver4", "host_ghz": 3.0, "studies": [
+        {"study": "local-index", "variants": [pred("local-index/store-each", 10.0), pred("local-index/local", 9.0)]}
+    ]});
+    std::fs::write(&rep, v.to_string()).unwrap();
+    // It loads (the field is the report's own) and heads the card's static line.
+    hotloops::report::load(&rep).unwrap();
+    let flat = card(&[&rep]).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("static znver4 (host's) (store-each -> local): loop 10.00 -> 9.00 cycles"), "{flat}");
+    assert!(!flat.contains("hotloops model local-index --json") && !flat.contains("no model.json"), "{flat}");
+    assert!(flat.contains("`hotloops report --study local-index --full`"), "the report's command reproduces it: {flat}");
+    // A view nothing can produce (the review names no CPU) is not applicable, not missing.
+    assert!(flat.contains("| static, seed's core | n/a |") && flat.contains("static, seed's core (store-each -> local): n/a: the review names no CPU"), "{flat}");
+    // A report that ran without its model says so, rather than "no model.json".
+    v["studies"][0].as_object_mut().unwrap().remove("static_predictions");
+    v["studies"][0]["static_model"] = "".into();
+    std::fs::write(&rep, v.to_string()).unwrap();
+    let flat = card(&[&rep]).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("MISSING: the report ran without the static model (--no-model) and no model.json was given"), "{flat}");
+}
+
+/// A C configuration the report's host did not build is named as such, from the report's own
+/// record of its configurations.
+#[test]
+fn a_c_configuration_not_built_on_the_reports_host_says_so() {
+    let d = tempfile::tempdir().unwrap();
+    let rep = synthetic_report(d.path(), 0.96, 0.95, 0.97, "faster");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rep).unwrap()).unwrap();
+    v["rows"].as_array_mut().unwrap().retain(|r| !r["variant"].as_str().unwrap().contains("@clang19-pg"));
+    for c in v["config"]["c_configs"].as_array_mut().unwrap() {
+        if c["name"] == "clang19-pg" {
+            c["compiler"] = "".into();
+            c["ran"] = false.into();
+            c["note"] = "clang-19 not found (apt-get install clang-19)".into();
+        }
+    }
+    std::fs::write(&rep, v.to_string()).unwrap();
+    let flat = card(&[&rep]).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("MISSING: clang19-pg is not built on the host of this report (clang-19 not found (apt-get install clang-19))"), "{flat}");
+}
+
+#[test]
+fn the_patched_build_decides_with_its_own_verdict_over_the_server_lines() {
+    let mut b = line(View::Build, "build 18.6 local-index", 1.001, Some((0.996, 1.006)), Some(Dir::NotResolved));
+    if let Ok(f) = &mut b.figure {
+        f.note = "excluded: the effect lies within [-0.30%, +0.50%] (90%), the claim of -2.19% is outside it".into();
+    }
+    // The extension's server line says faster; the patched build, measured at the claim's
+    // precision, excludes the claim: the build decides.
+    let c = conclude(CLAIM, &[model(Dir::Faster), server("18.6", Dir::Faster), b.clone(), stat("znver4", 0.95)]);
+    assert!(c.starts_with("The patched build settles it: excluded: the effect lies within"), "{c}");
+    assert!(c.contains("the Rust model agrees in direction (faster)") && !c.contains("eproduced in the server"), "{c}");
+    // A missing build line decides nothing: the server lines do.
+    let c = conclude(CLAIM, &[model(Dir::Faster), server("18.6", Dir::Faster), gone(View::Build, "patched build")]);
+    assert!(c.starts_with("Reproduced in the server"), "{c}");
+}
+
+fn seed_card(seed: &str, files: &[&Path]) -> String {
+    let mut args = vec!["seed".to_string(), seed.to_string(), "--format".into(), "md".into()];
+    for f in files {
+        args.push("--report".into());
+        args.push(f.display().to_string());
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(&args).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn a_pg_seed_run_is_the_cards_deciding_line_and_seed_004_says_what_each_patch_removes() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let md = seed_card("001", &[&fixtures.join("pg-seed-001.json")]);
+    let flat = md.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("build 18.6 range-15000"), "{md}");
+    assert!(flat.contains("**Conclusion: The patched build settles it: excluded: the effect lies within"), "{md}");
+    assert!(flat.contains("`hotloops pg seed 001 --arm range-15000`"), "{md}");
+    // Seed 004: a static arm beside the regression: the share of the regression it removes,
+    // from the two ratios (R (1 - P) / (R - 1)).
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(fixtures.join("pg-seed-004.json")).unwrap()).unwrap();
+    let arms = v["arms"].as_array_mut().unwrap();
+    let regression = arms.iter().find(|a| a["id"] == "regression-17-18").unwrap()["ab"]["metrics"].as_array().unwrap().iter().find(|m| m["name"] == "latency").unwrap()["effect"]["median"].as_f64().unwrap();
+    let mut stat = arms.iter().find(|a| a["id"] == "glibc-trim").unwrap().clone();
+    stat["id"] = "amroutine-static".into();
+    stat["decisive"] = true.into();
+    stat["ab"]["metrics"].as_array_mut().unwrap().iter_mut().for_each(|m| m["effect"]["median"] = 0.9.into());
+    arms.push(stat);
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("pg-seed-004.json");
+    std::fs::write(&f, serde_json::to_string(&v).unwrap()).unwrap();
+    let md = seed_card("004", &[&f]);
+    let flat = md.split_whitespace().collect::<Vec<_>>().join(" ");
+    let want = regression * 0.1 / (regression - 1.0) * 100.0;
+    assert!(flat.contains(&format!("it removes {want:.0}% of the regression")), "{want:.0}%: {md}");
 }

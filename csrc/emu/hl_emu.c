@@ -1,5 +1,5 @@
 /*
- * hl_emu.c: the driver of the emulated test program (issue 24). Linked with every kernel source of
+ * hl_emu.c: the driver of the emulated test program (tests/ckernels_emu.rs). Linked with every kernel source of
  * one configuration, it runs that configuration's C kernels on a case the Rust test wrote
  * (tests/ckernels_emu.rs) and prints one digest per kernel, computed by the formulas the Rust
  * cases use, so that an AArch64 build run under qemu-aarch64 can be compared with the x86-64

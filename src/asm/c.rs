@@ -63,6 +63,12 @@ fn function_text<'a>(text: &'a str, name: &str) -> Option<&'a str> {
     Some(&text[from..from + len])
 }
 
+/// Every function of a whole `-S -masm=intel` file, normalised as the snapshots are: for
+/// diffing a translation unit's functions between two builds (a PostgreSQL patch's).
+pub fn normalized_functions(text: &str) -> Vec<(String, String)> {
+    defined_functions(text).into_iter().filter_map(|d| function_text(text, &d).map(|body| { let n = normalize_function(body, ""); (d, n) })).collect()
+}
+
 /// gcc's Intel memory operand (`DWORD PTR -56[rbp]`, `0[r13+rcx*2]`, `sym[rip]`, `fs:40`) in
 /// LLVM's spelling (`dword ptr [rbp - 56]`, `[r13 + 2*rcx]`, `[rip + sym]`, `fs:[40]`). LLVM's
 /// own operands come out unchanged.

@@ -10,11 +10,6 @@ pub fn pin_current_thread() -> Option<usize> {
     core_affinity::set_for_current(core).then_some(core.id)
 }
 
-/// The core [`pin_current_thread`] pins the measuring thread to: the last the process may use.
-pub fn measuring_core() -> Option<usize> {
-    allowed_cores().last().map(|c| c.id)
-}
-
 /// The cores this process could use before anything here pinned a thread.
 fn allowed_cores() -> &'static [core_affinity::CoreId] {
     static ALLOWED: std::sync::OnceLock<Vec<core_affinity::CoreId>> = std::sync::OnceLock::new();
@@ -71,6 +66,29 @@ fn cpu_set(ids: &[usize]) -> libc::cpu_set_t {
         }
         set
     }
+}
+
+/// The core a measuring thread or process is pinned to: the last one this process may use.
+pub fn measuring_core() -> Option<usize> {
+    allowed_cores().last().map(|c| c.id)
+}
+
+/// Pin another process (a server's backend) to the core [`pin_current_thread`] would pin the
+/// measuring thread to, and move the calling thread to the other cores, so that a client and
+/// the backend it waits on never share one: `pg ab`'s backends all run on one core, so A and
+/// B see the same core. Returns the backend's core, or None where there is no second core or
+/// the mask could not be set.
+pub fn pin_process_away_from_caller(pid: i32) -> Option<usize> {
+    let cores = allowed_cores();
+    let measuring = cores.last()?.id;
+    if cores.len() < 2 || pid <= 0 {
+        return None;
+    }
+    let set = cpu_set(&[measuring]);
+    // SAFETY: sched_setaffinity on another process's pid only reads `set`; it fails (and we
+    // say so) for a process we may not change.
+    let ok = unsafe { libc::sched_setaffinity(pid, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0 };
+    (ok && avoid_measuring_core()).then_some(measuring)
 }
 
 /// Set the calling thread's mask to `ids`.

@@ -11,7 +11,9 @@
 //!
 //! Only link order differs between them, so digests and instruction counts are the same
 //! (`tests/layout.rs` checks both and reads each kernel's and loop header's address from each
-//! binary). Each measuring process also gets its own heap offset (a small allocation made
+//! binary). Each binary also records the cargo features it was built with (a section build.rs
+//! writes): cargo rebuilds only the binary it runs (`cargo run`), so the layout binaries can be
+//! left from a build with other features, and [`ensure`] rebuilds them before a worker starts. Each measuring process also gets its own heap offset (a small allocation made
 //! first) and stack offset (an environment variable of some length, which moves the initial
 //! stack), drawn per process.
 
@@ -155,6 +157,35 @@ pub fn placements(bin: &Path, symbols: &[&str]) -> Result<BTreeMap<String, Place
     Ok(out)
 }
 
+/// The cargo features `bin` was built with, sorted: the `.hotloops_features` section build.rs
+/// puts in every binary (`[local-index,read-stream]`). A binary without it was built before
+/// the section existed: an error, as for any other build.
+pub fn features_of(bin: &Path) -> Result<Vec<String>> {
+    use object::ObjectSection as _;
+    let data = std::fs::read(bin).with_context(|| format!("reading {}", bin.display()))?;
+    let file = object::File::parse(&*data).with_context(|| format!("{} is not an ELF binary hotloops can read", bin.display()))?;
+    let section = file.section_by_name(".hotloops_features").with_context(|| format!("{} does not record its cargo features (an older build)", bin.display()))?;
+    let text = section.data().with_context(|| format!("reading {}'s features", bin.display()))?;
+    let list = std::str::from_utf8(text)
+        .ok()
+        .and_then(|t| t.trim_end_matches('\0').strip_prefix('[')?.strip_suffix(']').map(str::to_string))
+        .with_context(|| format!("{}: its features section is not `[a,b]`", bin.display()))?;
+    let mut out: Vec<String> = list.split(',').filter(|f| !f.is_empty()).map(str::to_string).collect();
+    out.sort();
+    Ok(out)
+}
+
+/// Check that `bin` was built with `features` (in any order).
+fn same_features(bin: &Path, features: &[String]) -> Result<()> {
+    let theirs = features_of(bin)?;
+    let mut mine = features.to_vec();
+    mine.sort();
+    if theirs != mine {
+        bail!("{} was built with features [{}], this run has [{}]", bin.display(), theirs.join(","), mine.join(","));
+    }
+    Ok(())
+}
+
 /// Check that `other` holds the same code as `reference`: the same `hotloops_*`/`hl_*`
 /// functions with the same sizes (a layout binary left from an older build differs).
 pub fn same_code(reference: &Path, other: &Path) -> Result<()> {
@@ -176,9 +207,11 @@ pub fn same_functions(a: &BTreeMap<String, (u64, u64)>, b: &BTreeMap<String, (u6
 }
 
 /// The binaries of `ids` beside `reference` (the running `hotloops`), each checked to be the
-/// same build. When some are missing or stale and `cargo` can rebuild them here (the crate's
-/// sources are present), runs `cargo build --release --bins` with `features` first, saying so
-/// on stderr; otherwise an error saying what to run.
+/// same build with the same cargo `features` (a worker of another feature set refuses the
+/// pairs). When some are missing, stale or of other features and `cargo` can rebuild them here
+/// (the crate's sources are present and `reference` is in a cargo `release` directory), runs
+/// `cargo build --release --bins` with `features` first, saying so on stderr; otherwise an
+/// error saying what to run.
 pub fn ensure(reference: &Path, ids: &[&str], features: &[String]) -> Result<Vec<(&'static Layout, PathBuf)>> {
     let dir = reference.parent().context("the hotloops binary's directory")?;
     let check = || -> Result<Vec<(&'static Layout, PathBuf)>> {
@@ -189,7 +222,10 @@ pub fn ensure(reference: &Path, ids: &[&str], features: &[String]) -> Result<Vec
             if !bin.is_file() {
                 bail!("the layout binary {} is missing", bin.display());
             }
-            same_code(reference, &bin)?;
+            if l.offset.is_some() {
+                same_code(reference, &bin)?;
+                same_features(&bin, features)?;
+            }
             out.push((l, bin));
         }
         Ok(out)
@@ -199,23 +235,24 @@ pub fn ensure(reference: &Path, ids: &[&str], features: &[String]) -> Result<Vec
         Err(first) => {
             let root = super::crate_root();
             let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+            let build = format!("cargo build --release --bins{}", if features.is_empty() { String::new() } else { format!(" --features {}", features.join(",")) });
             if !root.join("Cargo.toml").is_file() || dir.file_name().is_none_or(|d| d != "release") {
-                bail!("{first:#}; build them with `cargo build --release --bins`");
+                bail!("{first:#}; build them with `{build}`");
             }
             let mut cmd = Command::new(&cargo);
             cmd.current_dir(&root).args(["build", "--release", "--bins", "--quiet"]);
             if !features.is_empty() {
                 cmd.args(["--features", &features.join(",")]);
             }
-            crate::say!("hotloops: {first:#}; building the layout binaries (`cargo build --release --bins`; seconds once the library is built)");
+            crate::say!("hotloops: {first:#}; building the layout binaries (`{build}`: seconds once the library of these features is built, minutes before)");
             // Registered, in a group of its own: on Ctrl-C cargo and its rustc go together.
             let st = super::cleanup::spawn(&mut cmd)
                 .and_then(|(mut c, _registered)| c.wait())
                 .with_context(|| format!("running {}", Path::new(&cargo).display()))?;
             if !st.success() {
-                bail!("{first:#}; `cargo build --release --bins` failed ({st})");
+                bail!("{first:#}; `{build}` failed ({st})");
             }
-            check().context("after `cargo build --release --bins`")
+            check().with_context(|| format!("after `{build}`"))
         }
     }
 }
@@ -258,6 +295,27 @@ mod tests {
         assert!(same_functions(&a, &b).unwrap_err().contains("hotloops_x"));
         b.remove("hotloops_x");
         assert!(same_functions(&a, &b).is_err(), "a missing kernel");
+    }
+
+    #[test]
+    fn a_binary_names_the_features_it_was_built_with() {
+        let exe = std::env::current_exe().unwrap();
+        let all = [
+            ("batch-tids", cfg!(feature = "batch-tids")),
+            ("dir-by-value", cfg!(feature = "dir-by-value")),
+            ("local-index", cfg!(feature = "local-index")),
+            ("read-stream", cfg!(feature = "read-stream")),
+            ("static-amroutine", cfg!(feature = "static-amroutine")),
+        ];
+        let on: Vec<String> = all.iter().filter(|(_, on)| *on).map(|(f, _)| f.to_string()).collect();
+        assert_eq!(features_of(&exe).unwrap(), on);
+        assert!(same_features(&exe, &on.iter().rev().cloned().collect::<Vec<_>>()).is_ok(), "order does not matter");
+        let mut other = on.clone();
+        if other.is_empty() { other.push("local-index".into()) } else { other.pop(); }
+        let e = same_features(&exe, &other).unwrap_err().to_string();
+        assert!(e.contains("was built with features"), "{e}");
+        // A file that is no binary of this build says so.
+        assert!(features_of(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml").as_path()).is_err());
     }
 
     #[test]

@@ -58,11 +58,21 @@ pub fn nested_resample_median(groups: &[Vec<&[f64]>], rng: &mut Pcg64Mcg, pool: 
 /// The percentile interval at 95% of `resamples` nested resamples (see
 /// [`nested_resample_median`]), deterministic for a seed.
 pub fn nested_median_ci(groups: &[Vec<&[f64]>], resamples: usize, seed: u64) -> (f64, f64) {
+    let [(lo, hi)] = nested_median_cis(groups, resamples, &[0.95], seed);
+    (lo, hi)
+}
+
+/// Percentile intervals at each of `levels` (0.95, 0.90: the two sides of an equivalence
+/// test) from one set of `resamples` nested resamples ([`nested_resample_median`]).
+pub fn nested_median_cis<const N: usize>(groups: &[Vec<&[f64]>], resamples: usize, levels: &[f64; N], seed: u64) -> [(f64, f64); N] {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut pool = Vec::new();
     let mut meds: Vec<f64> = (0..resamples).map(|_| nested_resample_median(groups, &mut rng, &mut pool)).collect();
     meds.sort_by(|a, b| a.total_cmp(b));
-    (percentile_sorted(&meds, 0.025), percentile_sorted(&meds, 0.975))
+    levels.map(|l| {
+        let a = (1.0 - l) / 2.0;
+        (percentile_sorted(&meds, a), percentile_sorted(&meds, 1.0 - a))
+    })
 }
 
 #[cfg(test)]

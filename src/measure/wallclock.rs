@@ -37,8 +37,8 @@ pub struct PairConfig {
 }
 
 impl PairConfig {
-    /// `--quick`: 0.5 s a pair (split over its code layouts) and at least 4 trials a layout, so
-    /// that a quick report of every study stays under 90 s on a 2-core VM. A case's pairs share
+    /// The default report's: 0.5 s a pair (split over its code layouts) and at least 4 trials a
+    /// layout, so that a report of every study stays under 90 s on a quiet 2-core VM. A case's pairs share
     /// its baseline's blocks ([`run_arms`]): with three pairs on a case each gets 1.5 times the
     /// trials it would timed alone, and a case whose slow baseline sets the minimum of trials
     /// takes half the time. The A/A floors at 0.5 s stay narrower than 0.6 s gave before the

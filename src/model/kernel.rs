@@ -1,6 +1,6 @@
 //! The loop-only harness checked against the kernel itself: each kernel's own time per item
 //! from the wall clock, in cycles through the harness's dependent-add clock, beside its loop's
-//! loop-only figure (issue 21, item 3).
+//! loop-only figure.
 //!
 //! Where the loop is the kernel's work per item (dir-by-value: `_bt_readpage`'s per-tuple loop
 //! is the kernel, its per-page set-up a few dozen instructions over a page's hundreds of tuples),

@@ -1,4 +1,4 @@
-//! Static per-core predictions (issue 13): does a variant's gain depend on the core?
+//! Static per-core predictions: does a variant's gain depend on the core?
 //!
 //! For every kernel, the steady state of its hot loop is read from the normalised asm
 //! snapshot ([`block`]), its helpers inlined; the stack operations llvm-mca 19 mis-models are
@@ -8,7 +8,7 @@
 //! ([`recurrence`]); and each block is timed loop-only on the host beside the prediction of
 //! the model closest to the host's core ([`host`]).
 //!
-//! Arm (issue 24): the C kernels built for arm64 PostgreSQL (`gcc12-pg-arm64`, a cross
+//! Arm: the C kernels built for arm64 PostgreSQL (`gcc12-pg-arm64`, a cross
 //! configuration with no rows in the studies) are modelled from their checked-in AArch64
 //! snapshots for the Arm cores ([`DEFAULT_ARM_CPUS`], `llvm-mca-19 -mtriple=aarch64`), beside the
 //! x86 rows, as rows `<id>@gcc12-pg-arm64` whose differences are taken against the arm64 build of
@@ -713,7 +713,7 @@ pub fn build_many(targets: &[Option<&str>], opts: &Options) -> Result<ModelRepor
 }
 
 /// How far a prediction may be from the host's measurement (and the harness from the kernel's
-/// own time) before the row is flagged: issue 21's ±25%.
+/// own time) before the row is flagged: ±25%.
 pub const OFF: f64 = 0.25;
 
 /// Why a flagged row's prediction is off, from what the model found in it, with the evidence.
@@ -1087,10 +1087,11 @@ pub fn cli(target: Option<&str>, cpu: Option<&str>, json: bool, no_measure: bool
 /// variants' wall-clock difference from the baseline in ns an item (one case); each is turned
 /// into cycles with the host's add clock and set beside the loop's measured difference, and a
 /// pipeline difference much larger than the loop's is flagged ([`pipeline_flag`]).
-/// `configs`: the C configurations whose rows the report runs (None: all).
-pub fn report_blocks(studies: &[(&str, &[(String, f64)])], configs: Option<&[&'static str]>) -> Vec<String> {
+/// `configs`: the C configurations whose rows the report runs (None: all). Beside each block,
+/// the study's model as `hotloops model STUDY --json` gives it (None where it did not run).
+pub fn report_blocks(studies: &[(&str, &[(String, f64)])], configs: Option<&[&'static str]>) -> Vec<(String, Option<ModelReport>)> {
     if mca::version().is_none() {
-        return studies.iter().map(|_| format!("Static core model: not run: {}.\n", mca::missing_message())).collect();
+        return studies.iter().map(|_| (format!("Static core model: not run: {}.\n", mca::missing_message()), None)).collect();
     }
     let opts = Options { measure: true, configs: configs.map(<[_]>::to_vec), ..Options::default() };
     let targets: Vec<Option<&str>> = studies.iter().map(|(s, _)| Some(*s)).collect();
@@ -1104,11 +1105,11 @@ pub fn report_blocks(studies: &[(&str, &[(String, f64)])], configs: Option<&[&'s
                     let r = ModelReport { studies: modelled.iter().filter(|s| s.study == *name).cloned().collect(), ..all.clone() };
                     let mut o = render(&r);
                     o.push_str(&pipeline_lines(&r, pipeline));
-                    o
+                    (o, Some(r))
                 })
                 .collect()
         }
-        Err(e) => studies.iter().map(|_| format!("Static core model: not run: {e:#}\n")).collect(),
+        Err(e) => studies.iter().map(|_| (format!("Static core model: not run: {e:#}\n"), None)).collect(),
     }
 }
 

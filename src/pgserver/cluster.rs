@@ -315,6 +315,15 @@ const PREFIX: &str = "hotloops-pg-";
 impl Cluster {
     /// A fresh temporary directory with an initdb'ed data directory (not started).
     pub fn init(inst: &Install, so: &Path) -> Result<Self> {
+        Self::init_with(inst, Some(so))
+    }
+
+    /// [`Cluster::init`] for a server without this project's extensions (`pg ab`).
+    pub fn init_plain(inst: &Install) -> Result<Self> {
+        Self::init_with(inst, None)
+    }
+
+    fn init_with(inst: &Install, so: Option<&Path>) -> Result<Self> {
         let c = Self::empty(inst, so)?;
         let out = super::proc::output(
             c.run_as.command(inst.bin("initdb")).arg("-D").arg(&c.data).args(["-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"]),
@@ -329,6 +338,15 @@ impl Cluster {
 
     /// A fresh temporary directory whose data directory is a copy of `cached` (a stopped cluster).
     pub fn from_copy(inst: &Install, so: &Path, cached: &Path) -> Result<Self> {
+        Self::from_copy_with(inst, Some(so), cached)
+    }
+
+    /// [`Cluster::from_copy`] for a server without this project's extensions (`pg ab`).
+    pub fn from_copy_plain(inst: &Install, cached: &Path) -> Result<Self> {
+        Self::from_copy_with(inst, None, cached)
+    }
+
+    fn from_copy_with(inst: &Install, so: Option<&Path>, cached: &Path) -> Result<Self> {
         let c = Self::empty(inst, so)?;
         copy_tree(cached, &c.data).with_context(|| format!("copying the cached data directory {}", cached.display()))?;
         c.root_chown()?;
@@ -337,7 +355,7 @@ impl Cluster {
 
     /// The directory, registered for the signal handler before it exists, so that an
     /// interrupt at any point (initdb, a copy, a start) removes it.
-    fn empty(inst: &Install, so: &Path) -> Result<Self> {
+    fn empty(inst: &Install, so: Option<&Path>) -> Result<Self> {
         install_signal_handler();
         static SWEPT: std::sync::Once = std::sync::Once::new();
         SWEPT.call_once(|| {
@@ -374,11 +392,13 @@ impl Cluster {
         std::fs::create_dir(&c.lib_dir)?;
         // A copy the server can read wherever the checkout lives (e.g. under a 0700 /root):
         // the library and whatever else was built beside it (the allocation tracer).
-        let src_dir = so.parent().unwrap_or(Path::new("."));
-        for e in std::fs::read_dir(src_dir).with_context(|| format!("reading {}", src_dir.display()))? {
-            let p = e?.path();
-            if p.extension().is_some_and(|x| x == "so") {
-                std::fs::copy(&p, c.lib_dir.join(p.file_name().unwrap())).with_context(|| format!("copying {} into the cluster directory", p.display()))?;
+        if let Some(so) = so {
+            let src_dir = so.parent().unwrap_or(Path::new("."));
+            for e in std::fs::read_dir(src_dir).with_context(|| format!("reading {}", src_dir.display()))? {
+                let p = e?.path();
+                if p.extension().is_some_and(|x| x == "so") {
+                    std::fs::copy(&p, c.lib_dir.join(p.file_name().unwrap())).with_context(|| format!("copying {} into the cluster directory", p.display()))?;
+                }
             }
         }
         c.root_chown()?;
@@ -392,6 +412,18 @@ impl Cluster {
     /// The temporary directory (removed on Drop).
     pub fn root(&self) -> &Path {
         &self.socket_dir
+    }
+
+    /// Run this (stopped) cluster's data directory with another install of the same major
+    /// version from its next start: another code layout of one build, or another build.
+    pub fn set_install(&mut self, inst: &Install) -> Result<()> {
+        if self.running {
+            bail!("the cluster is running: stop it before changing its server");
+        }
+        self.bin = inst.bindir.clone();
+        let pg_ctl = inst.bin("pg_ctl");
+        self.set_live(|l| l.pg_ctl = pg_ctl);
+        Ok(())
     }
 
     /// The OS user the server runs as.

@@ -1,4 +1,4 @@
-//! Real PostgreSQL beside the model (issue 12, the server side): the `hl_btree` extension
+//! Real PostgreSQL beside the model: the `hl_btree` extension
 //! (`pgext/hl_btree/`: PostgreSQL's own B-tree with the tid-batch variants as `amgetbitmap`,
 //! picked per scan by the GUC `hl_btree.variant`) built against the installed server, a
 //! throwaway cluster ([`cluster::Cluster`]), seed 000's table loaded once and cached, and the
@@ -7,16 +7,20 @@
 //!
 //! Measure layer: imports only std, crates and [`crate::measure::stats`].
 
+pub mod ab;
 pub mod bench;
+pub mod build;
 pub mod cluster;
 pub mod dirbyvalue;
 pub mod instructions;
 pub mod proc;
 pub mod readstream;
 pub mod seed004;
+pub mod seedrun;
 pub mod servers;
 pub mod single;
 pub mod sweep;
+pub mod workload;
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -39,9 +43,9 @@ impl std::error::Error for UsageError {}
 #[derive(clap::Args, Debug, Clone)]
 pub struct PgArgs {
     /// A server by major version (15: Debian's; 17, 18: the pinned wheels scripts/install-pg.sh
-    /// unpacks); repeatable, run in the order given. `hotloops list --servers` says which are
-    /// installed.
-    #[arg(long = "server", value_name = "15|17|18")]
+    /// unpacks), or a build from source (its name, or `18+patches/NAME.patch`: `hotloops pg
+    /// build`); repeatable, run in the order given. `hotloops list --servers` lists them.
+    #[arg(long = "server", value_name = "SERVER")]
     pub server: Vec<String>,
     /// The study measured in the server: `tid-batch` (default: hl_btree's amgetbitmap variants,
     /// seed 000), `read-stream` (hl_bloom's amgetbitmap, seed 002), `dir-by-value` (hl_btree's
@@ -228,7 +232,7 @@ impl Install {
     }
 }
 
-fn which(name: &str) -> Option<PathBuf> {
+pub(crate) fn which(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|f| f.is_file()))
 }
 

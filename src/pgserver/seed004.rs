@@ -139,7 +139,8 @@ pub struct ServerRuns {
     pub scan: String,
 }
 
-/// One setup and arm: the record the issue asks for.
+/// One setup and arm: the runs of each server (the A/A copy last), the later server's TPS
+/// ratio over the baseline's with its interval and verdict, and the A/A floor.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Record {
     /// Partitions.

@@ -100,35 +100,54 @@ pub fn installed_summary() -> String {
 pub fn select(servers: &[String], pg_config: Option<&Path>, default: &[u32]) -> Result<Vec<Install>> {
     let known = known();
     let majors: Vec<String> = known.iter().map(|k| k.major.to_string()).collect();
-    let mut out: Vec<Install> = Vec::new();
-    let mut wanted: Vec<u32> = Vec::new();
+    // Each --server in order: a known major (the installed package or wheel), or a build
+    // from source (its name, or MAJOR+PATCH..., built now if it is not yet).
+    enum Want {
+        Major(u32),
+        Built(Box<Install>),
+    }
+    let mut wanted: Vec<Want> = Vec::new();
     for s in servers {
-        let Some(k) = known.iter().find(|k| k.major.to_string() == s.trim()) else {
-            return Err(UsageError(format!(
-                "--server {s}: hotloops knows PostgreSQL {} (installed: {}); pass --pg-config PATH for any other install",
-                majors.join(", "),
-                installed_summary()
-            ))
-            .into());
-        };
-        if wanted.contains(&k.major) {
-            return Err(UsageError(format!("--server {s} is given twice: name each server once")).into());
+        if let Some(k) = known.iter().find(|k| k.major.to_string() == s.trim()) {
+            if wanted.iter().any(|w| matches!(w, Want::Major(m) if *m == k.major)) {
+                return Err(UsageError(format!("--server {s} is given twice: name each server once")).into());
+            }
+            wanted.push(Want::Major(k.major));
+            continue;
         }
-        wanted.push(k.major);
-    }
-    if wanted.is_empty() && pg_config.is_none() {
-        wanted = default.to_vec();
-    }
-    for m in &wanted {
-        let k = known.iter().find(|k| k.major == *m).expect("a known major");
-        match k.install() {
-            Ok(i) => out.push(i),
-            Err(why) => {
+        match super::build::resolve(s.trim(), false, super::build::DEFAULT_LAYOUTS)? {
+            Some(b) => wanted.push(Want::Built(Box::new(b.install(0)?))),
+            None => {
+                let builds: Vec<String> = super::build::all().into_iter().flatten().map(|b| b.name).collect();
                 return Err(UsageError(format!(
-                    "PostgreSQL {m} is {why}: install it with `scripts/install-pg.sh {m}` (installed: {})",
-                    installed_summary()
+                    "--server {s}: hotloops knows PostgreSQL {} (installed: {}), MAJOR+PATCH... and the builds from source ({}); pass --pg-config PATH for any other install",
+                    majors.join(", "),
+                    installed_summary(),
+                    if builds.is_empty() { "none yet: hotloops pg build".to_string() } else { builds.join(", ") }
                 ))
                 .into());
+            }
+        }
+    }
+    if wanted.is_empty() && pg_config.is_none() {
+        wanted = default.iter().map(|m| Want::Major(*m)).collect();
+    }
+    let mut out: Vec<Install> = Vec::new();
+    for w in wanted {
+        match w {
+            Want::Built(i) => out.push(*i),
+            Want::Major(m) => {
+                let k = known.iter().find(|k| k.major == m).expect("a known major");
+                match k.install() {
+                    Ok(i) => out.push(i),
+                    Err(why) => {
+                        return Err(UsageError(format!(
+                            "PostgreSQL {m} is {why}: install it with `scripts/install-pg.sh {m}` (installed: {})",
+                            installed_summary()
+                        ))
+                        .into());
+                    }
+                }
             }
         }
     }
@@ -157,7 +176,7 @@ pub fn listing() -> String {
             Err(why) => s += &format!("  {}  {why}: scripts/install-pg.sh {}\n      source     {}\n", k.major, k.major, k.source),
         }
     }
-    s
+    s + "\n" + &super::build::listing()
 }
 
 #[cfg(test)]

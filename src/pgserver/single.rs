@@ -139,6 +139,23 @@ pub fn boundary(n: usize) -> String {
 /// statements), a dump before each boundary. Returns the dumps in order: the first is before
 /// the first boundary, the last after the last.
 pub fn callgrind(c: &Cluster, statements: &[String], toggle: &str, r: &Run) -> Result<Vec<crate::measure::callgrind::Parsed>> {
+    callgrind_dumping(c, statements, toggle, &format!("--dump-before={BOUNDARY_FN}"), r)
+}
+
+/// Callgrind over a single-user backend with one dump per statement: collection inside
+/// `exec_simple_query`, a dump as each statement ends (a line of input is one statement, so
+/// the dumps are the lines', in order; needs no extension in the server).
+pub fn callgrind_per_statement(c: &Cluster, statements: &[String], r: &Run) -> Result<Vec<crate::measure::callgrind::Parsed>> {
+    let mut parts = callgrind_dumping(c, statements, "exec_simple_query", "--dump-after=exec_simple_query", r)?;
+    // The backend's exit dumps what is left (nothing: collection is off outside statements).
+    parts.truncate(statements.len());
+    if parts.len() < statements.len() {
+        bail!("callgrind wrote {} dumps for {} statements", parts.len(), statements.len());
+    }
+    Ok(parts)
+}
+
+fn callgrind_dumping(c: &Cluster, statements: &[String], toggle: &str, dump: &str, r: &Run) -> Result<Vec<crate::measure::callgrind::Parsed>> {
     crate::measure::callgrind::check_valgrind().map_err(|e| super::UsageError(format!("{e:#}")))?;
     // Written by the backend, which runs as the cluster's owner: inside its directory.
     let dir = c.root().join(format!("callgrind-{}", std::process::id()));
@@ -152,7 +169,7 @@ pub fn callgrind(c: &Cluster, statements: &[String], toggle: &str, r: &Run) -> R
         "--vgdb=no".into(),
         format!("--callgrind-out-file={}/cg.out", dir.display()),
         format!("--toggle-collect={toggle}"),
-        format!("--dump-before={BOUNDARY_FN}"),
+        dump.to_string(),
         "--collect-atstart=no".into(),
         "--compress-strings=no".into(),
         "--compress-pos=no".into(),

@@ -9,6 +9,7 @@
 //! for a counter, `counter:` + the event's own name as perf or the PMU spells it (so it can
 //! be looked up); units are SI symbols per item (`ns/TID`, `µs/run`, `B`), counts `count/TID`.
 
+pub mod ab;
 pub mod compare;
 pub mod layout;
 pub mod headline;
@@ -63,7 +64,7 @@ pub struct Report {
 /// The run's settings.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct RunConfig {
-    /// `--quick`.
+    /// The default short run (`--quick`, kept under that name in saved reports); false: `--full`.
     pub quick: bool,
     /// Workload size of the wall-clock and counter runs.
     pub size: crate::study::Size,
@@ -108,6 +109,11 @@ pub struct StudyReport {
     /// did not run.
     #[serde(default)]
     pub static_model: String,
+    /// The predictions behind that block, as `hotloops model STUDY --json` writes them (the
+    /// host's core and clock, cycles a trip per core and variant): what the seed cards read.
+    /// None where the model did not run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub static_predictions: Option<seeds::ModelFile>,
 }
 
 /// One process's trials of a pair, raw: what runs are pooled from later.
@@ -424,9 +430,14 @@ pub fn markdown(r: &Report) -> String {
         }
         m.push_str(&matrix::markdown(r, s));
         if !s.static_model.is_empty() {
-            let _ = writeln!(m, "### {} / static core model
-
-{}", s.name, s.static_model.trim_start_matches('\n').replacen("## ", "", 1));
+            // `hotloops model`'s headings are lines of this section here: its title in bold,
+            // the study's line plain.
+            let block = s.static_model.trim_start_matches('\n').replacen("## ", "", 1);
+            let block = match block.strip_prefix("# ").and_then(|b| b.split_once('\n')) {
+                Some((title, rest)) => format!("**{title}**\n{rest}"),
+                None => block,
+            };
+            let _ = writeln!(m, "### {} / static core model\n\n{block}", s.name);
         }
     }
     if let Some(p) = &r.pg {

@@ -213,41 +213,121 @@ pub fn ratio_svg(title: &str, panels: &[Panel]) -> Result<String> {
     Ok(svg)
 }
 
+/// A case's panel: the A/A control first, then each pair, with the case's floor.
+fn case_panel(r: &Report, s: &StudyReport, c: &super::CaseReport) -> Panel {
+    let per_layout = |p: &crate::measure::wallclock::Paired| p.layouts.iter().map(|l| l.median_ratio).collect::<Vec<f64>>();
+    let mut pts = vec![RatioPoint {
+        label: "A/A".into(),
+        ratio: c.aa.median_ratio,
+        lo: c.aa.ci_low,
+        hi: c.aa.ci_high,
+        control: true,
+        resolved: false,
+        seed: None,
+        layouts: per_layout(&c.aa),
+    }];
+    for p in &c.pairs {
+        let row = r.rows.iter().find(|x| x.study == s.name && x.case == c.name && x.variant == p.variant && x.metric == "wall-clock");
+        let resolved = row.and_then(|x| x.verdict).is_some_and(|v| matches!(v, crate::measure::wallclock::Verdict::Faster | crate::measure::wallclock::Verdict::Slower));
+        pts.push(RatioPoint {
+            label: super::short(&p.variant).to_string(),
+            ratio: p.median_ratio,
+            lo: p.ci_low,
+            hi: p.ci_high,
+            control: false,
+            resolved,
+            seed: row.and_then(|x| x.seed_ratio),
+            layouts: per_layout(p),
+        });
+    }
+    Panel { title: c.name.clone(), points: pts, floor: Some(c.noise_floor) }
+}
+
 /// The plot of one study in one report: a panel per case, A/A first, with the case's floor.
 pub fn study_svg(r: &Report, s: &StudyReport) -> Result<String> {
-    let panels: Vec<Panel> = s
-        .cases
-        .iter()
-        .map(|c| {
-            let per_layout = |p: &crate::measure::wallclock::Paired| p.layouts.iter().map(|l| l.median_ratio).collect::<Vec<f64>>();
-            let mut pts = vec![RatioPoint {
-                label: "A/A".into(),
-                ratio: c.aa.median_ratio,
-                lo: c.aa.ci_low,
-                hi: c.aa.ci_high,
-                control: true,
-                resolved: false,
-                seed: None,
-                layouts: per_layout(&c.aa),
-            }];
-            for p in &c.pairs {
-                let row = r.rows.iter().find(|x| x.study == s.name && x.case == c.name && x.variant == p.variant && x.metric == "wall-clock");
-                let resolved = row.and_then(|x| x.verdict).is_some_and(|v| matches!(v, crate::measure::wallclock::Verdict::Faster | crate::measure::wallclock::Verdict::Slower));
-                pts.push(RatioPoint {
-                    label: super::short(&p.variant).to_string(),
-                    ratio: p.median_ratio,
-                    lo: p.ci_low,
-                    hi: p.ci_high,
-                    control: false,
-                    resolved,
-                    seed: row.and_then(|x| x.seed_ratio),
-                    layouts: per_layout(p),
-                });
-            }
-            Panel { title: c.name.clone(), points: pts, floor: Some(c.noise_floor) }
-        })
-        .collect();
+    let panels: Vec<Panel> = s.cases.iter().map(|c| case_panel(r, s, c)).collect();
     ratio_svg(&format!("{}: time vs {} (median, 95% CI) on {}", s.name, s.baseline, r.provenance.cpu_name), &panels)
+}
+
+/// Some pairs of one case as a forest plot, a row each (the A/A control first, then `ids` in
+/// the case's order): the time ratio and its 95% interval across, each code layout's median as
+/// a dot, the A/A floor as a grey band, 1 as a line, the seed's ratio as a cross. Narrow and
+/// short, so that it stands readable beside a seed card. None when the case is not there.
+pub fn forest_svg(r: &Report, study: &str, case: &str, ids: &[&str]) -> Option<Result<String>> {
+    let s = r.studies.iter().find(|s| s.name == study)?;
+    let c = s.cases.iter().find(|c| c.name == case)?;
+    let mut panel = case_panel(r, s, c);
+    let keep: Vec<String> = ids.iter().map(|i| super::short(i).to_string()).collect();
+    panel.points.retain(|p| p.control || keep.contains(&p.label));
+    Some(forest(&format!("{case}: time vs {}", super::short(&s.baseline)), &panel))
+}
+
+fn forest(title: &str, panel: &Panel) -> Result<String> {
+    let n = panel.points.len().max(1);
+    let label_w = panel.points.iter().map(|p| text_px(&p.label, 14)).max().unwrap_or(40) + 24;
+    let key = "filled: resolved; hollow: not; dots: code layouts; x: the seed; band: A/A floor";
+    let w = (label_w + 300).max(text_px(title, 17) + 40).max(text_px(key, 12) + 30);
+    let h = 78 + 36 * n as u32 + 50;
+    let (lo, hi, log) = ratio_range(panel);
+    let labels: Vec<String> = panel.points.iter().map(|p| p.label.clone()).collect();
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let root = root.titled(title, ("sans-serif", 17)).map_err(err)?;
+        let (top, root) = root.split_vertically(22);
+        top.draw(&Text::new(key, (12, 4), ("sans-serif", 12).into_font().color(&BLACK.mix(0.7)))).map_err(err)?;
+        let mut b = ChartBuilder::on(&root);
+        b.margin(10).margin_right(24).x_label_area_size(40).y_label_area_size(label_w);
+        // The first point on top: row i is drawn at y = n - 1 - i.
+        let row = |i: usize| (n - 1 - i) as f64;
+        macro_rules! draw {
+            ($chart:expr) => {{
+                let mut chart = $chart.map_err(err)?;
+                chart
+                    .configure_mesh()
+                    .y_labels(n)
+                    .y_label_formatter(&|y| {
+                        let i = y.round();
+                        if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n { labels[n - 1 - i as usize].clone() } else { String::new() }
+                    })
+                    .y_label_style(("sans-serif", 14))
+                    .x_desc(if log { "time / baseline (log)" } else { "time / baseline" })
+                    .x_label_formatter(&|x| tick(*x))
+                    .x_labels(if log { 6 } else { 7 })
+                    .x_label_style(("sans-serif", 13))
+                    .light_line_style(WHITE)
+                    .disable_y_mesh()
+                    .draw()
+                    .map_err(err)?;
+                let top = n as f64 - 0.5;
+                if let Some(f) = panel.floor.filter(|f| *f > 0.0) {
+                    chart.draw_series(std::iter::once(Rectangle::new([((1.0 - f).max(lo * 0.99), -0.5), (1.0 + f, top)], CONTROL.mix(0.25).filled()))).map_err(err)?;
+                }
+                chart.draw_series(LineSeries::new(vec![(1.0, -0.5), (1.0, top)], CONTROL)).map_err(err)?;
+                for (i, p) in panel.points.iter().enumerate().filter(|(_, p)| p.ratio.is_finite() && p.ratio > 0.0) {
+                    let c = if p.control { CONTROL } else { colour(0) };
+                    let y = row(i);
+                    chart.draw_series(std::iter::once(ErrorBar::new_horizontal(y, p.lo.max(lo * 0.99), p.ratio, p.hi, c.stroke_width(2), 10))).map_err(err)?;
+                    let style = if p.resolved || p.control { c.filled() } else { WHITE.filled() };
+                    chart.draw_series([Circle::new((p.ratio, y), 6, style), Circle::new((p.ratio, y), 6, c.stroke_width(2))]).map_err(err)?;
+                    let dots = p.layouts.iter().filter(|x| x.is_finite() && **x > 0.0).map(|&x| Circle::new((x, y + 0.28), 3, c.filled()));
+                    chart.draw_series(dots).map_err(err)?;
+                    if let Some(sd) = p.seed.filter(|s| s.is_finite() && *s > 0.0) {
+                        chart.draw_series(std::iter::once(Cross::new((sd, y - 0.28), 6, BLACK.stroke_width(2)))).map_err(err)?;
+                    }
+                }
+            }};
+        }
+        let rows = -0.5f64..n as f64 - 0.5;
+        if log {
+            draw!(b.build_cartesian_2d(padded(lo, hi, 0.3, true).log_scale(), rows));
+        } else {
+            draw!(b.build_cartesian_2d(padded(lo, hi, 0.12, false), rows));
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
 }
 
 /// One line of a line plot.
@@ -357,7 +437,7 @@ mod tests {
         let wide = Panel { title: "wide".into(), points: vec![point(0.02, true, Some(0.5)), point(1.0, false, None)], floor: Some(0.05) };
         let (lo, hi, log) = ratio_range(&wide);
         assert!(log && lo < 0.0181 && hi > 1.09, "{lo} {hi}");
-        let title = "a long title that a 420-pixel canvas would clip at its right-hand edge, as issue 14 saw";
+        let title = "a long title that a 420-pixel canvas would clip at its right-hand edge, as an early plot did";
         let svg = ratio_svg(title, &[wide]).unwrap();
         assert!(svg.contains("(log)"), "the y axis says it is logarithmic");
         assert!(svg.contains("x: the seed") && svg.contains("grey band: A/A floor") && !svg.contains("grey point"), "the key names what is drawn");
@@ -396,6 +476,25 @@ mod tests {
         assert!(svg.contains("dots: each code layout") && !plain.contains("dots:"));
     }
 
+    /// A forest plot: a row per point, labels readable (the canvas narrow), the same markers.
+    #[test]
+    fn a_forest_plot_has_a_row_per_point_and_stays_narrow() {
+        let mut a = point(0.95, true, Some(0.978));
+        a.label = "local".into();
+        a.layouts = vec![0.94, 0.96];
+        let mut c = point(1.001, false, None);
+        c.label = "c-local@clang19-pg".into();
+        let aa = RatioPoint { label: "A/A".into(), control: true, ..point(1.0, false, None) };
+        let svg = forest("table3-bitmap: time vs store-each", &Panel { title: String::new(), points: vec![aa, a, c], floor: Some(0.02) }).unwrap();
+        let width: u32 = svg.split("width=\"").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
+        assert!(width < 700, "{width}");
+        for l in ["A/A", "local", "c-local@clang19-pg"] {
+            assert!(svg.contains(&format!(">\n{l}\n</text>")), "{l} labels its row");
+        }
+        assert_eq!(svg.matches("r=\"3\"").count(), 2, "a dot per layout");
+        assert!(svg.contains("r=\"6\" opacity=\"1\" fill=\"#FFFFFF\""), "the unresolved point hollow");
+    }
+
     #[test]
     fn a_line_plot_has_every_label_and_refuses_no_points() {
         let lines = vec![
@@ -406,4 +505,61 @@ mod tests {
         assert!(svg.starts_with("<svg") && svg.contains("first") && svg.contains("second") && svg.contains("faults"), "{}", &svg[..200.min(svg.len())]);
         assert!(lines_svg("t", "x", &[LinePanel { title: "e".into(), y_desc: "y".into(), log_y: false, lines: vec![] }]).is_err());
     }
+}
+
+/// One series of a [`blocks_svg`] plot: a ratio per block, in the order measured.
+#[derive(Clone, Debug)]
+pub struct BlockSeries {
+    /// Legend label.
+    pub label: String,
+    /// Ratios.
+    pub ratios: Vec<f64>,
+    /// Its median and 95% interval, drawn as a line and a band.
+    pub median: f64,
+    /// See [`BlockSeries::median`].
+    pub ci: (f64, f64),
+    /// An A/A control: grey.
+    pub control: bool,
+}
+
+/// Per-block ratios over the run (x: block), one series per pair: the spread a verdict's
+/// interval summarises, and any drift or epoch step it would hide.
+pub fn blocks_svg(title: &str, y_desc: &str, series: &[BlockSeries], epoch_starts: &[usize]) -> Result<String> {
+    let ys = || series.iter().flat_map(|s| s.ratios.iter().copied()).filter(|y| y.is_finite() && *y > 0.0);
+    if ys().next().is_none() {
+        anyhow::bail!("plotting {title}: no points");
+    }
+    // The bulk, not the outliers, sets the axis: 1st to 99th percentile, then padded.
+    let mut all: Vec<f64> = ys().collect();
+    all.sort_by(|a, b| a.total_cmp(b));
+    let (lo, hi) = (crate::measure::stats::percentile_sorted(&all, 0.01).min(0.99), crate::measure::stats::percentile_sorted(&all, 0.99).max(1.01));
+    let n = series.iter().map(|s| s.ratios.len()).max().unwrap_or(1) as f64;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (960, 460)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let root = root.titled(title, ("sans-serif", 16)).map_err(err)?;
+        let y = padded(lo, hi, 0.08, false);
+        let mut chart = ChartBuilder::on(&root).margin(12).x_label_area_size(36).y_label_area_size(70).build_cartesian_2d(-0.5f64..n - 0.5, y.clone()).map_err(err)?;
+        chart.configure_mesh().x_desc("block (dashed: a new postmaster epoch)").y_desc(y_desc).y_label_formatter(&|v| tick(*v)).light_line_style(WHITE).draw().map_err(err)?;
+        for &e in epoch_starts.iter().filter(|e| **e > 0) {
+            let x = e as f64 - 0.5;
+            chart.draw_series(DashedLineSeries::new(vec![(x, y.start), (x, y.end)], 4, 4, CONTROL.mix(0.6).into())).map_err(err)?;
+        }
+        chart.draw_series(LineSeries::new(vec![(-0.5, 1.0), (n - 0.5, 1.0)], BLACK.mix(0.5))).map_err(err)?;
+        for (i, s) in series.iter().enumerate() {
+            let c = if s.control { CONTROL } else { colour(i) };
+            chart.draw_series(std::iter::once(Rectangle::new([(-0.5, s.ci.0), (n - 0.5, s.ci.1)], c.mix(0.18).filled()))).map_err(err)?;
+            chart
+                .draw_series(LineSeries::new(vec![(-0.5, s.median), (n - 0.5, s.median)], c.stroke_width(2)))
+                .map_err(err)?
+                .label(format!("{} (median {:.4} [{:.4}, {:.4}])", s.label, s.median, s.ci.0, s.ci.1))
+                .legend(move |(x, yy)| Rectangle::new([(x, yy - 4), (x + 14, yy + 4)], c.filled()));
+            let pts = s.ratios.iter().enumerate().filter(|(_, r)| r.is_finite() && **r >= y.start && **r <= y.end).map(|(k, r)| Circle::new((k as f64, *r), 2, c.mix(0.7).filled()));
+            chart.draw_series(pts).map_err(err)?;
+        }
+        chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK.mix(0.3)).position(SeriesLabelPosition::UpperRight).draw().map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
 }

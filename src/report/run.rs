@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 pub struct Options {
     /// Study names (empty: all).
     pub studies: Vec<String>,
-    /// Short run for PR review.
+    /// The default short run (false: `--full`).
     pub quick: bool,
     /// Output directory.
     pub out: PathBuf,
@@ -35,17 +35,17 @@ pub struct Options {
     pub processes: usize,
     /// Override the wall-clock budget per pair and process.
     pub budget: Option<Duration>,
-    /// Override the workload size (default: quick with --quick, else full).
+    /// Override the workload size (default: quick, full with `--full`).
     pub size: Option<Size>,
-    /// Code layouts to measure each pair under (default: `layout::QUICK` with --quick, else
-    /// `layout::FULL`).
+    /// Code layouts to measure each pair under (default: `layout::QUICK`, `layout::FULL` with
+    /// `--full`).
     pub layouts: Option<Vec<String>>,
     /// Refuse to write a report with a pair measured on a busy host.
     pub strict: bool,
     /// `--pg`: measure the real server too (the report's pg section).
     pub pg: Option<super::pg::PgOptions>,
-    /// C configurations whose rows to run (empty: the canonical gcc12-pg with --quick, every
-    /// built one otherwise).
+    /// C configurations whose rows to run (empty: the canonical gcc12-pg and the seed cards'
+    /// pairs under the other built ones; every built one with `--full`).
     pub configs: Vec<String>,
     /// Replace files in `out` that another command, or no command, wrote (`--force`).
     pub force: bool,
@@ -78,6 +78,27 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     let studies = select(&opts.studies)?;
     let mut notes = Vec::new();
     let configs = study::select_configs(&opts.configs, !opts.quick, &mut notes)?;
+    // The seed cards' C pairs under every configuration built here, on each seed's own case:
+    // the default run gives the cards every view this machine can (a few pairs); `--full` and
+    // `--config` run whole configurations.
+    let card_rows: Vec<(&str, &str, &str)> = if opts.configs.is_empty() && opts.quick {
+        let built = |cfg: &str| crate::ckernels::CONFIGS.iter().any(|c| c.name == cfg && c.built);
+        super::seeds::SPECS
+            .iter()
+            .flat_map(|s| s.c_pairs.iter().filter(|(cfg, _, _)| !configs.contains(cfg) && built(cfg)).flat_map(move |(_, a, b)| [(s.study, s.case, *a), (s.study, s.case, *b)]))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut card_configs: Vec<&str> = Vec::new();
+    for (_, _, id) in &card_rows {
+        if let Some(cfg) = id.split_once('@').map(|(_, c)| c).filter(|c| !card_configs.contains(c)) {
+            card_configs.push(cfg);
+        }
+    }
+    for c in &card_configs {
+        notes.push(format!("C configuration {c}: only the seed cards' pairs ran (`--full` or `--config {c}` runs all its rows)"));
+    }
     // A data directory that cannot be one (HOTLOOPS_DATA_DIR naming a file) is bad input:
     // said now, not when read-stream's case is built after the studies before it.
     let data = crate::pg::bloom::default_data_dir();
@@ -154,7 +175,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     }
 
     // Progress: one tick per wall-clock pair (A/A included), with an ETA.
-    let total: usize = studies.iter().map(|s| s.info().cases.iter().map(|c| rows_in_run(s.info(), c.id, &configs).len()).sum::<usize>()).sum();
+    let total: usize = studies.iter().map(|s| s.info().cases.iter().map(|c| rows_in_run(s.info(), c.id, &configs, &card_rows).len()).sum::<usize>()).sum();
     let progress = std::cell::RefCell::new(Progress::new(total as u64));
     let mut busy = Vec::new();
     let mut phases: Vec<PhaseTime> = Vec::new();
@@ -172,7 +193,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         let info = s.info();
         let base = info.baseline_variant();
         // The rows this run takes: Rust rows, and C rows of the selected configurations.
-        let rows_here = |case: &str| rows_in_run(info, case, &configs);
+        let rows_here = |case: &str| rows_in_run(info, case, &configs, &card_rows);
         let mut case_reports = Vec::new();
         let study_sites = match &layouts {
             Some(l) => Some(sites(l, info.variants).with_context(|| format!("{}: reading kernel addresses", info.name))?),
@@ -304,6 +325,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         }
         study_reports.push(StudyReport {
             static_model: String::new(),
+            static_predictions: None,
             name: info.name.into(),
             seed: info.seed.into(),
             claim: info.claim.into(),
@@ -319,8 +341,10 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
         let mut clock = PhaseClock::new("all studies");
         progress.borrow().message("static core model".into());
         let studies: Vec<(&str, &[(String, f64)])> = model_jobs.iter().map(|(_, n, p)| (*n, p.as_slice())).collect();
-        for ((i, _, _), block) in model_jobs.iter().zip(crate::model::report_blocks(&studies, Some(&configs))) {
+        for ((i, _, _), (block, model)) in model_jobs.iter().zip(crate::model::report_blocks(&studies, Some(&configs))) {
             study_reports[*i].static_model = block;
+            // The predictions the seed cards read, in model.json's shape.
+            study_reports[*i].static_predictions = model.and_then(|m| serde_json::to_value(m).ok()).and_then(|v| serde_json::from_value(v).ok());
         }
         clock.lap(&mut phases, "model");
     }
@@ -405,9 +429,10 @@ pub fn file_names<'a>(studies: impl IntoIterator<Item = &'a str>) -> Vec<String>
 }
 
 /// The rows a run takes on `case`: those that run on it (the tid-batch C kernels: B-tree cases
-/// only), Rust rows, and C rows of the selected configurations.
-fn rows_in_run(info: &'static study::StudyInfo, case: &str, configs: &[&str]) -> Vec<&'static Variant> {
-    info.variants.iter().filter(|v| v.runs_on(case) && v.in_configs(configs)).collect()
+/// only), Rust rows, C rows of the selected configurations, and the `extra` (study, case, id)
+/// rows.
+fn rows_in_run(info: &'static study::StudyInfo, case: &str, configs: &[&str], extra: &[(&str, &str, &str)]) -> Vec<&'static Variant> {
+    info.variants.iter().filter(|v| v.runs_on(case) && (v.in_configs(configs) || extra.contains(&(info.name, case, v.id)))).collect()
 }
 
 /// Seconds a report spent in one phase of one study (summed over its cases): where the time
@@ -444,7 +469,7 @@ impl PhaseClock {
     }
 }
 
-/// Counter measurement length, ns a group: a full report's, and `--quick`'s (counts a run are
+/// Counter measurement length, ns a group: a full report's, and the default run's (counts a run are
 /// averages over many runs either way; quick keeps its time for the wall-clock pairs).
 const FULL_COUNTER_NS: u128 = 50_000_000;
 const QUICK_COUNTER_NS: u128 = 10_000_000;

@@ -22,7 +22,7 @@ use super::{Report, pct};
 use crate::host::Usage;
 use crate::pgserver::{bench, dirbyvalue, instructions, readstream, seed004, sweep};
 use anyhow::Result;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The width the cards keep to: they are pasted into mails and PRs.
@@ -128,7 +128,7 @@ pub const SPECS: &[Spec] = &[
         variant: "alloc-churn/static-routine",
         c_pairs: &[],
         own_core: Err("the mail names no CPU"),
-        server: ServerPair::None("no hotloops server run patches IndexAmRoutine (`pg --seed 004` compares 17 with 18 and glibc's settings)"),
+        server: ServerPair::None("an extension cannot patch IndexAmRoutine: the patched builds (`hotloops pg seed 004`) are its server line"),
         static_out_of_scope: Some("the claim is malloc's page faults and trims, outside the loop llvm-mca models"),
     },
 ];
@@ -143,8 +143,9 @@ pub fn spec(seed: &str) -> Result<&'static Spec, crate::study::UnknownName> {
     SPECS.iter().find(|s| s.seed == seed).ok_or_else(|| crate::study::UnknownName { kind: "seed", given: seed.into(), valid: ids() })
 }
 
-/// The part of model.json a card reads (`hotloops model --json`).
-#[derive(Clone, Debug, Deserialize)]
+/// The part of model.json a card reads (`hotloops model --json`); a report keeps the same
+/// for each study it modelled ([`super::StudyReport::static_predictions`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModelFile {
     /// The closest llvm-mca model of the host.
     pub host_model: Option<String>,
@@ -155,21 +156,21 @@ pub struct ModelFile {
 }
 
 /// One study of model.json.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModelStudy {
     pub study: String,
     pub variants: Vec<ModelVariant>,
 }
 
 /// One variant of model.json.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModelVariant {
     pub id: String,
     pub per_cpu: Vec<ModelCpu>,
 }
 
 /// One core's prediction.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModelCpu {
     pub cpu: String,
     /// Cycles a trip of the hot loop.
@@ -188,6 +189,8 @@ pub struct Sources {
     pub sweeps: Vec<(PathBuf, sweep::SweepReport)>,
     /// `hotloops pg --instructions` runs.
     pub instructions: Vec<(PathBuf, instructions::InstructionsReport)>,
+    /// `hotloops pg seed` runs: each seed's own patch against stock, built from source.
+    pub seed_runs: Vec<(PathBuf, crate::pgserver::seedrun::SeedRun)>,
     /// Files of a directory that are none of these, or of an older shape: (file, why).
     pub skipped: Vec<(PathBuf, String)>,
     /// The host of each file read (its CPU: brand, family, model), where the file says.
@@ -284,6 +287,8 @@ impl Sources {
             self.read_stream.extend(r.servers.into_iter().map(|x| (path.to_path_buf(), x)));
         } else if has("points") && has("cliff") {
             self.sweeps.push((path.to_path_buf(), serde_json::from_value(v).map_err(typed)?));
+        } else if has("seed") && has("arms") {
+            self.seed_runs.push((path.to_path_buf(), serde_json::from_value(v).map_err(typed)?));
         } else if has("glibc") && has("records") {
             self.seed004.push((path.to_path_buf(), serde_json::from_value(v).map_err(typed)?));
         } else if has("protocol") && has("servers") && has("scale") {
@@ -303,9 +308,10 @@ impl Sources {
         Ok(())
     }
 
-    /// A report and every server run it holds (`report --pg`'s sections), each read as the
-    /// file it came from.
+    /// A report and every server run and static model it holds (`report --pg`'s sections,
+    /// each study's predictions), each read as the file it came from.
     fn add_report(&mut self, path: &Path, r: Report) {
+        self.models.extend(r.studies.iter().filter_map(|s| s.static_predictions.clone()).map(|m| (path.to_path_buf(), m)));
         if let Some(pg) = &r.pg {
             let at = || path.to_path_buf();
             self.tid.extend(pg.servers.iter().map(|x| (at(), x.clone())));
@@ -349,6 +355,9 @@ pub enum View {
     StaticOwn,
     /// The static model on the host's core.
     StaticHost,
+    /// The seed's own patch built from source against stock 18.6 (`hotloops pg seed`): the
+    /// line that decides.
+    Build,
     /// The real server (one line per version and state).
     Server,
     /// Instructions per item (exact).
@@ -447,11 +456,14 @@ pub struct Card {
 }
 
 /// The rule, as the card prints it.
-pub const RULE: &str = "Rule: the server decides (any version resolving the claim's direction: \
-\"reproduced in the server\"; all unresolved: \"model only\" if the Rust model resolves it, else \"not \
-reproduced\"; the opposite direction: \"contradicted\"); a layout-sensitive model or C pair adds \
-\"layout-sensitive\" (\"in C\" for a C pair); a static prediction smaller than the claim adds \"the static model bounds it below \
-the claim\"; a missing view is named, never judged.";
+pub const RULE: &str = "Rule: the patched build decides (the seed's own patch against stock, both built \
+from source, measured with `pg ab` at the claim's precision: \"reproduced\", \"contradicted\", \"excluded\" \
+with the range it leaves, or \"not resolved at ±h%\"); without it, the server lines decide (any version \
+resolving the claim's direction: \"reproduced in the server\"; the opposite direction: \"contradicted\"; \
+all unresolved: \"model only\" if the Rust model resolves it, else \"not resolved\", never \"not \
+reproduced\" while an interval holds the claim); a layout-sensitive model or C pair adds \
+\"layout-sensitive\" (\"in C\" for a C pair); a static prediction smaller than the claim adds \"the static \
+model bounds it below the claim\"; a missing view is named, never judged.";
 
 /// The conclusion [`RULE`] derives from `lines` for a claim of time ratio `claim`.
 pub fn conclude(claim: f64, lines: &[Line]) -> String {
@@ -462,6 +474,24 @@ pub fn conclude(claim: f64, lines: &[Line]) -> String {
     let servers: Vec<&Line> = of(View::Server).filter(|l| l.figure.is_ok()).collect();
     let mut parts: Vec<String> = Vec::new();
     let mut missing: Vec<&str> = Vec::new();
+    // The seed's own patch, built and measured against stock at the claim's precision: its
+    // verdict (claim-aware, with its precision) is the card's.
+    if let Some(b) = of(View::Build).find(|l| l.figure.is_ok()) {
+        let f = b.figure.as_ref().expect("checked");
+        parts.push(format!("the patched build settles it: {}", f.note));
+        match model {
+            Some(d) if d == want => parts.push(format!("the Rust model agrees in direction ({})", d.word())),
+            Some(d) if d == against => parts.push(format!("the Rust model says the opposite ({})", d.word())),
+            Some(d) => parts.push(format!("the Rust model does not resolve it ({})", d.word())),
+            None => missing.push("the Rust model"),
+        }
+        let mut s = parts.join("; ");
+        if !missing.is_empty() {
+            s.push_str(&format!("; not judged: {} (missing)", missing.join(", ")));
+        }
+        let mut c = s.chars();
+        return c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str() + ".").unwrap_or_default();
+    }
     let Some(model) = model else {
         return "No conclusion: the Rust model's figure is missing.".into();
     };
@@ -482,7 +512,7 @@ pub fn conclude(claim: f64, lines: &[Line]) -> String {
     } else if model == want {
         parts.push("model only: the server does not resolve it".into());
     } else {
-        parts.push(format!("not reproduced: neither the Rust model ({}) nor the server resolves it", model.word()));
+        parts.push(format!("not resolved: neither the Rust model ({}) nor the server resolves it", model.word()));
     }
     if model == Dir::LayoutSensitive {
         if !parts.iter().any(|p| p.contains("layout-sensitive")) {
@@ -525,7 +555,7 @@ fn display(p: &Path) -> String {
 }
 
 fn report_command(r: &Report, study: &str) -> String {
-    format!("hotloops report --study {study}{}", if r.config.quick { " --quick" } else { "" })
+    format!("hotloops report --study {study}{}", if r.config.quick { "" } else { " --full" })
 }
 
 /// A quotient of two ratios against one baseline, its interval from both intervals as
@@ -588,7 +618,10 @@ fn report_lines(spec: &Spec, src: &Sources, out: &mut Vec<Line>) -> Option<(f64,
                 let v = if ls { Dir::LayoutSensitive } else { judge(q, ci, floor) };
                 Ok(Figure { ratio: q, ci, verdict: Some(v), note: "quotient of two pairs on one baseline".into() })
             }
-            _ => Err(format!("the report did not run the {cfg} rows")),
+            _ => Err(match r.config.c_configs.iter().find(|c| c.name == *cfg) {
+                Some(c) if c.compiler.is_empty() => format!("{cfg} is not built on the host of this report ({})", c.note),
+                _ => format!("the report did not run the {cfg} rows"),
+            }),
         };
         // A report runs one configuration's C rows unless told more: name the one it lacks.
         let command = if fig.is_err() { format!("{cmd} --config {cfg}") } else { cmd.clone() };
@@ -634,10 +667,19 @@ fn static_lines(spec: &Spec, src: &Sources, base: Option<(f64, f64)>, out: &mut 
     let cmd = format!("hotloops model {} --json > model.json", spec.study);
     let pair = format!("{} -> {}", short(spec.baseline), short(spec.variant));
     let found = src.models.iter().find(|(_, m)| m.studies.iter().any(|s| s.study == spec.study));
-    let host_core = found.and_then(|(_, m)| m.host_model.clone());
+    // No predictions: a report of the study says why its own model gave none.
+    let none = match src.report(spec.study, spec.case).and_then(|(_, r)| r.studies.iter().find(|s| s.name == spec.study)) {
+        Some(s) if s.static_model.trim().is_empty() => "the report ran without the static model (--no-model) and no model.json was given".to_string(),
+        Some(s) if s.static_model.starts_with("Static core model: not run") => format!("the report's {}", s.static_model.trim().trim_start_matches("Static core model: ").trim_end_matches('.')),
+        _ => "no model.json".to_string(),
+    };
+    let host_core = match found {
+        Some((_, m)) => m.host_model.clone().ok_or_else(|| "the model names no host core".to_string()),
+        None => Err(none.clone()),
+    };
     let cores: Vec<(View, String, Result<String, String>)> = vec![
         (View::StaticOwn, "seed's".into(), spec.own_core.map(str::to_string).map_err(|e| e.to_string())),
-        (View::StaticHost, "host's".into(), host_core.clone().ok_or_else(|| "model.json names no host core".to_string())),
+        (View::StaticHost, "host's".into(), host_core),
     ];
     for (view, who, core) in cores {
         let label = match &core {
@@ -654,9 +696,11 @@ fn static_lines(spec: &Spec, src: &Sources, base: Option<(f64, f64)>, out: &mut 
             }
         };
         let Some((path, m)) = found else {
-            out.push(missing(view, &label, &pair, "no model.json".into(), cmd.clone()));
+            out.push(missing(view, &label, &pair, none.clone(), cmd.clone()));
             continue;
         };
+        // A report's predictions come back with the report; model.json's with `hotloops model`.
+        let again = src.reports.iter().find(|(p, _)| p == path).map_or_else(|| cmd.clone(), |(_, r)| report_command(r, spec.study));
         let s = m.studies.iter().find(|s| s.study == spec.study).expect("found by study");
         let pred = |id: &str| s.variants.iter().find(|v| v.id == id).and_then(|v| v.per_cpu.iter().find(|p| p.cpu == core)).map(|p| p.predicted);
         let fig = match (pred(spec.baseline), pred(spec.variant), base, m.host_ghz) {
@@ -668,7 +712,7 @@ fn static_lines(spec: &Spec, src: &Sources, base: Option<(f64, f64)>, out: &mut 
             (_, _, None, _) => Err("no report to scale the loop by (the pipeline's ns an item)".into()),
             _ => Err("model.json has no host clock".into()),
         };
-        out.push(Line { view, label, pair: pair.clone(), figure: fig, source: display(path), command: cmd.clone() });
+        out.push(Line { view, label, pair: pair.clone(), figure: fig, source: display(path), command: again });
     }
 }
 
@@ -857,11 +901,95 @@ fn server_instructions(case: &str, a: &str, b: &str, src: &Sources, out: &mut Ve
     }
 }
 
+/// The wall-clock ratio of a model row (`variant` against its study's baseline) in the report
+/// that holds `study`'s `case`.
+fn model_ratio(src: &Sources, study: &str, case: &str, variant: &str) -> Option<f64> {
+    let (_, r) = src.report(study, case)?;
+    r.rows.iter().find(|x| x.study == study && x.case == case && x.variant == variant && x.metric == "wall-clock")?.ratio
+}
+
+/// The lines of `hotloops pg seed`: the seed's own patch against stock, both built from source
+/// (the decisive arm), the other arms as context; beside them the model's ratio of the same
+/// change (the fidelity of the model against the patch) and, for seed 004, how much of the
+/// 17 -> 18 regression each patch removes.
+fn build_lines(spec: &Spec, src: &Sources, out: &mut Vec<Line>) {
+    use crate::pgserver::ab::Verdict;
+    let cmd = format!("hotloops pg seed {}", spec.seed);
+    let order = crate::pgserver::seedrun::arms(spec.seed).unwrap_or(&[]);
+    // Each arm's newest measurement, in the seed's order (the decisive arm first).
+    let mut arms: Vec<(&PathBuf, &crate::pgserver::seedrun::ArmResult)> = Vec::new();
+    for o in order {
+        let newest = src.seed_runs.iter().filter(|(_, r)| r.seed == spec.seed).flat_map(|(p, r)| r.arms.iter().filter(|a| a.id == o.id).map(move |a| (p, a))).max_by(|x, y| x.1.ab.provenance.date.cmp(&y.1.ab.provenance.date));
+        if let Some(a) = newest {
+            arms.push(a);
+        }
+    }
+    arms.sort_by_key(|(_, a)| !a.decisive);
+    if !arms.iter().any(|(_, a)| a.decisive) {
+        let what = order.iter().find(|a| a.decisive).map(|a| format!("{} -> {}", a.a, a.b)).unwrap_or_default();
+        out.push(missing(View::Build, "patched build", &what, format!("no `{cmd}` run"), cmd.clone()));
+    }
+    let effect = |id: &str| arms.iter().find(|(_, a)| a.id == id).and_then(|(_, a)| a.ab.primary()).map(|m| m.effect.median);
+    for (path, a) in &arms {
+        let Some(m) = a.ab.primary() else { continue };
+        let verdict = match a.ab.verdict_kind {
+            Verdict::Faster => Dir::Faster,
+            Verdict::Slower => Dir::Slower,
+            Verdict::NotResolved => Dir::NotResolved,
+        };
+        let version = a.ab.a.version.trim_start_matches("postgres (PostgreSQL) ").to_string();
+        out.push(Line {
+            view: if a.decisive { View::Build } else { View::Context },
+            label: format!("build {version} {}", a.id),
+            pair: format!("{} -> {}, {} ({})", a.ab.a.spec, a.ab.b.spec, a.ab.workload, a.ab.primary),
+            figure: Ok(Figure { ratio: m.effect.median, ci: Some((m.effect.lo, m.effect.hi)), verdict: Some(verdict), note: a.ab.verdict.clone() }),
+            source: display(path),
+            command: format!("{cmd} --arm {}", a.id),
+        });
+    }
+    // The model beside the patch, where the model has the same change.
+    let fidelity: &[(&str, &str, &str, &str)] = match spec.seed {
+        "000" => &[("local-index", spec.study, spec.case, spec.variant), ("batch-tids", "tid-batch", "btree-many", "tid-batch/batched")],
+        "001" => &[("range-15000", spec.study, spec.case, spec.variant)],
+        _ => &[],
+    };
+    for (arm, study, case, variant) in fidelity {
+        if let (Some(model), Some(real)) = (model_ratio(src, study, case, variant), effect(arm)) {
+            let effects = if (1.0 - real).abs() > 1e-9 { format!("; the effects' ratio {:.2}", (1.0 - model) / (1.0 - real)) } else { String::new() };
+            out.push(Line {
+                view: View::Context,
+                label: format!("fidelity {arm}"),
+                pair: format!("model {case}: {} against the patched build", short(variant)),
+                figure: Ok(Figure { ratio: model / real, ci: None, verdict: None, note: format!("model {} against the patched build's {}{effects}", pct(model), pct(real)) }),
+                source: "the report and the pg seed run above".into(),
+                command: format!("{cmd} --arm {arm}"),
+            });
+        }
+    }
+    // Seed 004's question: how much of the 17 -> 18 regression does each patch remove?
+    if let Some(r) = effect("regression-17-18").filter(|r| *r > 1.0) {
+        for arm in ["amroutine-static", "amroutine-cache"] {
+            if let Some(p) = effect(arm) {
+                let share = r * (1.0 - p) / (r - 1.0);
+                out.push(Line {
+                    view: View::Context,
+                    label: format!("share {arm}"),
+                    pair: "of the 17 -> 18 regression at 100 partitions".into(),
+                    figure: Ok(Figure { ratio: p, ci: None, verdict: None, note: format!("18.6 takes {} of 17.11's time (the wheels); {arm} takes {} of stock 18.6's: it removes {:.0}% of the regression", pct(r), pct(p), share * 100.0) }),
+                    source: "the pg seed 004 run above".into(),
+                    command: format!("{cmd} --arm regression-17-18 --arm {arm}"),
+                });
+            }
+        }
+    }
+}
+
 /// The card of `spec` from `src`.
 pub fn card(spec: &Spec, src: &Sources) -> Card {
     let mut lines = Vec::new();
     let base = report_lines(spec, src, &mut lines);
     static_lines(spec, src, base, &mut lines);
+    build_lines(spec, src, &mut lines);
     server_lines(spec, src, &mut lines);
     let hosts = view_hosts(&lines, src);
     let conclusion = if hosts.len() > 1 && !src.mixed_hosts {
@@ -948,7 +1076,8 @@ pub fn render(c: &Card, md: bool) -> String {
         let (fig, ci, v) = match &l.figure {
             Ok(f) if l.view == View::Instructions => (format!("{} instr", pct(f.ratio)), String::new(), "exact".to_string()),
             Ok(f) => (pct(f.ratio), f.ci.map(|(a, b)| format!("[{}, {}]", pct(a), pct(b))).unwrap_or_else(|| "none".into()), f.verdict.map(|d| d.word().to_string()).unwrap_or_else(|| "context".into())),
-            Err(_) if l.view == View::Context && l.command == "none" => ("n/a".into(), String::new(), String::new()),
+            // No command produces it (the seed names no CPU): not applicable, not missing.
+            Err(_) if l.command == "none" => ("n/a".into(), String::new(), String::new()),
             Err(_) => ("missing".into(), String::new(), String::new()),
         };
         t.row([l.label.clone(), fig, ci, v]);
@@ -972,7 +1101,7 @@ pub fn render(c: &Card, md: bool) -> String {
         let what = match &l.figure {
             Ok(f) if !f.note.is_empty() => format!("{}; {}; `{}`", f.note, l.source, rerun(&l.command)),
             Ok(_) => format!("{}; `{}`", l.source, rerun(&l.command)),
-            Err(why) if l.command == "none" => format!("{}: {why}; no command produces it", if l.view == View::Context { "n/a" } else { "MISSING" }),
+            Err(why) if l.command == "none" => format!("n/a: {why}; no command produces it"),
             Err(why) => format!("MISSING: {why}; produce it with `{}`", l.command),
         };
         o.push_str(&wrap(&format!("{} ({}): {what}", l.label, l.pair), "- ", "  "));

@@ -294,7 +294,7 @@ pub struct StudyInfo {
 pub enum Size {
     /// Seconds-long unit and property tests.
     Test,
-    /// A short run for PR review (`--quick`).
+    /// A short run: the default report's size (`--quick` elsewhere).
     Quick,
     /// The seed's own scale where memory allows.
     Full,
