@@ -5,31 +5,14 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use hotloops::host::worker::{BadRequest, Request, Server};
 use hotloops::host::{Unavailable, Usage};
-use hotloops::say;
+use hotloops::host::StdoutClosed;
+use hotloops::{out, outln, say};
 use hotloops::study::alloc_churn::sweep::SweepConfig;
 use hotloops::study::{self, Size, UnknownName};
 use hotloops::{asm, measure, report};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
-
-/// `println!` that returns a closed stdout as an error (`hotloops list | head -1`) instead of
-/// panicking; `main` ends quietly on it. SIGPIPE stays ignored, as Rust sets it, so that a
-/// worker or psql that goes away is an error to handle, not a signal that kills us.
-macro_rules! outln {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        writeln!(std::io::stdout(), $($t)*).map_err(StdoutClosed::from_io)?;
-    }};
-}
-
-/// `print!` with the same rule as [`outln!`].
-macro_rules! out {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        write!(std::io::stdout(), $($t)*).map_err(StdoutClosed::from_io)?;
-    }};
-}
 
 #[derive(Parser)]
 #[command(name = "hotloops", version, about = "PostgreSQL index-scan hot loops as paired variants: asm, instructions, counters, wall clock")]
@@ -77,7 +60,7 @@ enum Cmd {
         #[arg(long, value_enum, default_value = "quick")]
         size: Size,
         /// Runs (1 to 1,000,000).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        #[arg(long, default_value_t = 1, value_parser = hotloops::host::in_range::<u32>(1, 1_000_000))]
         reps: u32,
     },
     /// Exact instructions of one kernel on one case (callgrind, toggled on the kernel symbol).
@@ -105,7 +88,7 @@ enum Cmd {
         #[arg(long, value_enum, default_value = "quick")]
         size: Size,
         /// Runs of the case while counting (1 to 1,000,000).
-        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        #[arg(long, default_value_t = 20, value_parser = hotloops::host::in_range::<u32>(1, 1_000_000))]
         runs: u32,
     },
     /// The main job: every study's variants against their baselines, with provenance, in about a
@@ -136,11 +119,11 @@ enum Cmd {
         no_model: bool,
         /// Measuring processes per wall-clock pair in each code layout (1 to 64; pooled with a
         /// hierarchical bootstrap: layouts, processes, trials).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        #[arg(long, default_value_t = 1, value_parser = hotloops::host::in_range::<u16>(1, 64))]
         processes: u16,
         /// Wall-clock budget per pair and process round, in ms, split over the code layouts
         /// (10 to 3,600,000; default: 500, 10000 with --full).
-        #[arg(long, value_parser = clap::value_parser!(u64).range(10..=3_600_000))]
+        #[arg(long, value_parser = hotloops::host::in_range::<u64>(10, 3_600_000))]
         budget_ms: Option<u64>,
         /// Workload size, overriding the default or --full (test: seconds-long smoke runs).
         #[arg(long, value_enum, hide = true)]
@@ -159,6 +142,10 @@ enum Cmd {
         /// configuration built into this binary with --full).
         #[arg(long)]
         config: Vec<String>,
+        /// Replace files in --out of the names this command writes that another command, or no
+        /// command, wrote (refused, naming them, without it).
+        #[arg(long)]
+        force: bool,
     },
     /// One pair over every code layout: is the effect the patch or where the linker put the
     /// kernels? A table and a plot of the ratio per layout, with each kernel's offset mod 64.
@@ -169,10 +156,10 @@ enum Cmd {
         #[arg(long)]
         case: Option<String>,
         /// Measuring processes per layout (1 to 64).
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+        #[arg(long, default_value_t = 2, value_parser = hotloops::host::in_range::<u16>(1, 64))]
         processes: u16,
         /// Wall-clock budget per pair, layout and process, ms (10 to 600,000).
-        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(10..=600_000))]
+        #[arg(long, default_value_t = 500, value_parser = hotloops::host::in_range::<u64>(10, 600_000))]
         budget_ms: u64,
         /// Workload size.
         #[arg(long, value_enum, default_value = "quick")]
@@ -186,6 +173,10 @@ enum Cmd {
         /// Output directory (layout.md, layout.json, layout.svg).
         #[arg(long, default_value = "target/hotloops-layout")]
         out: PathBuf,
+        /// Replace files in --out of the names this command writes that another command, or no
+        /// command, wrote (refused, naming them, without it).
+        #[arg(long)]
+        force: bool,
     },
     /// Re-draw a saved report.json's report.md, plots and report.html with this build's
     /// renderer; nothing is measured (an hour-long full report need not be re-run for a
@@ -196,6 +187,10 @@ enum Cmd {
         /// Where to write (default: beside the file).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Also replace a different report's files in --out, or files of those names that
+        /// another command, or no command, wrote (refused, naming them, without it).
+        #[arg(long)]
+        force: bool,
     },
     /// Merge reports from several hosts into one Markdown table and SVG per study; with
     /// --baseline OLD.json, one NEW.json of the same host against it (before and after a change).
@@ -213,6 +208,10 @@ enum Cmd {
         /// with a bootstrap interval from both reports' raw trials.
         #[arg(long, value_name = "OLD.json")]
         baseline: Option<PathBuf>,
+        /// Replace files in --out of the names this command writes that another command, or no
+        /// command, wrote (refused, naming them, without it).
+        #[arg(long)]
+        force: bool,
     },
     /// A study's sweep over a workload parameter (alloc-churn: partitions 1..=200), with an SVG.
     Sweep {
@@ -228,6 +227,10 @@ enum Cmd {
         /// Output directory.
         #[arg(long, default_value = "target/hotloops-sweep")]
         out: PathBuf,
+        /// Replace files in --out of the names this command writes that another command, or no
+        /// command, wrote (refused, naming them, without it).
+        #[arg(long)]
+        force: bool,
     },
     /// One card per seed claim from saved results: every view (Rust model, C kernels, code
     /// layouts, static model, real server, instructions) on a line, and the conclusion the
@@ -242,6 +245,10 @@ enum Cmd {
         /// text (the terminal) or md (pastes into a mail or PR).
         #[arg(long, value_parser = ["text", "md"], default_value = "text")]
         format: String,
+        /// Conclude from views of several hosts (CPUs) at once; without it a card whose views
+        /// come from more than one host names each view's host and draws no conclusion.
+        #[arg(long)]
+        mixed_hosts: bool,
     },
     /// Real PostgreSQL: the tid-batch variants inside the installed server (hl_btree extension,
     /// a throwaway cluster), or with --sweep-partitions seed 004's pgbench sweep; `pg build`
@@ -279,10 +286,10 @@ enum Cmd {
         #[arg(long, value_enum)]
         size: Size,
         /// Wall-clock budget, ms (1 to 3,600,000).
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=measure::wallclock::MAX_BUDGET_MS))]
+        #[arg(long, value_parser = hotloops::host::in_range::<u64>(1, measure::wallclock::MAX_BUDGET_MS as u128))]
         budget_ms: u64,
         /// Target block length, us (1 to 10,000,000).
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=measure::wallclock::MAX_BLOCK_US))]
+        #[arg(long, value_parser = hotloops::host::in_range::<u64>(1, measure::wallclock::MAX_BLOCK_US as u128))]
         block_us: u64,
     },
     /// (internal) A fresh measuring process: one JSON request on stdin (trials, serve, point,
@@ -325,9 +332,10 @@ fn main() -> ExitCode {
     // handler is installed by the first temporary or child registered, before it is created;
     // not here: its thread would make `hotloops run` multi-threaded, and glibc's malloc then
     // takes its locking path, which the instruction counts of kernels that allocate would see.
-    // Code that prints with println!/eprintln! panics on a closed stdout or stderr; such a
-    // panic ends the command as a closed stdout does (quietly, after unwinding has dropped
-    // its temporaries and children), not with a panic message.
+    // Everything prints through the host's helper (say!, out!, outln!), which cannot panic on a
+    // closed stream. A print that panicked anyway (a dependency's println!) stopped the work
+    // midway: a failure (exit 1, after unwinding has dropped its temporaries and children),
+    // never the quiet success of a closed stdout, and without a panic message.
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         if !info.payload_as_str().is_some_and(is_print_failure) {
@@ -336,7 +344,9 @@ fn main() -> ExitCode {
     }));
     let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dispatch(cli.cmd))) {
         Ok(r) => r,
-        Err(p) if p.downcast_ref::<String>().is_some_and(|m| is_print_failure(m)) => Err(StdoutClosed.into()),
+        Err(p) if p.downcast_ref::<String>().is_some_and(|m| is_print_failure(m)) => {
+            Err(anyhow::anyhow!("stopped: {}", p.downcast_ref::<String>().map(String::as_str).unwrap_or("a print failed")))
+        }
         Err(p) => std::panic::resume_unwind(p),
     };
     // A child killed by the signal handler fails its caller, and a run may end while the
@@ -357,22 +367,6 @@ fn main() -> ExitCode {
 fn is_print_failure(m: &str) -> bool {
     m.starts_with("failed printing to stdout") || m.starts_with("failed printing to stderr")
 }
-
-/// Our stdout was closed by its reader (only [`outln!`] and [`out!`] say so; a closed pipe to a
-/// child stays an ordinary error).
-#[derive(Debug)]
-struct StdoutClosed;
-impl StdoutClosed {
-    fn from_io(e: std::io::Error) -> anyhow::Error {
-        if e.kind() == std::io::ErrorKind::BrokenPipe { anyhow::Error::new(StdoutClosed) } else { anyhow::Error::new(e).context("writing to stdout") }
-    }
-}
-impl std::fmt::Display for StdoutClosed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("stdout was closed")
-    }
-}
-impl std::error::Error for StdoutClosed {}
 
 /// Exit 2: bad input (an unknown name, a corrupt file, a malformed worker request, an `--out`
 /// that is a file) or what the command needs and this host lacks (valgrind, llvm-mca, a
@@ -622,16 +616,16 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::Layout { target, case, processes, budget_ms, size, quick, layouts, out } => {
+        Cmd::Layout { target, case, processes, budget_ms, size, quick, layouts, out, force } => {
             report::layout::check_ids(&layouts)?;
             let size = if quick { Size::Quick } else { size };
-            let opts = report::layout::Options { target, case, size, processes: processes.into(), budget: Duration::from_millis(budget_ms), layouts, out };
+            let opts = report::layout::Options { target, case, size, processes: processes.into(), budget: Duration::from_millis(budget_ms), layouts, out, force };
             let (_, md, files) = report::layout::run(&opts)?;
             out!("{md}");
             wrote(&files, &opts.out);
             Ok(())
         }
-        Cmd::Report { study, full, quick: _, out, require, no_instructions, no_model, processes, budget_ms, size, layouts, strict, pg, config } => {
+        Cmd::Report { study, full, quick: _, out, require, no_instructions, no_model, processes, budget_ms, size, layouts, strict, pg, config, force } => {
             if let Some(l) = &layouts {
                 report::layout::check_ids(l)?;
             }
@@ -656,13 +650,14 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                 strict,
                 pg: pg.options(),
                 configs: config,
+                force,
             };
             let (r, files) = report::run::run(&opts)?;
             out!("{}", report::terminal(&r));
             wrote(&files, &out);
             Ok(())
         }
-        Cmd::Render { file, out } => {
+        Cmd::Render { file, out, force } => {
             let r = report::load(&file).map_err(|e| Usage(format!("{e:#}")))?;
             // The report is written back beside its plots: only in the version this build writes.
             if r.schema_version != report::SCHEMA_VERSION {
@@ -679,13 +674,28 @@ fn dispatch(cmd: Cmd) -> Result<()> {
             let json = std::fs::read(&file).with_context(|| format!("{}: cannot read", file.display()))?;
             let planned = report::run::file_names(r.studies.iter().map(|s| s.name.as_str()));
             // Rendering beside the file writes it back unchanged: it is in the way of nothing.
-            let own = if same_file(&file, &out.join("report.json")) { vec!["report.json".to_string()] } else { vec![] };
-            let mut dir = hotloops::host::outdir::OutDir::claim(&out, &planned, &own)?;
+            // Another report's report.json there (same bytes: a copy of this one) would be
+            // replaced by this one's: a different report, refused unless --force.
+            let there = out.join("report.json");
+            let unchanged = same_file(&file, &there) || std::fs::read(&there).is_ok_and(|b| b == json);
+            if !unchanged && there.exists() && !force {
+                return Err(Usage(format!(
+                    "--out {} holds another report ({}): rendering {} there would replace it and its files; choose another --out, or pass --force to replace it",
+                    out.display(),
+                    there.display(),
+                    file.display()
+                ))
+                .into());
+            }
+            let claim = hotloops::host::outdir::Claim::new("report", planned).inputs([file.clone()]).force(force);
+            let claim = if unchanged { claim.unchanged(["report.json"]) } else { claim };
+            let mut dir = hotloops::host::outdir::OutDir::claim(&out, claim)?;
             let files = report::run::write_files_with(&r, &mut dir, Some(json))?;
             wrote(&files, &out);
             Ok(())
         }
-        Cmd::Compare { files, out, label, baseline } => {
+        Cmd::Compare { files, out, label, baseline, force } => {
+            let inputs: Vec<PathBuf> = files.iter().chain(baseline.iter()).cloned().collect();
             let usage = |e: anyhow::Error| anyhow::Error::new(Usage(format!("{e:#}")));
             if let Some(i) = label.iter().position(|l| l.trim().is_empty()) {
                 return Err(Usage(format!("--label number {} is empty: a label names its report's column", i + 1)).into());
@@ -701,17 +711,22 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                     (report::compare::baseline(&ls[0], &ls[1]).map_err(usage)?, Vec::new())
                 }
             };
-            let written = report::compare::write(&out, &md, &svgs)?;
+            let written = report::compare::write(&out, &md, &svgs, &inputs, force)?;
             out!("{md}");
             wrote(&written, &out);
             Ok(())
         }
         Cmd::Paired { a, b, case, size, budget_ms, block_us } => {
+            // A trial is several blocks and a pair at least eight trials: a block longer than
+            // the whole budget would run for minutes (a 10 s block on a 10 ms budget).
+            if block_us > budget_ms * 1000 {
+                return Err(Usage(format!("--block-us {block_us} is longer than --budget-ms {budget_ms}: a block is at most the budget ({} us)", budget_ms * 1000)).into());
+            }
             let t = measure::wallclock::trials_by_id(&a, &b, &case, size, Duration::from_millis(budget_ms), Duration::from_micros(block_us))?;
             outln!("{}", serde_json::to_string(&t).context("serialising trials")?);
             Ok(())
         }
-        Cmd::Sweep { study: name, quick, forms, out } => {
+        Cmd::Sweep { study: name, quick, forms, out, force } => {
             // Only a study that has a sweep: the valid names are those.
             if !report::sweep::STUDIES.contains(&name.as_str()) {
                 return Err(UnknownName { kind: "study with a sweep", given: name, valid: report::sweep::STUDIES.iter().map(|s| s.to_string()).collect() }.into());
@@ -726,20 +741,24 @@ fn dispatch(cmd: Cmd) -> Result<()> {
                     }
                 }
             }
+            // Claimed first (a refusal before any wait), then timed alone on the measuring core.
+            let mut dir = report::sweep::claim(&out, force)?;
+            let _core = hotloops::host::lock::measuring_core("a sweep")?;
             let bar = indicatif::ProgressBar::new((cfg.grid.len() * cfg.variants.len() * cfg.forms.len()) as u64);
-            let (s, files) = report::sweep::write(&out, &cfg, &mut |_| bar.inc(1))?;
+            let (s, files) = report::sweep::write_into(&mut dir, &cfg, &mut |_| bar.inc(1))?;
             bar.finish_and_clear();
             out!("{}", report::sweep::markdown(&s));
             wrote(&files, &out);
             Ok(())
         }
-        Cmd::Seed { seed, reports, format } => {
+        Cmd::Seed { seed, reports, format, mixed_hosts } => {
             let spec = report::seeds::spec(&seed)?;
             let paths = if reports.is_empty() { vec![PathBuf::from("target/hotloops-report")] } else { reports };
             if let Some(p) = paths.iter().find(|p| !p.exists()) {
                 return Err(Usage(format!("{}: no such file or directory (a report.json, model.json, `hotloops pg` JSON file, or a directory of them)", p.display())).into());
             }
-            let src = report::seeds::Sources::load(&paths)?;
+            let mut src = report::seeds::Sources::load(&paths)?;
+            src.mixed_hosts = mixed_hosts;
             out!("{}", report::seeds::render(&report::seeds::card(spec, &src), format == "md"));
             Ok(())
         }

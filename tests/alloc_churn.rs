@@ -721,7 +721,7 @@ fn a_small_sweep_runs_in_workers_and_agrees() {
     };
     let mut seen = 0;
     let dir = tempfile::tempdir().unwrap();
-    let (s, files) = sweep::write(dir.path(), &cfg, &mut |_| seen += 1).unwrap();
+    let (s, files) = sweep::write(dir.path(), &cfg, false, &mut |_| seen += 1).unwrap();
     assert_eq!(seen, 12);
     assert_eq!(s.points.len(), 12);
     assert_eq!(s.points.iter().filter(|p| p.form == ScanForm::Plain).count(), 6);

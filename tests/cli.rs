@@ -492,6 +492,8 @@ fn pg_usage_errors_come_before_any_build() {
         (vec!["pg", "--seed", "004", "--pg-config", "/usr/bin/pg_config"], "seed 004 compares servers: give two or more"),
         (vec!["pg", "--sweep-partitions", "--grid", "1,100,1", "--seconds", "1"], "--grid 1 is given twice"),
         (vec!["pg", "--seed", "004", "--grid", "4,4"], "--grid 4 is given twice"),
+        (vec!["pg", "--seed", "004", "--clients", "1,1"], "--clients 1 is given twice"),
+        (vec!["pg", "--cache", "warm", "--cache", "warm"], "--cache warm is given twice"),
     ] {
         let out = dir.path().join("out");
         let o = Command::new(env!("CARGO_BIN_EXE_hotloops"))
@@ -545,4 +547,73 @@ fn pg_refuses_a_users_file_in_out_before_any_server_work() {
         assert_eq!(std::fs::read_to_string(out.join(mine)).unwrap(), "my own notes", "{args:?}");
         assert_eq!(std::fs::read_dir(&data).unwrap().count(), 0, "{args:?}: nothing built");
     }
+}
+
+/// Every numeric flag of every command is bounded when the command line is parsed, the range
+/// in the message (exit 2, before any --out, build or allocation): the sizes that once aborted
+/// on a failed allocation (`pg --rounds 1000000000000`), panicked (`--rounds 2^64-1`) or ran for
+/// ten minutes (`--grid 100000 --seconds 99999999999`).
+#[test]
+fn every_numeric_flag_is_bounded_at_parse_time_with_its_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = out.to_str().unwrap();
+    let huge = "18446744073709551615";
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["pg", "--rounds", "1000000000000"], "2..=1000000"),
+        (vec!["pg", "--rounds", huge], "2..=1000000"),
+        (vec!["pg", "--rounds", "1"], "2..=1000000"),
+        (vec!["pg", "--rows", huge], "1..=100000000"),
+        (vec!["pg", "--rows", "0"], "1..=100000000"),
+        (vec!["pg", "--sweep-partitions", "--grid", "100000", "--seconds", "1"], "1..=1000"),
+        (vec!["pg", "--sweep-partitions", "--grid", "1", "--seconds", "99999999999"], "1..=3600"),
+        (vec!["pg", "--seed", "004", "--clients", "1000"], "1..=64"),
+        (vec!["pg", "--study", "dir-by-value", "--scale", "0"], "1..=10000"),
+        (vec!["report", "--pg", "--pg-rows", huge], "1..=100000000"),
+        (vec!["report", "--pg", "--pg-rounds", "0"], "2..=1000000"),
+        (vec!["report", "--pg", "--pg-seconds", "99999"], "1..=3600"),
+        (vec!["report", "--processes", "65"], "1..=64"),
+        (vec!["layout", "local-index", "--budget-ms", "1"], "10..=600000"),
+        (vec!["counters", "local-index/local", "--runs", huge], "1..=1000000"),
+        (vec!["run", "local-index/local", "--reps", "0"], "1..=1000000"),
+        (vec!["paired", "a", "b", "--case", "c", "--size", "test", "--budget-ms", huge, "--block-us", "1"], "1..=3600000"),
+        (vec!["paired", "a", "b", "--case", "c", "--size", "test", "--budget-ms", "1", "--block-us", huge], "1..=10000000"),
+    ];
+    for (args, range) in cases {
+        let mut a = args.clone();
+        if ["pg", "report", "layout"].contains(&a[0]) {
+            a.extend(["--out", o]);
+        }
+        let t0 = std::time::Instant::now();
+        let r = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(&a).env("HOTLOOPS_DATA_DIR", dir.path().join("data")).env("HOTLOOPS_LOCK_DIR", dir.path()).output().unwrap();
+        let t = text(&r);
+        assert_eq!(r.status.code(), Some(2), "{a:?}: {t}");
+        assert!(t.contains(&format!("is not in {range}")), "{a:?} says its range {range}: {t}");
+        assert!(!out.exists() && !dir.path().join("data").exists(), "{a:?}: refused before any work");
+        // Refused at once, not after minutes (a loose bound, not a timing).
+        assert!(t0.elapsed() < std::time::Duration::from_secs(60), "{a:?}");
+    }
+    // Seed 004's grid is named as the flag it is.
+    let r = hotloops(&["pg", "--seed", "004", "--grid", "2000", "--out", o]);
+    assert_eq!(r.status.code(), Some(2), "{}", text(&r));
+    assert!(text(&r).contains("--grid") && !text(&r).contains("--partitions"), "{}", text(&r));
+}
+
+/// `paired`'s block is bounded by its budget: a 10 s block on a 10 ms budget (eight trials of
+/// four blocks: over five minutes) is refused at once, naming both.
+#[test]
+fn paired_refuses_a_block_longer_than_its_budget() {
+    let t0 = std::time::Instant::now();
+    let o = hotloops(&["paired", "local-index/store-each", "local-index/local", "--case", "table3", "--size", "test", "--budget-ms", "10", "--block-us", "10000000"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--block-us 10000000 is longer than --budget-ms 10"), "{}", text(&o));
+    assert!(t0.elapsed() < std::time::Duration::from_secs(60));
+}
+
+/// `model --cpu skylake,skylake` would model one core twice, as two columns: refused.
+#[test]
+fn a_cpu_named_twice_is_refused() {
+    let o = hotloops(&["model", "local-index", "--cpu", "skylake,skylake", "--no-measure"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--cpu skylake is given twice"), "{}", text(&o));
 }

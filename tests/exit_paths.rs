@@ -46,7 +46,12 @@ impl World {
     }
 
     fn command(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(EXE);
+        self.command_of(EXE, args)
+    }
+
+    /// [`World::command`] of another program (a shell that starts hotloops).
+    fn command_of(&self, program: &str, args: &[&str]) -> Command {
+        let mut c = Command::new(program);
         c.args(args)
             .env("TMPDIR", self.path("tmp"))
             .env("HOTLOOPS_LOCK_DIR", self.path("locks"))
@@ -212,6 +217,9 @@ fn interrupt(args: &[&str], point: Point, sig: libc::c_int) -> bool {
     if reached {
         assert_eq!(st.code(), Some(130), "{what}: exits 130 after cleaning up: {err}");
         assert!(err.contains("interrupted:"), "{what}: {err}");
+        // The --out it created, with nothing written in it yet, goes too: not left holding
+        // only its lock.
+        assert!(!o.exists() || names(&o).iter().any(|n| n != ".hotloops.lock"), "{what}: left {} holding only its lock", o.display());
     }
     w.assert_no_process_left(&what);
     w.assert_no_debris(&what);
@@ -497,4 +505,238 @@ fn interrupt_stand_in(tool: &str, version: &str, args: &[&str]) {
     assert_eq!(st.code(), Some(130), "{args:?} interrupted while {tool} ran: {st}: {err}");
     assert!(left.is_empty(), "{args:?}: {tool} left behind: {left:?}");
     w.assert_no_debris(&format!("{args:?} interrupted while {tool} ran"));
+}
+
+/// Bytes of every file of `dir` but its lock file and manifest, which runs beside each other
+/// rewrite.
+fn results(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    snapshot(dir).into_iter().filter(|(n, _)| n != ".hotloops-manifest.json").collect()
+}
+
+/// A run removes only its own earlier files and never its inputs: a report's files in a
+/// folder stay, byte for byte, through a compare that reads the report and writes beside it,
+/// a compare --baseline with the report as its new side, and a layout into the same folder;
+/// a compare whose output would be its own input, and a render of another report into the
+/// folder, are refused (exit 2, named) and change nothing; --force lets the render replace
+/// the report it names. Before, each of those runs removed the report (its manifest rule
+/// removed the previous run's files, whatever command wrote them).
+#[test]
+fn a_command_never_removes_another_commands_results_or_its_inputs() {
+    let w = World::new();
+    let out = w.out();
+    let o = out.to_str().unwrap();
+    let ok = |args: &[&str]| {
+        let r = run(&w, args);
+        assert!(r.status.success(), "{args:?}: {}", text(&r));
+    };
+    ok(&["render", SAVED, "--out", o]);
+    let report = results(&out);
+    assert!(report.contains_key("report.json") && report.contains_key("report.html"), "{report:?}");
+    let rj = out.join("report.json");
+    let r = rj.to_str().unwrap();
+    ok(&["compare", r, SAVED_2, "--out", o]);
+    assert!(out.join("compare-local-index.svg").is_file());
+    // Another quick report of the same host as the old side (compare's own earlier files,
+    // the plots of the comparison above, are replaced: they were compare's).
+    let old = concat!(env!("CARGO_MANIFEST_DIR"), "/analysis/kvm-amd-epyc-2core/quick-d5e1a56/report.json");
+    ok(&["compare", "--baseline", old, r, "--out", o]);
+    ok(&["layout", "local-index", "--size", "test", "--budget-ms", "10", "--layouts", "natural", "--processes", "1", "--out", o]);
+    let now = results(&out);
+    for (name, bytes) in &report {
+        assert_eq!(now.get(name), Some(bytes), "{name}: the report's file was removed or changed");
+    }
+    assert!(now.contains_key("compare.md") && now.contains_key("layout.json"), "{now:?}");
+    // A run whose output is its own input: refused, naming it.
+    let input = out.join("compare.md");
+    std::fs::copy(SAVED, &input).unwrap();
+    let before = results(&out);
+    let t = run(&w, &["compare", input.to_str().unwrap(), SAVED_2, "--out", o]);
+    assert_eq!(t.status.code(), Some(2), "{}", text(&t));
+    assert!(text(&t).contains(&format!("{} is an input of this run", input.display())), "{}", text(&t));
+    assert_eq!(results(&out), before, "a refused run changed the folder");
+    // Another report rendered into the folder: refused, naming the report it would replace.
+    let t = run(&w, &["render", SAVED_2, "--out", o]);
+    assert_eq!(t.status.code(), Some(2), "{}", text(&t));
+    assert!(text(&t).contains("holds another report") && text(&t).contains("--force"), "{}", text(&t));
+    assert_eq!(results(&out), before);
+    // Told to, it replaces that report; the other commands' files stay.
+    ok(&["render", SAVED_2, "--out", o, "--force"]);
+    assert_eq!(std::fs::read(&rj).unwrap(), std::fs::read(SAVED_2).unwrap());
+    assert!(out.join("layout.json").is_file() && out.join("compare.md").is_file());
+    w.assert_no_debris("runs side by side");
+}
+
+/// A FIFO at `path`.
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo {}", path.display());
+}
+
+/// Three runs started at the same instant into a folder that does not exist yet (each waits in
+/// a shell for one gate, then execs hotloops): one claims it and the others are refused,
+/// removing nothing; the winner's lock file stays, naming it, while it runs; and a fourth run
+/// started after the losers ended is refused too. Before, a loser's cleanup removed the
+/// winner's lock file and the still-empty folder, and a later run measured into the same
+/// folder beside the winner.
+#[test]
+fn three_runs_started_at_once_into_a_new_folder_share_it_with_none() {
+    for round in 0..4 {
+        let w = World::new();
+        let out = w.out();
+        let o = out.to_str().unwrap();
+        let gate = w.path("gate");
+        mkfifo(&gate);
+        // A full sweep: minutes, so the winner still runs while the others are checked.
+        let args = ["-c", r#"exec 3<"$0"; exec "$@""#, gate.to_str().unwrap(), EXE, "sweep", "alloc-churn", "--out", o];
+        let mut runs: Vec<(Child, PathBuf)> = (0..3)
+            .map(|i| {
+                let err = w.path(&format!("stderr-{i}"));
+                let c = w.command_of("sh", &args).stdout(Stdio::null()).stderr(std::fs::File::create(&err).unwrap()).spawn().unwrap();
+                (c, err)
+            })
+            .collect();
+        // Wait until the three shells are blocked opening the gate, then open it for all at once.
+        let t = Instant::now();
+        while runs.iter().any(|(c, _)| !std::fs::read_to_string(format!("/proc/{}/wchan", c.id())).is_ok_and(|w| w.contains("fifo"))) && t.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let open = std::fs::OpenOptions::new().read(true).write(true).open(&gate).unwrap();
+        // Two are refused (exit 1, in use); one runs on.
+        let t = Instant::now();
+        let mut ended = Vec::new();
+        while ended.len() < 2 {
+            for (i, (c, err)) in runs.iter_mut().enumerate() {
+                if !ended.iter().any(|(j, _)| *j == i)
+                    && let Some(st) = c.try_wait().unwrap()
+                {
+                    ended.push((i, (st, std::fs::read_to_string(&*err).unwrap_or_default())));
+                }
+            }
+            assert!(t.elapsed() < DEADLINE, "round {round}: the runs did not end: {ended:?}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        drop(open);
+        for (i, (st, err)) in &ended {
+            assert!(st.code() == Some(1) && err.contains("is in use by another hotloops run"), "round {round}: run {i} was not refused: {st} {err}");
+        }
+        let winner = (0..3).find(|i| !ended.iter().any(|(j, _)| j == i)).unwrap();
+        assert!(runs[winner].0.try_wait().unwrap().is_none(), "round {round}: the winner ended with the losers");
+        // The winner's lock is there and names it; nothing of another run is.
+        let lock = std::fs::read_to_string(out.join(".hotloops.lock")).unwrap_or_default();
+        assert!(lock.contains(&format!("pid {}", runs[winner].0.id())), "round {round}: the winner's lock file is gone or not its own: {lock:?}");
+        // A fourth run, later: refused as well.
+        let fourth = run(&w, &["sweep", "alloc-churn", "--quick", "--out", o]);
+        assert!(fourth.status.code() == Some(1) && text(&fourth).contains("is in use by another hotloops run"), "round {round}: a later run was let in: {}", text(&fourth));
+        // SAFETY: kill on the pid of a child this test started and has not reaped.
+        unsafe { libc::kill(runs[winner].0.id() as libc::pid_t, libc::SIGTERM) };
+        let st = runs[winner].0.wait().unwrap();
+        assert_eq!(st.code(), Some(130), "round {round}: {}", std::fs::read_to_string(&runs[winner].1).unwrap_or_default());
+        assert!(!out.exists(), "round {round}: the interrupted winner left the folder it created");
+        w.assert_no_process_left("three at once");
+        w.assert_no_debris("three at once");
+    }
+}
+
+/// A tool that the handler cannot stop because the run was killed by SIGKILL dies with the
+/// run (valgrind under `instructions`, gcc under `model`), and the run's temporary directory,
+/// which no handler removed, is removed by the next run of the command. Stand-ins that answer
+/// `--version` and otherwise sleep for five minutes make the points certain; before, the
+/// stand-in slept on and the directory stayed for good.
+#[test]
+fn a_killed_runs_tools_die_with_it_and_its_temporaries_are_swept() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let cases: [(&str, &str, &[&str], &str); 2] = [
+        ("valgrind", "echo valgrind-3.19.0", &["instructions", "local-index/local"], "hotloops-callgrind-"),
+        ("gcc", "echo 'gcc (Debian 12.2.0-14) 12.2.0'", &["model", "local-index", "--cpu", "skylake"], "hotloops-model-"),
+    ];
+    let has = |tool: &str| Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success());
+    for (tool, version, args, prefix) in cases {
+        if tool == "gcc" && !has("llvm-mca-19") {
+            eprintln!("skipping model: llvm-mca-19 is not installed");
+            continue;
+        }
+        let w = World::new();
+        let bin = w.path("bin");
+        std::fs::create_dir(&bin).unwrap();
+        let fake = bin.join(tool);
+        std::fs::write(&fake, format!("#!/bin/sh\nfor a; do [ \"$a\" = --version ] && {{ {version}; exit 0; }}; done\nexec sleep 300\n")).unwrap();
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+        let mut c = w.command(args).env("PATH", &path).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+        let t = Instant::now();
+        while !w.tagged().iter().any(|(_, argv)| argv[0].ends_with("sleep")) {
+            assert!(c.try_wait().unwrap().is_none(), "{args:?} ended before running {tool}");
+            assert!(t.elapsed() < DEADLINE, "{args:?}: {tool} never started");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let left: Vec<String> = names(&w.path("tmp")).into_iter().filter(|n| n.starts_with(prefix)).collect();
+        assert_eq!(left.len(), 1, "{args:?}: its temporary directory: {left:?}");
+        c.kill().unwrap();
+        c.wait().unwrap();
+        // The stand-in dies with it (a deadline of minutes against its five-minute sleep).
+        let t = Instant::now();
+        while let Some((pid, _)) = w.tagged().into_iter().find(|(_, argv)| argv[0].ends_with("sleep")) {
+            if t.elapsed() > Duration::from_secs(120) {
+                // SAFETY: a stand-in this test's command started; killed so a failure leaks nothing.
+                unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+                panic!("{args:?}: {tool} outlived the run killed by SIGKILL");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(w.path("tmp").join(&left[0]).exists(), "{args:?}: nothing can remove it before the next run");
+        // The next run of the command (its tool failing at once) removes it, saying so.
+        std::fs::write(&fake, format!("#!/bin/sh\nfor a; do [ \"$a\" = --version ] && {{ {version}; exit 0; }}; done\nexit 1\n")).unwrap();
+        let next = w.command(args).env("PATH", &path).output().unwrap();
+        assert!(text(&next).contains("of runs that were killed") && text(&next).contains(&left[0]), "{args:?}: {}", text(&next));
+        w.assert_no_debris(&format!("{args:?} after a run killed by SIGKILL"));
+        w.assert_no_process_left(&format!("{args:?} after a run killed by SIGKILL"));
+    }
+}
+
+/// `sweep` times query rates: it takes the measuring core's lock as a report does, and waits
+/// for a run that holds it (saying so) instead of timing beside it. Here the test holds the
+/// lock: the sweep says it waits, writes nothing until the lock is let go, then finishes.
+/// Before, it timed at once, beside whatever held the core.
+#[test]
+fn a_sweep_waits_for_the_measuring_core() {
+    let w = World::new();
+    let Some(core) = hotloops::host::affinity::measuring_core() else { return };
+    let held = hotloops::host::lock::acquire(&w.path("locks").join(format!("hotloops-core-{core}.lock")), "the test").unwrap();
+    let out = w.out();
+    let mut r = spawn(&w, &["sweep", "alloc-churn", "--quick", "--out", out.to_str().unwrap()]);
+    let t = Instant::now();
+    loop {
+        let err = std::fs::read_to_string(&r.err).unwrap_or_default();
+        if err.contains(&format!("core {core} (where a sweep times) is in use by")) && err.contains("waiting for it to finish") {
+            break;
+        }
+        assert!(r.child.try_wait().unwrap().is_none(), "the sweep ran beside the holder of core {core}: {err}");
+        assert!(t.elapsed() < DEADLINE, "{err}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(!out.join("sweep.json").exists());
+    drop(held);
+    let st = wait(&mut r, "sweep");
+    assert!(st.success() && out.join("sweep.json").is_file(), "{}", std::fs::read_to_string(&r.err).unwrap_or_default());
+}
+
+/// Bad places: a TMPDIR that does not exist is named (exit 2), and an --out that is a link to
+/// nowhere is named as one, not "File exists".
+#[test]
+fn a_missing_tmpdir_and_a_dangling_out_link_are_named() {
+    let w = World::new();
+    let nowhere = w.path("no-such-tmp");
+    let valgrind = Command::new("valgrind").arg("--version").output().is_ok_and(|o| o.status.success());
+    if valgrind {
+        let o = w.command(&["instructions", "local-index/local"]).env("TMPDIR", &nowhere).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains(&format!("TMPDIR {} is not a directory", nowhere.display())), "{}", text(&o));
+    }
+    let link = w.path("link");
+    std::os::unix::fs::symlink(w.path("gone"), &link).unwrap();
+    let o = run(&w, &["compare", SAVED, SAVED_2, "--out", link.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("is a symbolic link to") && text(&o).contains("which does not exist") && !text(&o).contains("File exists"), "{}", text(&o));
+    assert!(!w.path("gone").exists());
 }

@@ -154,3 +154,67 @@ fn the_checker_catches_upward_imports() {
     // A cycle between two modules needs an edge that is not downward: caught above.
     assert_eq!(violations(&[f("study", "use crate::measure::wallclock;\n"), f("measure", "use crate::study::Case;\n")]).len(), 1);
 }
+
+/// `code` without the blocks under `#[cfg(test)]` (test modules may print as they like).
+fn without_tests(code: &str) -> String {
+    let mut out = String::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at..];
+        let Some(open) = after.find('{') else { return out };
+        let mut depth = 0;
+        let mut end = after.len();
+        for (i, c) in after[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Uses of std's printing macros, which panic on a closed stream, in `text` (outside comments,
+/// strings and tests): (line, macro).
+fn print_macros(text: &str) -> Vec<(usize, &'static str)> {
+    let code = without_tests(&code_only(text));
+    let mut found = Vec::new();
+    for (n, line) in code.lines().enumerate() {
+        for m in ["println!", "print!", "eprintln!", "eprint!", "dbg!"] {
+            for (at, _) in line.match_indices(m) {
+                if !line[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                    found.push((n + 1, m));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Every message and result goes through the one printing helper of `src/host/mod.rs` (`say!`,
+/// `out!`, `outln!`), which treats a closed stdout or stderr the same way on every command:
+/// never `println!`/`eprintln!`, whose panic on a closed stream once ended `hotloops pg` with
+/// a quiet 0 before it did anything.
+#[test]
+fn every_command_prints_through_the_one_helper() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = crate_sources();
+    for f in ["main.rs", "lib.rs"] {
+        files.push((String::new(), src.join(f).display().to_string(), std::fs::read_to_string(src.join(f)).unwrap()));
+    }
+    let bad: Vec<String> = files.iter().flat_map(|(_, path, text)| print_macros(text).into_iter().map(move |(n, m)| format!("{path}:{n}: {m}"))).collect();
+    assert!(bad.is_empty(), "print through hotloops::say!/out!/outln! (src/host/mod.rs), not:\n{}", bad.join("\n"));
+    // The checker itself: a macro in code is caught; in a comment, a string or a test it is not.
+    assert_eq!(print_macros("fn f() { eprintln!(\"x\"); print!(\"y\"); }\n").len(), 2);
+    assert!(print_macros("// println!\nfn f() { say!(\"println!\"); }\n#[cfg(test)]\nmod t { fn g() { println!(); } }\n").is_empty());
+}

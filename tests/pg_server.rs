@@ -11,13 +11,13 @@
 
 mod common;
 
-use common::{all_pg, dynamic_symbols, interrupted_run_leaves_nothing, leftovers, libc_path, majors, pg, processes_using};
+use common::{all_pg, debris, dynamic_symbols, interrupted_run_leaves_nothing, leftovers, libc_path, majors, pg, processes_using, short_dir};
 use hotloops::pgserver::bench::{self, PgRuns, SEED_SET};
 use hotloops::pgserver::cluster::Cluster;
 use hotloops::pgserver::servers;
 use hotloops::pgserver::{Install, extension_sql};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 fn started(i: &Install, so: &Path) -> Cluster {
     let mut c = Cluster::init(i, so).expect("initdb");
@@ -261,7 +261,9 @@ fn partition_sweep_smoke_with_and_without_trim() {
 fn interrupted_during_the_rounds_stops_and_removes_the_cluster_on_every_version() {
     for m in majors() {
         let args = ["pg", "--server", &m, "--rows", "100000", "--rounds", "1000000", "--case", "btree-many"];
-        interrupted_run_leaves_nothing(&args, "cache state warm", 500, libc::SIGINT, false);
+        let err = interrupted_run_leaves_nothing(&args, "cache state warm", 500, libc::SIGINT, false);
+        // One server was running, and the handler says it stopped it.
+        assert!(err.contains("interrupted: stopped 1 server(s) and removed 1 cluster director(ies)"), "{m}: {err}");
     }
 }
 
@@ -649,4 +651,213 @@ fn model_instructions_follow_the_servers_within_10_percent() {
     // with data checksums) is met by the model's btree-many-miss and held above.
     assert!(r.servers.iter().flat_map(|s| &s.comparisons).any(|c| c.cache_state == "os-cache" && c.model.is_some()), "os-cache counted beside btree-many-miss: {r:?}");
     assert!(failures.is_empty(), "the model's whole amgetbitmap is more than 10% off the server's:\n{}", failures.join("\n"));
+}
+
+/// A private lock directory: a test's timing runs take turns with each other only.
+fn own_locks() -> tempfile::TempDir {
+    tempfile::Builder::new().prefix("pg-locks-").tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap()
+}
+
+/// The small tid-batch run of the tests below, on server `m`, into `out`.
+fn small_pg(m: &str, out: &Path, locks: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_hotloops"));
+    c.args(["pg", "--server", m, "--rows", "10000", "--rounds", "2", "--case", "btree-few", "--cache", "warm", "--out"]).arg(out).env("HOTLOOPS_LOCK_DIR", locks);
+    c
+}
+
+/// `hotloops pg` with its stderr closed does its work and writes its files (its messages are
+/// lost, not the run; before, its first message panicked and the run exited 0 having done
+/// nothing); with stderr a file, its progress is plain lines, no `\r`; it waits for a run that
+/// holds the measuring core (here the test) instead of timing beside it; and another pg mode
+/// into the same --out keeps this one's files (before, `pg --sweep-partitions` removed pg.json).
+#[test]
+fn pg_runs_with_stderr_closed_waits_for_the_core_and_keeps_other_modes_files() {
+    let Some((i, _)) = pg() else { return };
+    let m = i.major.to_string();
+    let locks = own_locks();
+    let out = tempfile::tempdir().unwrap();
+    let (r, w) = std::io::pipe().unwrap();
+    drop(r);
+    let o = small_pg(&m, out.path(), locks.path()).stdout(Stdio::null()).stderr(w).output().unwrap();
+    assert!(o.status.success(), "{:?}", o.status);
+    assert!(out.path().join("pg.json").is_file() && out.path().join("pg.md").is_file(), "stderr closed: nothing written");
+    // stderr a file: no carriage returns, the last round's line kept.
+    let err_path = out.path().join("stderr.txt");
+    let o = small_pg(&m, out.path(), locks.path()).stdout(Stdio::null()).stderr(std::fs::File::create(&err_path).unwrap()).output().unwrap();
+    let err = std::fs::read_to_string(&err_path).unwrap();
+    std::fs::remove_file(&err_path).unwrap();
+    assert!(o.status.success(), "{err}");
+    assert!(!err.contains('\r') && err.contains("btree-few warm: round 2/2"), "{err:?}");
+    // The measuring core held: it waits, saying so, and runs once let go.
+    let core = hotloops::host::affinity::measuring_core().expect("a core");
+    let held = hotloops::host::lock::acquire(&locks.path().join(format!("hotloops-core-{core}.lock")), "the test").unwrap();
+    let mut child = small_pg(&m, out.path(), locks.path()).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(child.stderr.take().unwrap()));
+    let waiting = lines.by_ref().map_while(Result::ok).find(|l| l.contains("is in use by") && l.contains("waiting for it to finish"));
+    assert!(waiting.is_some_and(|l| l.contains(&format!("core {core}"))), "pg did not wait for the measuring core");
+    assert!(child.try_wait().unwrap().is_none());
+    drop(held);
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(child.wait().unwrap().success(), "{rest:?}");
+    // Another mode into the same folder: both results stay.
+    let st = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+        .args(["pg", "--server", &m, "--sweep-partitions", "--grid", "1", "--seconds", "1", "--out"])
+        .arg(out.path())
+        .env("HOTLOOPS_LOCK_DIR", locks.path())
+        .output()
+        .unwrap();
+    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    for f in ["pg.json", "pg.md", "pg-sweep.json", "pg-sweep.md"] {
+        assert!(out.path().join(f).is_file(), "{f} is gone: {:?}", leftovers(out.path()));
+    }
+}
+
+/// The one cluster directory in `tmp` and its postmaster's pid, once it runs.
+fn the_cluster(tmp: &Path) -> (PathBuf, i32) {
+    let roots = debris(tmp, &["hotloops-pg-"]);
+    assert_eq!(roots.len(), 1, "{roots:?}");
+    let root = PathBuf::from(&roots[0]);
+    let pid = hotloops::pgserver::cluster::postmaster_pid(&root.join("data")).expect("postmaster.pid");
+    (root, pid)
+}
+
+/// Start a long `pg` run with its own TMPDIR and return it once its cluster serves the rounds.
+fn long_pg(m: &str, tmp: &Path, locks: &Path) -> std::process::Child {
+    let out = tmp.join("out");
+    let mut c = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+        .args(["pg", "--server", m, "--rows", "10000", "--rounds", "1000000", "--case", "btree-few", "--cache", "warm", "--out"])
+        .arg(&out)
+        .env("TMPDIR", tmp)
+        .env("HOTLOOPS_LOCK_DIR", locks)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(c.stderr.take().unwrap()));
+    let seen: Vec<String> = lines.by_ref().map_while(Result::ok).take_while(|l| !l.starts_with("cache state warm")).collect();
+    assert!(c.try_wait().unwrap().is_none(), "the run ended before its rounds: {seen:?}");
+    // Drained from here on, so the run never blocks on a full pipe.
+    std::thread::spawn(move || lines.for_each(drop));
+    c
+}
+
+fn running(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.rsplit_once(") ").is_some_and(|(_, r)| r.starts_with('Z')))
+}
+
+/// A server never outlives the run that started it: SIGKILL of `hotloops pg` (which no handler
+/// sees) and its cluster's supervisor stops the server and removes the directory, with no
+/// other run; and when the supervisor was killed too, the next `pg` run stops and removes the
+/// orphan, saying so. Before, the server ran on and its directory stayed, for good.
+#[test]
+fn a_server_does_not_outlive_a_run_killed_by_sigkill() {
+    let Some((i, _)) = pg() else { return };
+    let m = i.major.to_string();
+    let locks = own_locks();
+    let tmp = short_dir("hlk-");
+    let mut run = long_pg(&m, tmp.path(), locks.path());
+    let (root, pid) = the_cluster(tmp.path());
+    assert!(running(pid));
+    run.kill().unwrap();
+    run.wait().unwrap();
+    let t = std::time::Instant::now();
+    while root.exists() || running(pid) {
+        assert!(t.elapsed() < std::time::Duration::from_secs(120), "{} (server pid {pid}) outlived its run", root.display());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // The run and its supervisor killed: the orphan stays until the next run.
+    let mut run = long_pg(&m, tmp.path(), locks.path());
+    let (root, pid) = the_cluster(tmp.path());
+    let supervisor: Vec<i32> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_string_lossy().parse::<i32>().ok())
+        .filter(|p| std::fs::read(format!("/proc/{p}/cmdline")).is_ok_and(|c| {
+            let c = String::from_utf8_lossy(&c);
+            c.contains("hotloops-cluster-supervisor") && c.contains(&*root.to_string_lossy())
+        }))
+        .collect();
+    assert_eq!(supervisor.len(), 1, "its supervisor: {supervisor:?}");
+    // SAFETY: kill on the supervisor this test's run started.
+    unsafe { libc::kill(supervisor[0], libc::SIGKILL) };
+    run.kill().unwrap();
+    run.wait().unwrap();
+    assert!(root.exists() && running(pid), "left by a run killed with its supervisor");
+    // Any later pg run (here one refused for an unknown server) stops and removes it first.
+    let next = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+        .args(["pg", "--server", "16", "--out"])
+        .arg(tmp.path().join("out2"))
+        .env("TMPDIR", tmp.path())
+        .env("HOTLOOPS_LOCK_DIR", locks.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&next.stderr);
+    assert!(err.contains(&format!("removed the cluster {} of a hotloops run that was killed, after stopping its server (pid {pid})", root.display())), "{err}");
+    assert!(!root.exists() && !running(pid), "{err}");
+    assert!(processes_using(tmp.path()).is_empty(), "{:?}", processes_using(tmp.path()));
+}
+
+/// A `cp -a` that fails says why (here: no such directory), not only that it failed.
+#[test]
+fn a_failed_copy_says_cps_reason() {
+    let Some((i, so)) = pg() else { return };
+    let from = Path::new("/nonexistent/hotloops-cache/data");
+    let e = match Cluster::from_copy(&i, &so, from) {
+        Ok(_) => panic!("a copy of {} succeeded", from.display()),
+        Err(e) => format!("{e:#}"),
+    };
+    assert!(e.contains("cp -a") && e.contains("No such file or directory"), "{e}");
+}
+
+/// The cluster cache only saves the next run a load: a data directory in which it cannot be
+/// written (immutable here) is said, and the run goes on and writes its results. Before, the
+/// failure to fill the cache ended the run.
+#[test]
+fn a_cache_that_cannot_be_filled_is_said_and_the_run_goes_on() {
+    let Some((i, so)) = pg() else { return };
+    let data = short_dir("hlc-");
+    // The built extension copied in (the run builds nothing there), then no more writes.
+    let ext = so.parent().unwrap();
+    let st = Command::new("cp").arg("-a").arg(ext).arg(data.path()).status().unwrap();
+    assert!(st.success());
+    if !Command::new("chattr").arg("+i").arg(data.path()).status().is_ok_and(|s| s.success()) {
+        eprintln!("skipping: chattr +i does not work on {}", data.path().display());
+        return;
+    }
+    let locks = own_locks();
+    let out = tempfile::tempdir().unwrap();
+    let o = small_pg(&i.major.to_string(), out.path(), locks.path()).env("HOTLOOPS_DATA_DIR", data.path()).output().unwrap();
+    let _ = Command::new("chattr").arg("-i").arg(data.path()).status();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("warning: could not cache the loaded cluster") && err.contains("going on without the cache"), "{err}");
+    assert!(out.path().join("pg.json").is_file());
+}
+
+/// As root the server runs as `postgres`, who cannot write a TMPDIR of root's (0700 here);
+/// valgrind, which writes files in TMPDIR as it starts, runs as that user under
+/// `pg --instructions` (and `pg --study dir-by-value`): it gets a TMPDIR of its own. Before,
+/// valgrind failed at start-up and so did the run.
+#[test]
+fn the_servers_valgrind_gets_a_tmpdir_its_user_can_write() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    let Some((i, _)) = pg() else { return };
+    if !Command::new("valgrind").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        return;
+    }
+    let tmp = tempfile::Builder::new().prefix("hlv-").tempdir_in("/tmp").unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_hotloops"))
+        .args(["pg", "--instructions", "--server", &i.major.to_string(), "--rows", "2000", "--case", "btree-few", "--cache", "warm", "--out"])
+        .arg(out.path())
+        .env("TMPDIR", tmp.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.path().join("pg-instructions.json").is_file());
 }

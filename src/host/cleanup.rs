@@ -8,7 +8,14 @@
 //!
 //! Once the handler has started it keeps the registries locked until the process exits, so
 //! nothing registered after its sweep can be left behind: a thread that starts a child or
-//! creates a temporary then waits for the exit instead.
+//! creates a temporary then waits for the exit instead. A directory a run creates for its
+//! output ([`make_dir`]) goes with its lock file on a signal when nothing else is in it.
+//!
+//! SIGKILL reaches no handler, so for it: a child the run waits for can be made to die with the
+//! run ([`die_with_parent`]: valgrind, the server code's children, the model's tools), and a
+//! temporary's name records the run that owns it ([`owned_prefix`]: pid and start time), so
+//! that the next run making one of that kind removes those whose run is gone
+//! ([`sweep_orphans`], [`temp_dir`]).
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -17,6 +24,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Directories a run created for its output (`--out`), with the bookkeeping files in them (its
+/// lock file): on a signal those go, then the directory if nothing else is in it.
+static MADE: Mutex<Vec<(PathBuf, Vec<PathBuf>)>> = Mutex::new(Vec::new());
 /// Registered children: pid, and whether it leads a process group of its own (killed whole).
 static CHILDREN: Mutex<Vec<(u32, bool)>> = Mutex::new(Vec::new());
 static HOOKS: Mutex<Vec<fn()>> = Mutex::new(Vec::new());
@@ -73,8 +83,16 @@ fn handle() {
     for t in temps.iter() {
         let _ = if t.is_dir() { std::fs::remove_dir_all(t) } else { std::fs::remove_file(t) };
     }
+    // After the temporaries, which may be inside them.
+    let made = lock(&MADE);
+    for (dir, files) in made.iter() {
+        for f in files {
+            let _ = std::fs::remove_file(f);
+        }
+        let _ = std::fs::remove_dir(dir);
+    }
     super::stderr_line(format_args!("interrupted: stopped {} child process(es), removed {} temporary file(s)", children.len(), temps.len()));
-    let _held = (cleaning, critical, children, temps);
+    let _held = (cleaning, critical, children, temps, made);
     std::process::exit(EXIT_INTERRUPTED);
 }
 
@@ -135,10 +153,103 @@ pub fn create_temp<T>(make: impl FnOnce() -> io::Result<T>, path: impl FnOnce(&T
     Ok((t, TempGuard(p)))
 }
 
-/// A registered temporary directory `<TMPDIR>/<prefix>XXXXXX`, removed when the returned
-/// directory is dropped, and by the handler on a signal.
-pub fn temp_dir(prefix: &str) -> io::Result<(tempfile::TempDir, TempGuard)> {
-    create_temp(|| tempfile::Builder::new().prefix(prefix).tempdir(), |d| d.path().to_path_buf())
+/// A registered temporary directory `<TMPDIR>/<prefix><owner>XXXXXX` ([`owned_prefix`]),
+/// removed when the returned directory is dropped, and by the handler on a signal. The first
+/// of a prefix in a process removes those a killed run left ([`sweep_orphans`]). A `TMPDIR`
+/// that is not a directory is bad input, named.
+pub fn temp_dir(prefix: &str) -> anyhow::Result<(tempfile::TempDir, TempGuard)> {
+    let tmp = std::env::temp_dir();
+    if !tmp.is_dir() {
+        let how = if std::env::var_os("TMPDIR").is_some() { "TMPDIR" } else { "the temporary directory" };
+        return Err(super::Usage(format!("{how} {} is not a directory: create it or set TMPDIR to one", tmp.display())).into());
+    }
+    sweep_once(&tmp, prefix);
+    create_temp(|| tempfile::Builder::new().prefix(&owned_prefix(prefix)).tempdir(), |d| d.path().to_path_buf())
+        .map_err(|e| anyhow::anyhow!("creating a temporary directory in {}: {e}", tmp.display()))
+}
+
+/// [`sweep_orphans`] of `prefix` in `parent`, once per process and place, saying on stderr
+/// what it removed.
+pub fn sweep_once(parent: &Path, prefix: &str) {
+    static DONE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    let key = parent.join(prefix);
+    {
+        let mut d = lock(&DONE);
+        if d.contains(&key) {
+            return;
+        }
+        d.push(key);
+    }
+    let gone = sweep_orphans(parent, prefix, |p| std::fs::remove_dir_all(p));
+    if !gone.is_empty() {
+        let names: Vec<String> = gone.iter().map(|p| p.display().to_string()).collect();
+        super::stderr_line(format_args!("removed {} temporary director(ies) of runs that were killed: {}", gone.len(), names.join(", ")));
+    }
+}
+
+/// A process's start time (clock ticks after boot, `/proc/PID/stat`): with the pid it names
+/// one process for good (pids are reused, the pair is not).
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (in parentheses, which may hold spaces): the 20th is starttime.
+    stat.rsplit_once(')')?.1.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// `<prefix><pid>-<start>-`: the start of the name of a temporary that names the run that owns
+/// it (this process), so that a later run can tell one a killed run left behind from a live
+/// run's ([`owner_gone`]).
+pub fn owned_prefix(prefix: &str) -> String {
+    let pid = std::process::id();
+    format!("{prefix}{pid}-{}-", start_time(pid).unwrap_or(0))
+}
+
+/// Whether the run that owns `name` (made with [`owned_prefix`] of `prefix`) is gone: its pid
+/// is not running, or is another process now. `None`: not such a name (left alone).
+pub fn owner_gone(name: &str, prefix: &str) -> Option<bool> {
+    let mut f = name.strip_prefix(prefix)?.splitn(3, '-');
+    let pid: u32 = f.next()?.parse().ok()?;
+    let start: u64 = f.next()?.parse().ok()?;
+    f.next()?;
+    Some(pid != std::process::id() && start_time(pid).is_none_or(|s| s != start))
+}
+
+/// Remove (`remove`) every entry of `parent` named by [`owned_prefix`] of `prefix` whose run is
+/// gone ([`owner_gone`]): what a run killed by SIGKILL, which no handler sees, left behind.
+/// Returns those removed.
+pub fn sweep_orphans(parent: &Path, prefix: &str, remove: impl Fn(&Path) -> io::Result<()>) -> Vec<PathBuf> {
+    let mut gone = Vec::new();
+    for e in std::fs::read_dir(parent).into_iter().flatten().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if owner_gone(&name, prefix) == Some(true) && remove(&e.path()).is_ok() {
+            gone.push(e.path());
+        }
+    }
+    gone.sort();
+    gone
+}
+
+/// Make `cmd`'s process die with this process's thread that starts it (Linux's parent-death
+/// signal, SIGKILL): a child that the signal handler cannot reach, because this process was
+/// killed by SIGKILL, does not run on (valgrind for minutes, a server's helper). Only for a
+/// child that the starting thread waits for, or that lives no longer than that thread.
+pub fn die_with_parent(cmd: &mut Command) -> &mut Command {
+    use std::os::unix::process::CommandExt as _;
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: prctl and getppid are async-signal-safe and touch no memory of the parent;
+    // the closure runs in the child between fork and exec (after any uid change, which would
+    // clear the setting).
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // The parent died before the setting took: go now.
+            if libc::getppid() != parent {
+                return Err(io::Error::other("the parent is gone"));
+            }
+            Ok(())
+        })
+    }
 }
 
 impl Drop for TempGuard {
@@ -146,6 +257,64 @@ impl Drop for TempGuard {
         let mut t = lock(&TEMPS);
         if let Some(i) = t.iter().position(|p| *p == self.0) {
             t.swap_remove(i);
+        }
+    }
+}
+
+/// A directory this run created ([`make_dir`]): on a signal while this guard lives, `files` in
+/// it are removed, then the directory if it is empty. Dropping the guard only unregisters it.
+#[must_use]
+#[derive(Debug)]
+pub struct MadeDirGuard(PathBuf);
+
+/// Create the directory `path` (its parent must exist) and register it in the same step, so a
+/// signal cannot come between the two; `files` (paths inside it) are the run's bookkeeping,
+/// removed with it. `None`: it was there already, created by someone else, and is not ours.
+pub fn make_dir(path: &Path, files: &[PathBuf]) -> io::Result<Option<MadeDirGuard>> {
+    install();
+    let mut made = lock(&MADE);
+    match std::fs::create_dir(path) {
+        Ok(()) => {
+            made.push((path.to_path_buf(), files.to_vec()));
+            Ok(Some(MadeDirGuard(path.to_path_buf())))
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Move the directory `guard` holds to `to` unless something is there already
+/// (`renameat2(RENAME_NOREPLACE)`), with the registry held, so that a signal finds it under
+/// one name or the other; `files` are its bookkeeping under the new name. `Ok(false)`: `to`
+/// exists, and the guard still holds the old name; an error of kind `Unsupported`: the file
+/// system cannot rename without replacing.
+pub fn place_made_dir(guard: &mut MadeDirGuard, to: &Path, files: &[PathBuf]) -> io::Result<bool> {
+    use std::os::unix::ffi::OsStrExt as _;
+    let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes()).map_err(io::Error::other);
+    let (from_c, to_c) = (c(&guard.0)?, c(to)?);
+    let mut made = lock(&MADE);
+    // SAFETY: two NUL-terminated paths, relative to the working directory.
+    let r = unsafe { libc::renameat2(libc::AT_FDCWD, from_c.as_ptr(), libc::AT_FDCWD, to_c.as_ptr(), libc::RENAME_NOREPLACE) };
+    if r != 0 {
+        let e = io::Error::last_os_error();
+        return match e.raw_os_error() {
+            Some(libc::EEXIST) => Ok(false),
+            Some(libc::EINVAL) | Some(libc::ENOSYS) => Err(io::Error::new(io::ErrorKind::Unsupported, e)),
+            _ => Err(e),
+        };
+    }
+    if let Some(entry) = made.iter_mut().find(|(p, _)| *p == guard.0) {
+        *entry = (to.to_path_buf(), files.to_vec());
+    }
+    guard.0 = to.to_path_buf();
+    Ok(true)
+}
+
+impl Drop for MadeDirGuard {
+    fn drop(&mut self) {
+        let mut m = lock(&MADE);
+        if let Some(i) = m.iter().position(|(p, _)| *p == self.0) {
+            m.swap_remove(i);
         }
     }
 }

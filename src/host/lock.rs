@@ -3,7 +3,9 @@
 //! `$HOTLOOPS_LOCK_DIR`, else `$XDG_RUNTIME_DIR`, else `/tmp`), so a second report at the same
 //! time refuses, naming the first, instead of sharing a core (an A/A floor of ±42%) or mixing
 //! files. The kernel drops a lock when its holder exits, killed or not; the file stays, with
-//! the last holder's pid.
+//! the last holder's pid. A sweep and `hotloops pg` take the same core lock while they time,
+//! waiting for a holder instead of refusing ([`measuring_core`]). A lock file unlinked between
+//! a run's open and its lock is not taken for a lock ([`acquire`] opens it again).
 
 use anyhow::{Result, bail};
 use std::fs::{File, OpenOptions};
@@ -17,6 +19,13 @@ pub struct RunLock {
     _file: File,
     /// The lock file.
     pub path: PathBuf,
+}
+
+impl RunLock {
+    /// The same lock, its file now at `path` (its directory was renamed).
+    pub fn moved_to(self, path: PathBuf) -> RunLock {
+        RunLock { path, ..self }
+    }
 }
 
 /// Where core locks live: `$HOTLOOPS_LOCK_DIR`, else `$XDG_RUNTIME_DIR`, else `/tmp`.
@@ -36,7 +45,38 @@ pub fn core_lock_path(core: usize) -> PathBuf {
 
 /// Take the lock at `path` without waiting; `what` names the resource in the refusal
 /// (`core 1`, `--out target/hotloops-report`), which also names the holder's pid and command.
+/// A lock file removed while we waited to lock it (its directory's creator gave up) is not a
+/// lock: the file is opened again, so that two runs never hold locks on two files of one name.
 pub fn acquire(path: &Path, what: &str) -> Result<RunLock> {
+    for _ in 0..100 {
+        if let Some(l) = try_acquire(path, what, false)? {
+            return Ok(l);
+        }
+    }
+    bail!("locking {} for {what}: the lock file kept being replaced", path.display())
+}
+
+/// [`acquire`], but a lock held by another run is waited for (saying so once, naming the
+/// holder) instead of refused.
+pub fn acquire_waiting(path: &Path, what: &str) -> Result<RunLock> {
+    match acquire(path, what) {
+        Err(e) if e.to_string().contains(" is in use by ") => {
+            crate::say!("{}", e.to_string().replacen(": wait for it to finish", ": waiting for it to finish", 1));
+            for _ in 0..100 {
+                if let Some(l) = try_acquire(path, what, true)? {
+                    return Ok(l);
+                }
+            }
+            bail!("locking {} for {what}: the lock file kept being replaced", path.display())
+        }
+        r => r,
+    }
+}
+
+/// One try of [`acquire`] (`wait`: block until the holder lets go): `None` when the file
+/// locked is no longer the one at `path`.
+fn try_acquire(path: &Path, what: &str, wait: bool) -> Result<Option<RunLock>> {
+    use std::os::unix::fs::MetadataExt as _;
     let mut file = match OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path) {
         Ok(f) => f,
         // Another user's lock file in /tmp: a read-only descriptor locks as well.
@@ -47,8 +87,9 @@ pub fn acquire(path: &Path, what: &str) -> Result<RunLock> {
             Err(e) => bail!("cannot open the lock file {} for {what}: {e}", path.display()),
         },
     };
-    // SAFETY: flock on a descriptor we own; LOCK_NB: never blocks.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+    let how = if wait { libc::LOCK_EX } else { libc::LOCK_EX | libc::LOCK_NB };
+    // SAFETY: flock on a descriptor we own (blocking only when asked to wait).
+    if unsafe { libc::flock(file.as_raw_fd(), how) } != 0 {
         let e = std::io::Error::last_os_error();
         if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
             let mut holder = String::new();
@@ -59,10 +100,28 @@ pub fn acquire(path: &Path, what: &str) -> Result<RunLock> {
         }
         bail!("locking {} for {what}: {e}", path.display());
     }
+    // Locked: but the file may have been unlinked between our open and our flock.
+    let same = match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    };
+    if !same {
+        return Ok(None);
+    }
     // Ours now: say who holds it (ignored for a read-only descriptor).
     let args: Vec<String> = std::env::args().collect();
     let _ = file.set_len(0).and_then(|_| file.rewind()).and_then(|_| writeln!(file, "pid {}: {}", std::process::id(), args.join(" ")));
-    Ok(RunLock { _file: file, path: path.to_path_buf() })
+    Ok(Some(RunLock { _file: file, path: path.to_path_buf() }))
+}
+
+/// The lock of the core a timing run pins its measuring thread to (the last the process may
+/// use; a report takes the same lock), held while a sweep or `hotloops pg` times: two timing
+/// runs on one host take turns instead of timing beside each other, the later one waiting
+/// (and saying so). `what` names the run in that line. `None` when the process may use no
+/// core it can name.
+pub fn measuring_core(what: &str) -> Result<Option<RunLock>> {
+    let Some(core) = super::affinity::measuring_core() else { return Ok(None) };
+    acquire_waiting(&core_lock_path(core), &format!("core {core} (where {what} times)")).map(Some)
 }
 
 #[cfg(test)]

@@ -36,6 +36,16 @@ impl std::fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
+/// A command-line value parser of an integer in `lo..=hi`: every refusal names the range
+/// (`18446744073709551615 is not in 1..=1000000`), where clap's own ranged parsers say only
+/// "number too large to fit in target type" past their integer's width. Checked before
+/// anything is sized by the value.
+pub fn in_range<T: TryFrom<u128>>(lo: u128, hi: u128) -> impl Fn(&str) -> std::result::Result<T, String> + Clone + Send + Sync + 'static {
+    move |s: &str| {
+        s.trim().parse::<u128>().ok().filter(|v| (lo..=hi).contains(v)).and_then(|v| T::try_from(v).ok()).ok_or_else(|| format!("{s} is not in {lo}..={hi}"))
+    }
+}
+
 /// What a command needs and this host lacks (valgrind, llvm-mca, a PMU for `--require
 /// counters`, a C configuration not built): exit 2 on every command, the message saying what
 /// to install, since running again cannot help until something is installed or chosen.
@@ -50,17 +60,75 @@ impl std::fmt::Display for Unavailable {
 
 impl std::error::Error for Unavailable {}
 
-/// One line on stderr that never panics: a closed stderr (`2>&- `, a reader gone) loses the
-/// line, not the run. What [`say!`](crate::say) expands to.
+// The one printing helper. Every message and result of the crate goes through these, never
+// through `print!`/`eprintln!` (which panic on a closed stream; `tests/layers.rs` holds the
+// rule), so a closed stream is treated the same way on every command: stderr (`2>&-`, a
+// reader gone) loses its lines and the run finishes its work; stdout returns
+// [`StdoutClosed`], and the command stops with the work done (`hotloops list | head -1`).
+// SIGPIPE stays ignored, as Rust sets it, so that a worker or psql that goes away is an error
+// to handle, not a signal that kills us.
+
+/// One line on stderr that never panics: a closed stderr loses the line, not the run. What
+/// [`say!`](crate::say) expands to.
 pub fn stderr_line(args: std::fmt::Arguments) {
     let mut e = std::io::stderr().lock();
     let _ = e.write_fmt(args).and_then(|_| e.write_all(b"\n"));
 }
 
-/// `eprintln!` that cannot panic ([`stderr_line`]): every message of the crate goes through it.
+/// `eprintln!` that cannot panic ([`stderr_line`]).
 #[macro_export]
 macro_rules! say {
     ($($t:tt)*) => { $crate::host::stderr_line(format_args!($($t)*)) };
+}
+
+/// A progress line on stderr (`round 3/20`): rewritten in place on a terminal; where stderr is
+/// a file or a pipe (CI, `tee`) only the last one is written, as a plain line, so a log holds
+/// no carriage returns. `last`: the step that ends the line.
+pub fn progress(args: std::fmt::Arguments, last: bool) {
+    use std::io::IsTerminal as _;
+    let mut e = std::io::stderr().lock();
+    let _ = if e.is_terminal() {
+        e.write_all(b"\r").and_then(|_| e.write_fmt(args)).and_then(|_| if last { e.write_all(b"\n") } else { e.flush() })
+    } else if last {
+        e.write_fmt(args).and_then(|_| e.write_all(b"\n"))
+    } else {
+        Ok(())
+    };
+}
+
+/// Our stdout was closed by its reader: returned by [`stdout_text`] ([`out!`](crate::out),
+/// [`outln!`](crate::outln)) instead of a panic; `main` ends quietly on it, the work done.
+#[derive(Debug)]
+pub struct StdoutClosed;
+
+impl std::fmt::Display for StdoutClosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stdout was closed")
+    }
+}
+
+impl std::error::Error for StdoutClosed {}
+
+/// Write to stdout: a reader that closed it is [`StdoutClosed`], any other failure an error.
+/// What [`out!`](crate::out) and [`outln!`](crate::outln) expand to.
+pub fn stdout_text(args: std::fmt::Arguments, newline: bool) -> Result<()> {
+    let mut o = std::io::stdout().lock();
+    let r = o.write_fmt(args).and_then(|_| if newline { o.write_all(b"\n") } else { Ok(()) }).and_then(|_| o.flush());
+    r.map_err(|e| if e.kind() == std::io::ErrorKind::BrokenPipe { anyhow::Error::new(StdoutClosed) } else { anyhow::Error::new(e).context("writing to stdout") })
+}
+
+/// `print!` that returns a closed stdout as [`StdoutClosed`] (`?` in a function returning
+/// `anyhow::Result`).
+#[macro_export]
+macro_rules! out {
+    ($($t:tt)*) => { $crate::host::stdout_text(format_args!($($t)*), false)? };
+}
+
+/// `println!` with the rule of [`out!`](crate::out).
+#[macro_export]
+macro_rules! outln {
+    () => { $crate::host::stdout_text(format_args!(""), true)? };
+    ($($t:tt)*) => { $crate::host::stdout_text(format_args!($($t)*), true)? };
 }
 
 /// Write `bytes` to `path` atomically ([`commit`] of one file).
@@ -211,24 +279,6 @@ fn keep(path: &Path) -> std::io::Result<Option<PathBuf>> {
     Ok(Some(aside))
 }
 
-/// Fail early, before measuring, if `dir` cannot take files: a path that is (or runs
-/// through) a regular file is bad input ([`Usage`], exit 2); one that cannot be created or
-/// written is an error. Creates the directory.
-pub fn check_writable(dir: &Path) -> Result<()> {
-    for a in dir.ancestors().filter(|a| !a.as_os_str().is_empty()) {
-        if let Ok(m) = std::fs::metadata(a)
-            && !m.is_dir()
-        {
-            let what = if a == dir { "is a file, not a directory".to_string() } else { format!("runs through {}, a file", a.display()) };
-            return Err(Usage(format!("--out {}: {what}", dir.display())).into());
-        }
-    }
-    std::fs::create_dir_all(dir).map_err(|e| anyhow!("--out {}: cannot create the directory: {e}", dir.display()))?;
-    let _probe = cleanup::create_temp(|| tempfile::NamedTempFile::new_in(dir), |t| t.path().to_path_buf())
-        .map_err(|e| anyhow!("--out {}: the directory is not writable: {e}", dir.display()))?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,18 +314,5 @@ mod tests {
         commit(&[(a.clone(), b"new a".to_vec()), (d.path().join("n.txt"), b"n".to_vec())], std::slice::from_ref(&b)).unwrap();
         assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
         assert_eq!(names(d.path()), ["a.txt", "c.txt", "n.txt"]);
-    }
-
-    #[test]
-    fn out_that_is_a_file_is_bad_input() {
-        let d = tempfile::tempdir().unwrap();
-        let f = d.path().join("f");
-        std::fs::write(&f, "").unwrap();
-        for out in [f.clone(), f.join("sub")] {
-            let e = check_writable(&out).unwrap_err();
-            assert!(e.is::<Usage>(), "{e:#}");
-        }
-        check_writable(&d.path().join("new/dir")).unwrap();
-        assert!(d.path().join("new/dir").is_dir());
     }
 }

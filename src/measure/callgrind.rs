@@ -84,6 +84,8 @@ pub fn profile_cases(exe: &Path, id: &str, cases: &[&str], size: crate::study::S
     let (dir, _dir_guard) = crate::host::cleanup::temp_dir("hotloops-callgrind-")?;
     let out = dir.path().join("callgrind.out");
     let mut cmd = Command::new("valgrind");
+    // A killed run's valgrind would count on for minutes: it dies with the run.
+    crate::host::cleanup::die_with_parent(&mut cmd);
     // No gdbserver: its vgdb-pipe files would be left in TMPDIR by a killed valgrind.
     cmd.arg("--tool=callgrind")
         .arg("--vgdb=no")

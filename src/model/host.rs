@@ -445,7 +445,7 @@ pub fn measure_blocks(blocks: &[HarnessBlock], iterations: u64, keep: Option<&st
     let exe = dir.path().join("harness");
     // gcc's own temporaries go into the registered directory: a killed gcc cannot leave them.
     let out = crate::host::cleanup::output(
-        Command::new("gcc").current_dir(dir.path()).env("TMPDIR", dir.path()).args(["-O2", "-o"]).arg(&exe).args(["driver.c", "blocks.s"]),
+        crate::host::cleanup::die_with_parent(&mut Command::new("gcc")).current_dir(dir.path()).env("TMPDIR", dir.path()).args(["-O2", "-o"]).arg(&exe).args(["driver.c", "blocks.s"]),
     )
     .context("running gcc for the loop-only harness (install gcc)")?;
     if !out.status.success() {
@@ -499,7 +499,7 @@ pub const PROBE_ADDS: usize = 100;
 /// Run block `k` in a child process with a deadline.
 fn run_one(exe: &std::path::Path, k: usize, iterations: u64) -> Result<(f64, f64, f64), String> {
     let (mut child, _registered) =
-        crate::host::cleanup::spawn(Command::new(exe).args([k.to_string(), iterations.to_string()]).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::null()))
+        crate::host::cleanup::spawn(crate::host::cleanup::die_with_parent(&mut Command::new(exe)).args([k.to_string(), iterations.to_string()]).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::null()))
             .map_err(|e| format!("could not start the harness: {e}"))?;
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {

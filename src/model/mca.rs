@@ -184,7 +184,7 @@ fn invoke(cpu: &str, asm: &str) -> Result<String> {
     // Registered with the one cleanup (the first registration installs the handler): an
     // interrupted model kills the runs in flight and exits 130 only once they are gone.
     let (mut child, _registered) = crate::host::cleanup::spawn(
-        Command::new(MCA)
+        crate::host::cleanup::die_with_parent(&mut Command::new(MCA))
             .args([&format!("-mcpu={cpu}"), &format!("-mtriple={}", triple(cpu)), &format!("-iterations={ITERATIONS}"), "--json", "-"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -382,9 +382,13 @@ pub fn parse_cpus(list: &str) -> Result<Vec<String>, Usage> {
     if cpus.is_empty() {
         return Err(Usage("--cpu needs at least one CPU name".into()));
     }
-    for c in &cpus {
+    for (i, c) in cpus.iter().enumerate() {
         if !KNOWN_CPUS.contains(&c.as_str()) {
             return Err(Usage(format!("unknown CPU `{c}`; known CPU models are: {}", KNOWN_CPUS.join(", "))));
+        }
+        // Twice would be modelled twice and printed as two columns of one core.
+        if cpus[..i].contains(c) {
+            return Err(Usage(format!("--cpu {c} is given twice: name each CPU model once")));
         }
     }
     Ok(cpus)
@@ -1070,9 +1074,9 @@ pub fn cli(target: Option<&str>, cpu: Option<&str>, json: bool, no_measure: bool
     }
     let r = build(target, &opts)?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&r)?);
+        crate::outln!("{}", serde_json::to_string_pretty(&r)?);
     } else {
-        print!("{}", render(&r));
+        crate::out!("{}", render(&r));
     }
     Ok(())
 }

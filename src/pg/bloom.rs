@@ -708,7 +708,7 @@ impl BloomIndex {
             Err(OpenError::Mismatch { why, .. }) => Ok((BloomIndex::create(&path, spec)?, Origin::Recreated(why))),
             Err(e @ OpenError::Corrupt { .. }) => {
                 let why = e.to_string();
-                eprintln!("hotloops: {why}");
+                crate::say!("hotloops: {why}");
                 Ok((BloomIndex::create(&path, spec)?, Origin::Recreated(why)))
             }
             Err(e) => Err(e.into()),

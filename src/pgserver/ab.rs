@@ -59,18 +59,18 @@ pub struct AbArgs {
     #[arg(long, value_parser = parse_precision)]
     pub precision: Option<f64>,
     /// The time budget for measuring, seconds (30 to 86,400; default 300, 1,200 with --full).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(30..=86_400))]
+    #[arg(long, value_parser = crate::host::in_range::<u64>(30, 86_400))]
     pub budget_s: Option<u64>,
     /// Seconds of blocks between postmaster restarts (5 to 3,600; default: an eighth of the
     /// budget, at least 15).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(5..=3_600))]
+    #[arg(long, value_parser = crate::host::in_range::<u64>(5, 3_600))]
     pub epoch_s: Option<u64>,
     /// The workload's full size (its variables' `(full: ...)` values), a 0.5% target and a
     /// 20-minute budget.
     #[arg(long)]
     pub full: bool,
     /// pgbench clients (1 to 256): more than one runs pgbench itself in interleaved slices.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, default_value_t = 1, value_parser = crate::host::in_range::<u32>(1, 256))]
     pub clients: u32,
     /// `interleaved` (statement by statement, the default) or `rounds` (whole runs of each
     /// server one after the other, as shell loops do: for comparison).
@@ -86,13 +86,13 @@ pub struct AbArgs {
     pub claim: Option<f64>,
     /// Code layouts of each build to rotate through (1 to 8; a build has 2 unless built with
     /// more). 1 leaves the A/A as two clusters of one binary.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=8))]
+    #[arg(long, default_value_t = 2, value_parser = crate::host::in_range::<u32>(1, 8))]
     pub layouts: u32,
     /// Skip the why-view: callgrind of both servers function by function, and the asm diff.
     #[arg(long)]
     pub no_why: bool,
     /// Seed of the pgbench scripts' random keys.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::host::in_range::<u64>(0, u64::MAX as u128))]
     pub seed: u64,
     /// Output directory (ab.json, ab.md, ab.svg).
     #[arg(long, default_value = "target/hotloops-pg-ab")]

@@ -267,35 +267,46 @@ pub fn loaded_cluster_with(d: &Dataset, inst: &Install, so: &Path, rows: u64) ->
                 c.stop();
                 return Ok((c, format!("copied from the cache {} (manifest matched; {rows} rows and {} checked)", cache.display(), d.checked)));
             }
-            Err(e) => eprintln!("cache {} is stale ({e:#}): reloading", cache.display()),
+            Err(e) => crate::say!("cache {} is stale ({e:#}): reloading", cache.display()),
         }
     }
     let t = std::time::Instant::now();
     let mut c = Cluster::init(inst, so)?;
     c.start(&state_settings("warm")?)?;
     c.sql(&setup, &[]).with_context(|| format!("creating {}", d.objects))?;
-    eprintln!("loading {} with {rows} rows", d.table);
+    crate::say!("loading {} with {rows} rows", d.table);
     c.sql(d.load_sql, &[("rows", rows.to_string())]).with_context(|| format!("loading {}", d.script))?;
     (d.validate)(&c, rows)?;
     let load_s = t.elapsed().as_secs_f64();
     let data = c.stop_for_copy().to_path_buf();
-    // Copied into a registered scratch directory and renamed into place when complete: an
-    // interrupt mid-copy removes the partial copy (and the cluster's directory).
-    let tmp = super::proc::Scratch::new(&data_dir(), ".pg-cache-")?;
-    eprintln!("caching the loaded cluster in {}", cache.display());
-    let st = super::proc::status(std::process::Command::new("cp").arg("-a").arg(&data).arg(tmp.path().join("data")))?;
-    crate::host::cleanup::wait_if_interrupted();
-    if !st.success() {
-        bail!("copying the loaded data directory into the cache failed");
+    crate::say!("caching the loaded cluster in {}", cache.display());
+    // The cache only saves the next run a load: a failure to fill it (a disk full) is said,
+    // and this run goes on with the cluster it loaded.
+    match fill_cache(&data, &cache, &mpath, &manifest) {
+        Ok(()) => Ok((c, format!("loaded fresh in {load_s:.1} s and cached at {} (keyed by server version and rows; a manifest plus a row-count and index check on reuse)", cache.display()))),
+        Err(e) => {
+            crate::host::cleanup::wait_if_interrupted();
+            crate::say!("warning: could not cache the loaded cluster in {} ({e:#}): going on without the cache; the next run loads again", cache.display());
+            Ok((c, format!("loaded fresh in {load_s:.1} s (not cached: {e:#})")))
+        }
     }
-    std::fs::write(tmp.path().join("hotloops-cache.json"), serde_json::to_string_pretty(&manifest)?)?;
+}
+
+/// Copy the stopped cluster's `data` into the cache directory `cache` with its manifest: into a
+/// registered scratch directory first, renamed into place when complete (an interrupt mid-copy
+/// removes the partial copy).
+fn fill_cache(data: &Path, cache: &Path, mpath: &Path, manifest: &Value) -> Result<()> {
+    let tmp = super::proc::Scratch::new(&data_dir(), ".pg-cache-").with_context(|| format!("creating a scratch directory in {}", data_dir().display()))?;
+    super::cluster::copy_tree(data, &tmp.path().join("data"))?;
+    let m = tmp.path().join("hotloops-cache.json");
+    std::fs::write(&m, serde_json::to_string_pretty(manifest)?).with_context(|| format!("writing {}", m.display()))?;
     // Replace a stale cache, but not one that a concurrent run has just written for the same key.
-    let current = std::fs::read_to_string(&mpath).ok().and_then(|s| serde_json::from_str::<Value>(&s).ok());
-    if current.as_ref() != Some(&manifest) {
-        let _ = std::fs::remove_dir_all(&cache);
+    let current = std::fs::read_to_string(mpath).ok().and_then(|s| serde_json::from_str::<Value>(&s).ok());
+    if current.as_ref() != Some(manifest) {
+        let _ = std::fs::remove_dir_all(cache);
     }
-    tmp.publish(&cache);
-    Ok((c, format!("loaded fresh in {load_s:.1} s and cached at {} (keyed by server version and rows; a manifest plus a row-count and index check on reuse)", cache.display())))
+    tmp.publish(cache);
+    Ok(())
 }
 
 fn validate(c: &Cluster, rows: u64) -> Result<()> {
@@ -467,7 +478,7 @@ pub fn measure_query_after(c: &Cluster, t: &Target, set: &str, case: &str, state
     for slot in &slots {
         measure_once_after(&mut s, t, &real(slot), &query, before)?;
     }
-    let mut samples: Vec<Vec<Sample>> = vec![Vec::with_capacity(rounds); slots.len()];
+    let mut samples: Vec<Vec<Sample>> = vec![Vec::new(); slots.len()];
     for r in 0..rounds {
         for k in 0..slots.len() {
             let i = (k + r) % slots.len();
@@ -483,9 +494,8 @@ pub fn measure_query_after(c: &Cluster, t: &Target, set: &str, case: &str, state
             }
             samples[i].push(acc);
         }
-        eprint!("\r{case} {state}: round {}/{rounds}", r + 1);
+        crate::host::progress(format_args!("{case} {state}: round {}/{rounds}", r + 1), r + 1 == rounds);
     }
-    eprintln!();
     let idx = |id: &str| slots.iter().position(|s| s == id).unwrap();
     let variants = slots
         .iter()
@@ -529,11 +539,11 @@ pub fn measure_query_after(c: &Cluster, t: &Target, set: &str, case: &str, state
 /// The whole measurement: load (or copy from the cache), then each cache state and case.
 pub fn run(inst: &Install, so: &Path, cfg: &Config) -> Result<PgReport> {
     let (mut c, data) = loaded_cluster(inst, so, cfg.rows)?;
-    eprintln!("data: {data}");
+    crate::say!("data: {data}");
     let mut results = Vec::new();
     for state in &cfg.cache_states {
         c.start(&state_settings(state)?)?;
-        eprintln!("cache state {state}: {}", c.settings.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "));
+        crate::say!("cache state {state}: {}", c.settings.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "));
         for case in &cfg.cases {
             results.push(measure_case(&c, case, state, cfg.rows, cfg.rounds)?);
         }

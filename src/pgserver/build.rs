@@ -238,10 +238,10 @@ pub struct BuildArgs {
     pub name: Option<String>,
     /// Code layouts to make (2 to 8): `L0` as linked by make, the others with the server's
     /// object files in a shuffled order.
-    #[arg(long, default_value_t = DEFAULT_LAYOUTS, value_parser = clap::value_parser!(u32).range(2..=MAX_LAYOUTS as i64))]
+    #[arg(long, default_value_t = DEFAULT_LAYOUTS, value_parser = crate::host::in_range::<u32>(2, MAX_LAYOUTS as u128))]
     pub layouts: u32,
     /// Parallel make jobs (1 to 256; default: the CPUs this process may use).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, value_parser = crate::host::in_range::<u32>(1, 256))]
     pub jobs: Option<u32>,
 }
 

@@ -2,6 +2,18 @@
 //! stopped (`pg_ctl -m fast stop`) and removed on Drop, on error and on SIGINT/SIGTERM. As
 //! root, the server runs as the `postgres` OS user (initdb refuses root). Never touches an
 //! existing cluster: every path it writes is under its own temporary directory.
+//!
+//! A server never outlives the run that started it, even one killed by SIGKILL (which no
+//! handler sees), in two ways:
+//!
+//! - each cluster has a supervisor, a small shell process whose stdin is a pipe from the run:
+//!   when the run ends without saying `done` (killed), the pipe closes, and the supervisor
+//!   stops the server (SIGQUIT, an immediate shutdown, as `pg_ctl stop -m immediate`) and
+//!   removes the directory;
+//! - the directory's name records its run (`hotloops-pg-<pid>-<start>-XXXXXX`,
+//!   `host::cleanup::owned_prefix`), and every `hotloops pg` run, and the first cluster of any
+//!   run, stops and removes the clusters whose run is gone ([`sweep_orphans`]), saying so:
+//!   for a supervisor that was killed too.
 
 use super::{Install, UsageError};
 use anyhow::{Context, Result, anyhow, bail};
@@ -97,6 +109,14 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
 }
 
+/// Whether the host's signal handler has started: set before any hook runs (the server code's
+/// children are killed before the cluster hook runs, and their caller may be dropping its
+/// cluster by then): from then on the cluster hook stops and removes every cluster, and counts
+/// what it stopped.
+fn handler_started() -> bool {
+    interrupted() || crate::host::cleanup::interrupted()
+}
+
 /// Install the SIGINT/SIGTERM hook once: kill the server code's children (an initdb or a
 /// `cp -a` writing into a cluster directory would race its removal), wait for a start in
 /// flight, stop every running server and remove every cluster directory (the host's handler
@@ -122,11 +142,11 @@ fn install_signal_handler() {
                 }
                 match remove_tree(&l.root) {
                     Ok(()) => n += 1,
-                    Err(e) => eprintln!("interrupted: could not remove the cluster directory {}: {e}", l.root.display()),
+                    Err(e) => crate::say!("interrupted: could not remove the cluster directory {}: {e}", l.root.display()),
                 }
             }
             g.clear();
-            eprintln!("interrupted: stopped {stopped} server(s) and removed {n} cluster director(ies)");
+            crate::say!("interrupted: stopped {stopped} server(s) and removed {n} cluster director(ies)");
         });
     });
 }
@@ -168,6 +188,16 @@ fn stop_server(pg_ctl: &Path, data: &Path, run_as: RunAs) {
     }
 }
 
+/// `cp -a from to`, its own error (a disk full, a file it could not read) kept in the failure.
+pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    let out = super::proc::output(Command::new("cp").arg("-a").arg(from).arg(to)).context("running cp -a")?;
+    crate::host::cleanup::wait_if_interrupted();
+    if !out.status.success() {
+        bail!("cp -a {} {} failed ({}): {}", from.display(), to.display(), out.status, String::from_utf8_lossy(&out.stderr).trim());
+    }
+    Ok(())
+}
+
 /// The postmaster's pid from `data/postmaster.pid`, if present.
 pub fn postmaster_pid(data: &Path) -> Option<i32> {
     std::fs::read_to_string(data.join("postmaster.pid")).ok()?.lines().next()?.trim().parse().ok()
@@ -197,7 +227,90 @@ pub struct Cluster {
     bin: PathBuf,
     run_as: RunAs,
     running: bool,
+    supervisor: Option<Supervisor>,
 }
+
+/// The supervisor of a cluster (see the module doc): told `done` when the cluster is gone.
+struct Supervisor {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    _guard: crate::host::cleanup::ChildGuard,
+}
+
+/// The supervisor's script: `$1` the cluster's directory. A line `done` on stdin: nothing to
+/// do. End of stdin without it (the run is gone): stop the postmaster named by
+/// `postmaster.pid` if it is this cluster's (its command line names the data directory), wait
+/// for it, and remove the directory.
+const SUPERVISOR: &str = r#"IFS= read -r line
+[ "$line" = done ] && exit 0
+alive() { s=$(cat "/proc/$1/stat" 2>/dev/null) || return 1; case "${s##*) }" in Z*) return 1;; esac; return 0; }
+pid=$(head -n 1 "$1/data/postmaster.pid" 2>/dev/null)
+if [ -n "$pid" ] && tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$1/data"; then
+  kill -QUIT "$pid" 2>/dev/null
+  n=0; while alive "$pid" && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done
+  kill -KILL "$pid" 2>/dev/null
+fi
+n=0; while [ -e "$1" ] && [ $n -lt 50 ]; do rm -rf "$1" 2>/dev/null; [ -e "$1" ] && sleep 0.1; n=$((n+1)); done
+"#;
+
+impl Supervisor {
+    /// Start the supervisor of the cluster in `root`, in a process group of its own (a Ctrl-C
+    /// at the terminal is the run's to handle), as this process's user (it may remove `root`
+    /// wherever it is, and signal the server as root or as its owner).
+    fn start(root: &Path) -> Result<Supervisor> {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(SUPERVISOR).arg("hotloops-cluster-supervisor").arg(root).stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null()).process_group(0);
+        let (mut child, guard) = crate::host::cleanup::spawn(&mut cmd).context("starting the cluster's supervisor (sh)")?;
+        let stdin = child.stdin.take();
+        Ok(Supervisor { child, stdin, _guard: guard })
+    }
+
+    /// The cluster is gone: the supervisor ends without touching anything.
+    fn done(&mut self) {
+        if let Some(mut i) = self.stdin.take() {
+            let _ = i.write_all(b"done\n");
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// The clusters a killed run left (its pid gone): their servers stopped (SIGQUIT, then SIGKILL)
+/// and their directories removed, each said on stderr. Every `hotloops pg` run calls this, and
+/// the first cluster of any run; safe beside live runs, whose clusters it leaves alone. Returns
+/// the directories removed.
+pub fn sweep_orphans() -> Vec<PathBuf> {
+    crate::host::cleanup::sweep_orphans(&cluster_parent(), PREFIX, |root| {
+        let data = root.join("data");
+        let server = postmaster_pid(&data).filter(|&pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| String::from_utf8_lossy(&c).contains(&*data.to_string_lossy()))
+        });
+        if let Some(pid) = server {
+            // SAFETY: kill on the postmaster whose command line names this cluster's data directory.
+            unsafe { libc::kill(pid, libc::SIGQUIT) };
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+            while process_alive(pid) && std::time::Instant::now() < deadline {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            // SAFETY: as above; it did not stop in time.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        remove_tree(root)?;
+        crate::say!(
+            "removed the cluster {} of a hotloops run that was killed{}",
+            root.display(),
+            server.map(|p| format!(", after stopping its server (pid {p})")).unwrap_or_default()
+        );
+        Ok(())
+    })
+}
+
+/// Whether `pid` runs (a zombie waiting to be reaped does not).
+fn process_alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.rsplit_once(") ").is_some_and(|(_, r)| r.starts_with('Z')))
+}
+
+/// The name every cluster directory starts with.
+const PREFIX: &str = "hotloops-pg-";
 
 impl Cluster {
     /// A fresh temporary directory with an initdb'ed data directory (not started).
@@ -235,10 +348,7 @@ impl Cluster {
 
     fn from_copy_with(inst: &Install, so: Option<&Path>, cached: &Path) -> Result<Self> {
         let c = Self::empty(inst, so)?;
-        let st = super::proc::status(Command::new("cp").arg("-a").arg(cached).arg(&c.data)).context("running cp -a")?;
-        if !st.success() {
-            bail!("copying the cached data directory {} failed", cached.display());
-        }
+        copy_tree(cached, &c.data).with_context(|| format!("copying the cached data directory {}", cached.display()))?;
         c.root_chown()?;
         Ok(c)
     }
@@ -247,17 +357,26 @@ impl Cluster {
     /// interrupt at any point (initdb, a copy, a start) removes it.
     fn empty(inst: &Install, so: Option<&Path>) -> Result<Self> {
         install_signal_handler();
+        static SWEPT: std::sync::Once = std::sync::Once::new();
+        SWEPT.call_once(|| {
+            sweep_orphans();
+        });
         let run_as = RunAs::detect()?;
         let mut g = live();
         if interrupted() {
             bail!("interrupted");
         }
-        let root = tempfile::Builder::new().prefix("hotloops-pg-").tempdir_in(cluster_parent()).context("creating the cluster's temporary directory")?;
+        let parent = cluster_parent();
+        let root = tempfile::Builder::new()
+            .prefix(&crate::host::cleanup::owned_prefix(PREFIX))
+            .tempdir_in(&parent)
+            .with_context(|| format!("creating the cluster's temporary directory in {}", parent.display()))?;
         let base = root.path().to_path_buf();
         g.push(Live { root: base.clone(), data: base.join("data"), pg_ctl: inst.bin("pg_ctl"), run_as, running: false, starting: false });
         drop(g);
         let lib_dir = base.join("lib");
-        let c = Cluster {
+        let supervisor = Supervisor::start(&base);
+        let mut c = Cluster {
             data: base.join("data"),
             socket_dir: base.clone(),
             lib_dir,
@@ -267,7 +386,9 @@ impl Cluster {
             run_as,
             running: false,
             root: Some(root),
+            supervisor: None,
         };
+        c.supervisor = Some(supervisor?);
         std::fs::create_dir(&c.lib_dir)?;
         // A copy the server can read wherever the checkout lives (e.g. under a 0700 /root):
         // the library and whatever else was built beside it (the allocation tracer).
@@ -393,9 +514,10 @@ impl Cluster {
         Ok(())
     }
 
-    /// Fast-stop the server (idempotent; a stop the signal handler already made is not repeated).
+    /// Fast-stop the server (idempotent; a stop the signal handler already made is not repeated,
+    /// and after a signal the handler makes it, and counts it).
     pub fn stop(&mut self) {
-        if self.running {
+        if self.running && !handler_started() {
             let mut g = live();
             if let Some(l) = g.iter_mut().find(|l| l.root == self.socket_dir)
                 && l.running
@@ -486,6 +608,16 @@ impl Cluster {
 
 impl Drop for Cluster {
     fn drop(&mut self) {
+        if handler_started() {
+            // The signal handler stops the server and removes the directory, and says so:
+            // neither is done twice, nor the directory removed under a running server. The
+            // supervisor stays registered: the handler kills it once the cluster is gone.
+            if let Some(r) = self.root.take() {
+                let _ = r.keep();
+            }
+            std::mem::forget(self.supervisor.take());
+            return;
+        }
         self.stop();
         let mut g = live();
         if let Some(r) = self.root.take() {
@@ -495,6 +627,10 @@ impl Drop for Cluster {
             }
         }
         g.retain(|l| l.root != self.socket_dir);
+        drop(g);
+        if let Some(mut s) = self.supervisor.take() {
+            s.done();
+        }
     }
 }
 

@@ -214,7 +214,7 @@ pub fn loaded(inst: &Install, so: &Path, scale: u32) -> Result<Cluster> {
     let mut c = Cluster::init(inst, so)?;
     c.start(&settings())?;
     c.sql(&extension_sql(), &[]).context("creating the hl_btree objects")?;
-    eprintln!("dir-by-value {}: loading pgbench_accounts at scale {scale}", inst.short_version);
+    crate::say!("dir-by-value {}: loading pgbench_accounts at scale {scale}", inst.short_version);
     // d: drop, t: tables, g: rows generated client-side; no primary keys (p): ours follows.
     let out = super::proc::output(
         Command::new(inst.bin("pgbench"))
@@ -430,7 +430,7 @@ pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<DirByValueRep
             for &scan in &SCANS {
                 // Instructions first, on the stopped cluster: a single-user backend.
                 let instr = if cfg.instructions {
-                    eprintln!("dir-by-value {}: callgrind, {scan} range {range}", inst.short_version);
+                    crate::say!("dir-by-value {}: callgrind, {scan} range {range}", inst.short_version);
                     instructions(&c, scan, range, cfg.scale)?
                 } else {
                     Vec::new()
@@ -453,9 +453,8 @@ pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<DirByValueRep
                         let i = (k + r) % slots.len();
                         tps[i].push(pgbench(inst, &c, &script_path, &real(&slots[i]), &cfg.protocol, cfg.seconds)?);
                     }
-                    eprint!("\rdir-by-value {} {scan} range {range}: round {}/{}", inst.short_version, r + 1, cfg.rounds);
+                    crate::host::progress(format_args!("dir-by-value {} {scan} range {range}: round {}/{}", inst.short_version, r + 1, cfg.rounds), r + 1 == cfg.rounds);
                 }
-                eprintln!();
                 let nodes = node_times(&c, scan, range, cfg.scale, &slots, cfg.rounds.max(5) * 2)?;
                 c.stop();
                 let idx = |id: &str| slots.iter().position(|s| s == id).unwrap();

@@ -324,7 +324,7 @@ pub fn model_counterpart(case: &str, state: &str, variant: &str) -> Option<(&'st
 /// server.
 pub fn count_server(inst: &Install, so: &Path, rows: u64, cases: &[String], states: &[String], variants: &[&str]) -> Result<ServerCounts> {
     let (c, data) = loaded_cluster(inst, so, rows)?;
-    eprintln!("instructions {}: {data}", inst.short_version);
+    crate::say!("instructions {}: {data}", inst.short_version);
     let reps = 3;
     let mut comparisons = Vec::new();
     for (state, case) in states.iter().flat_map(|s| cases.iter().map(move |c| (s, c))) {
@@ -343,7 +343,7 @@ pub fn count_server(inst: &Install, so: &Path, rows: u64, cases: &[String], stat
             stmts.push(single::boundary(n));
             n += 1;
         }
-        eprintln!("instructions {}: callgrind, {case}, {state}", inst.short_version);
+        crate::say!("instructions {}: callgrind, {case}, {state}", inst.short_version);
         let run = single::Run { settings: bench::state_settings(state)?.into_iter().map(|(k, v)| (k.to_string(), v)).collect(), ..Default::default() };
         let parts = single::callgrind(&c, &stmts, "hl_getbitmap", &run)?;
         for (k, v) in variants.iter().enumerate() {

@@ -56,8 +56,9 @@ pub struct PgArgs {
     /// pg_config on PATH, then Debian's /usr/lib/postgresql/15/bin/pg_config).
     #[arg(long)]
     pub pg_config: Option<PathBuf>,
-    /// Rows of seed 000's table3 (default: 1,000,000 with --quick, 10,000,000 with --full).
-    #[arg(long, conflicts_with_all = ["quick", "full"])]
+    /// Rows of seed 000's table3 (1 to 100,000,000; default: 1,000,000 with --quick,
+    /// 10,000,000 with --full).
+    #[arg(long, conflicts_with_all = ["quick", "full"], value_parser = crate::host::in_range::<u64>(1, MAX_ROWS as u128))]
     pub rows: Option<u64>,
     /// The short run: 1M rows and fewer rounds; seed 004's quick grid.
     #[arg(long, conflicts_with = "full")]
@@ -65,8 +66,8 @@ pub struct PgArgs {
     /// The seed's 10M rows; seed 004's full grid.
     #[arg(long)]
     pub full: bool,
-    /// Rounds (each round runs every variant, or every server, once, rotated).
-    #[arg(long)]
+    /// Rounds (2 to 1,000,000; each round runs every variant, or every server, once, rotated).
+    #[arg(long, value_parser = crate::host::in_range::<usize>(2, MAX_ROUNDS as u128))]
     pub rounds: Option<usize>,
     /// Output directory (pg.json, pg.md; pg-sweep.*; pg-seed004.*).
     #[arg(long, default_value = "target/hotloops-pg")]
@@ -90,11 +91,13 @@ pub struct PgArgs {
     /// allocates.
     #[arg(long, value_parser = ["004"])]
     pub seed: Option<String>,
-    /// Partition counts (--sweep-partitions, --seed 004) instead of the grid, comma-separated.
-    #[arg(long, value_delimiter = ',')]
+    /// Partition counts (--sweep-partitions, --seed 004) instead of the grid, comma-separated
+    /// (each 1 to 1,000).
+    #[arg(long, value_delimiter = ',', value_parser = crate::host::in_range::<u32>(1, MAX_PARTITIONS as u128))]
     pub grid: Vec<u32>,
-    /// Seconds of each pgbench run (default: 2 quick / 5 for the sweep; 1 quick / 5 for --seed 004).
-    #[arg(long)]
+    /// Seconds of each pgbench run (1 to 3,600; default: 2 quick / 5 for the sweep; 1 quick /
+    /// 5 for --seed 004).
+    #[arg(long, value_parser = crate::host::in_range::<u64>(1, MAX_SECONDS as u128))]
     pub seconds: Option<u64>,
     /// --seed 004: with (`on`) or without (`off`) the index on bid (default both).
     #[arg(long, value_parser = ["on", "off"])]
@@ -103,8 +106,8 @@ pub struct PgArgs {
     /// (one; default `prepared`).
     #[arg(long, value_parser = ["simple", "prepared"])]
     pub protocol: Vec<String>,
-    /// --seed 004: client counts, comma-separated (default 1,4).
-    #[arg(long, value_delimiter = ',')]
+    /// --seed 004: client counts, comma-separated (each 1 to 64; default 1,4).
+    #[arg(long, value_delimiter = ',', value_parser = crate::host::in_range::<u32>(1, MAX_CLIENTS as u128))]
     pub clients: Vec<u32>,
     /// --seed 004: glibc arms (`plain`, `trim`, `top-pad`, `trim-mmap`; default all).
     #[arg(long, value_parser = ["plain", "trim", "top-pad", "trim-mmap"])]
@@ -113,7 +116,7 @@ pub struct PgArgs {
     #[arg(long)]
     pub no_who_allocates: bool,
     /// --study dir-by-value: pgbench scale (default 10 quick, 100 full).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, value_parser = crate::host::in_range::<u32>(1, 10_000))]
     pub scale: Option<u32>,
     /// --study dir-by-value: skip callgrind (the instructions and the bound).
     #[arg(long, conflicts_with = "instructions")]
@@ -122,7 +125,22 @@ pub struct PgArgs {
     /// over a single-user backend, collection inside amgetbitmap) beside the model's.
     #[arg(long, conflicts_with_all = ["seed", "sweep_partitions"])]
     pub instructions: bool,
+    /// Replace files in --out of the names this mode writes that another command, or no
+    /// command, wrote (refused, naming them, without it).
+    #[arg(long)]
+    pub force: bool,
 }
+
+/// The most rows a table is loaded with (`--rows`, `report --pg-rows`): ten times the seed's.
+pub const MAX_ROWS: u64 = 100_000_000;
+/// The most rounds (`--rounds`, `report --pg-rounds`).
+pub const MAX_ROUNDS: u64 = 1_000_000;
+/// The most partitions a pgbench table is split into (`--grid`).
+pub const MAX_PARTITIONS: u32 = 1000;
+/// The longest pgbench run, s (`--seconds`, `report --pg-seconds`).
+pub const MAX_SECONDS: u64 = 3600;
+/// The most pgbench clients (`--clients`).
+pub const MAX_CLIENTS: u32 = 64;
 
 impl PgArgs {
     /// Rows to load.
@@ -443,10 +461,16 @@ pub fn check_args(args: &PgArgs) -> Result<()> {
     if args.grid.contains(&0) || args.seconds == Some(0) {
         return usage("--grid values and --seconds must be at least 1");
     }
-    // A point twice would be measured twice and printed as two rows of one point.
-    if let Some((_, g)) = args.grid.iter().enumerate().find(|(i, g)| args.grid[..*i].contains(g)) {
-        return Err(UsageError(format!("--grid {g} is given twice: name each partition count once")).into());
-    }
+    // A value twice would be measured twice and printed as two rows of one point.
+    twice("--grid", "partition count", &args.grid)?;
+    twice("--clients", "client count", &args.clients)?;
+    twice("--server", "server", &args.server)?;
+    twice("--cache", "cache state", &args.cache)?;
+    twice("--case", "case", &args.case)?;
+    twice("--io-method", "io_method", &args.io_method)?;
+    twice("--protocol", "protocol", &args.protocol)?;
+    twice("--arm", "arm", &args.arm)?;
+    twice("--bid-index", "setting", &args.bid_index)?;
     // Seed 004 compares servers: one named alone is refused here, before any is built for.
     if seed && (args.server.len() + args.pg_config.iter().count()) == 1 {
         return usage("seed 004 compares servers: give two or more with --server (default 17 and 18)");
@@ -470,6 +494,14 @@ pub fn check_args(args: &PgArgs) -> Result<()> {
         seed004_config(args).check()?;
     }
     Ok(())
+}
+
+/// A list option that names one value twice is bad input (`--grid 1,1`, `--clients 4,4`).
+fn twice<T: PartialEq + std::fmt::Display>(flag: &str, what: &str, values: &[T]) -> Result<()> {
+    match values.iter().enumerate().find(|(i, v)| values[..*i].contains(v)) {
+        Some((_, v)) => Err(UsageError(format!("{flag} {v} is given twice: name each {what} once")).into()),
+        None => Ok(()),
+    }
 }
 
 fn seed004_config(args: &PgArgs) -> seed004::Config {
@@ -503,45 +535,53 @@ fn seed004_config(args: &PgArgs) -> seed004::Config {
 pub fn servers_with_extension(servers: &[String], pg_config: Option<&Path>, default: &[u32]) -> Result<Vec<(Install, PathBuf)>> {
     let mut out = Vec::new();
     for inst in servers::select(servers, pg_config, default)? {
-        eprintln!("server: {} ({}; {})", inst.version, inst.pg_config.display(), inst.source);
+        crate::say!("server: {} ({}; {})", inst.version, inst.pg_config.display(), inst.source);
         let so = build_extension(&inst)?;
-        eprintln!("extension: {}", so.display());
+        crate::say!("extension: {}", so.display());
         out.push((inst, so));
     }
     Ok(out)
 }
 
+/// Print a written file on stdout (its files are written first: a closed stdout ends the
+/// command with its work done, [`crate::host::StdoutClosed`]).
 pub(crate) fn print_file(path: &Path) -> Result<()> {
-    use std::io::Write as _;
     let text = std::fs::read_to_string(path)?;
-    // A closed stdout (`| head`) is not a failure of the measurement, which is written.
-    let _ = writeln!(std::io::stdout(), "{text}");
+    crate::outln!("{text}");
     Ok(())
 }
 
-/// The name (without .json/.md) of the pair of files a `pg` run writes.
-fn output_stem(args: &PgArgs) -> &'static str {
+/// The mode of a `pg` run: the name (without .json/.md) of the pair of files it writes, and
+/// the command and mode its `--out` manifest lists them under (one mode's files are not
+/// another's to remove).
+fn output_mode(args: &PgArgs) -> (&'static str, &'static str) {
     if args.seed.is_some() {
-        "pg-seed004"
+        ("pg-seed004", "pg --seed 004")
     } else if args.sweep_partitions {
-        "pg-sweep"
+        ("pg-sweep", "pg --sweep-partitions")
     } else if args.study == "read-stream" {
-        "pg-read-stream"
+        ("pg-read-stream", "pg --study read-stream")
     } else if args.study == "dir-by-value" {
-        "pg-dir-by-value"
+        ("pg-dir-by-value", "pg --study dir-by-value")
     } else if args.instructions {
-        "pg-instructions"
+        ("pg-instructions", "pg --instructions")
     } else {
-        "pg"
+        ("pg", "pg")
     }
 }
 
 fn run_inner(args: &PgArgs) -> Result<()> {
     check_args(args)?;
     // Claimed before any server work, as every command that writes into a directory: one run
-    // at a time, a user's file of the same name refused, both files and a manifest at once.
-    let stem = output_stem(args);
-    let mut out = crate::host::outdir::OutDir::claim(&args.out, &[format!("{stem}.json"), format!("{stem}.md")], &[])?;
+    // at a time, a user's or another command's file of the same name refused, both files and
+    // a manifest at once.
+    let (stem, by) = output_mode(args);
+    let claim = crate::host::outdir::Claim::new(by, [format!("{stem}.json"), format!("{stem}.md")]).force(args.force);
+    let mut out = crate::host::outdir::OutDir::claim(&args.out, claim)?;
+    // Clusters whose run was killed before it could stop them: stopped and removed now.
+    cluster::sweep_orphans();
+    // Timed alone on this host, as a report times (a count under callgrind needs no turn).
+    let _core = if args.instructions { None } else { crate::host::lock::measuring_core("`hotloops pg`")? };
     if args.study == "read-stream" {
         return readstream::run_cli(args, &mut out);
     }
@@ -557,7 +597,7 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         let r = seed004::run(&servers, &seed004_config(args))?;
         let (j, m) = seed004::write(&r, &mut out)?;
         print_file(&m)?;
-        eprintln!("wrote {} and {}", j.display(), m.display());
+        crate::say!("wrote {} and {}", j.display(), m.display());
         return Ok(());
     }
     if args.sweep_partitions {
@@ -573,7 +613,7 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         let r = sweep::run(inst, so, &grid, args.seconds.unwrap_or(if quick { 2 } else { 5 }))?;
         let (j, m) = sweep::write(&r, &mut out)?;
         print_file(&m)?;
-        eprintln!("wrote {} and {}", j.display(), m.display());
+        crate::say!("wrote {} and {}", j.display(), m.display());
         return Ok(());
     }
     if args.study == "dir-by-value" {
@@ -594,7 +634,7 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         let r = dirbyvalue::run(&servers, &cfg)?;
         let (j, m) = dirbyvalue::write(&r, &mut out)?;
         print_file(&m)?;
-        eprintln!("wrote {} and {}", j.display(), m.display());
+        crate::say!("wrote {} and {}", j.display(), m.display());
         return Ok(());
     }
     if args.instructions {
@@ -607,7 +647,7 @@ fn run_inner(args: &PgArgs) -> Result<()> {
         let r = instructions::run(&servers, rows, &cases, &states)?;
         let (j, m) = instructions::write(&r, &mut out)?;
         print_file(&m)?;
-        eprintln!("wrote {} and {}", j.display(), m.display());
+        crate::say!("wrote {} and {}", j.display(), m.display());
         return Ok(());
     }
     if args.study != "tid-batch" {
@@ -625,6 +665,6 @@ fn run_inner(args: &PgArgs) -> Result<()> {
     }
     let (j, m) = bench::write(&runs, &mut out)?;
     print_file(&m)?;
-    eprintln!("wrote {} and {}", j.display(), m.display());
+    crate::say!("wrote {} and {}", j.display(), m.display());
     Ok(())
 }

@@ -1,8 +1,10 @@
 //! The server code's children (make, initdb, cp, psql, pgbench, strace, valgrind): each runs
 //! in a process group of its own, registered with the one cleanup (`host::cleanup`) while it
 //! lives, so that SIGINT/SIGTERM kills it and everything it started (make's compilers, a
-//! valgrind'ed backend) and the process exits only after reaping it. `pg_ctl start` is not one
-//! of them: its postmaster leaves the group, and the cluster code waits for it instead.
+//! valgrind'ed backend) and the process exits only after reaping it; and each dies with the
+//! run when no handler can run (SIGKILL: `host::cleanup::die_with_parent`). `pg_ctl start` is
+//! not one of them: its postmaster leaves the group, and the cluster's supervisor stops it
+//! ([`super::cluster`]).
 
 use std::io;
 use std::os::unix::process::CommandExt;
@@ -33,6 +35,7 @@ impl Drop for Tracked {
 pub fn spawn(cmd: &mut Command) -> io::Result<(Child, Tracked)> {
     HOOK.call_once(|| crate::host::cleanup::on_signal(kill_all));
     cmd.process_group(0);
+    crate::host::cleanup::die_with_parent(cmd);
     // Register under the lock so a signal between spawn and push still finds the group.
     let mut g = groups();
     let child = cmd.spawn()?;
@@ -86,20 +89,24 @@ pub fn status(cmd: &mut Command) -> io::Result<ExitStatus> {
 }
 
 /// A scratch directory registered with the signal cleanup before it is created, removed on
-/// Drop unless [`Scratch::publish`] renamed it into place.
+/// Drop unless [`Scratch::publish`] renamed it into place. Its name names its run
+/// (`host::cleanup::owned_prefix`): the first scratch of a prefix in a process removes those
+/// of runs killed before they could.
 pub struct Scratch {
     path: std::path::PathBuf,
     _guard: Option<crate::host::cleanup::TempGuard>,
 }
 
 impl Scratch {
-    /// `parent/PREFIX<pid>-<n>`, created empty.
+    /// `parent/PREFIX<pid>-<start>-<n>`, created empty.
     pub fn new(parent: &std::path::Path, prefix: &str) -> io::Result<Self> {
         static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         std::fs::create_dir_all(parent)?;
+        crate::host::cleanup::sweep_once(parent, prefix);
+        let owned = crate::host::cleanup::owned_prefix(prefix);
         loop {
             let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            let path = parent.join(format!("{prefix}{}-{n}", std::process::id()));
+            let path = parent.join(format!("{owned}{n}"));
             let guard = crate::host::cleanup::temp(&path);
             match std::fs::create_dir(&path) {
                 Ok(()) => return Ok(Scratch { path, _guard: Some(guard) }),

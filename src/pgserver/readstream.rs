@@ -287,7 +287,7 @@ fn probe(c: &Cluster) -> Result<(String, u64)> {
 /// Measure one server: load (or copy from the cache), then each cache state and io_method.
 pub fn run(inst: &Install, so: &Path, cfg: &Config) -> Result<ServerReport> {
     let (mut c, data) = bench::loaded_cluster_with(&TBLOOM, inst, so, cfg.rows)?;
-    eprintln!("data: {data}");
+    crate::say!("data: {data}");
     let methods = methods_for(inst, &cfg.io_methods);
     let mut query: Option<(String, u64)> = None;
     let mut results = Vec::new();
@@ -303,7 +303,7 @@ pub fn run(inst: &Install, so: &Path, cfg: &Config) -> Result<ServerReport> {
             let settings = state_settings(state, m.as_deref())?;
             c.start(&settings)?;
             let io = m.clone().unwrap_or_else(|| "none".into());
-            eprintln!("read-stream: PostgreSQL {}, cache state {state}, io_method {io}: {}", inst.short_version, c.settings.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "));
+            crate::say!("read-stream: PostgreSQL {}, cache state {state}, io_method {io}: {}", inst.short_version, c.settings.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "));
             let (q, pages) = match &query {
                 Some(x) => x.clone(),
                 None => {
@@ -321,7 +321,7 @@ pub fn run(inst: &Install, so: &Path, cfg: &Config) -> Result<ServerReport> {
             let before = (state != "warm").then_some(EVICT);
             let measured = bench::measure_query_after(&c, &READ_STREAM, bench::SEED_SET, "tbloom", state, &q, 1, cfg.rounds, before)?;
             c.stop();
-            eprintln!(
+            crate::say!(
                 "  pages read a scan (median, server / sync-per-page / stream): {}; index {pages} pages",
                 measured.variants.iter().filter(|v| !v.id.ends_with("#2")).map(|v| format!("{:.0}", v.shared_read)).collect::<Vec<_>>().join(" / ")
             );
@@ -355,7 +355,7 @@ pub fn run_cli(args: &PgArgs, out: &mut crate::host::outdir::OutDir) -> Result<(
     let runs = run_all(&servers, &cfg)?;
     let (j, m) = write(&runs, out)?;
     super::print_file(&m)?;
-    eprintln!("wrote {} and {}", j.display(), m.display());
+    crate::say!("wrote {} and {}", j.display(), m.display());
     Ok(())
 }
 

@@ -92,11 +92,11 @@ impl Config {
         if let Some(p) = self.protocols.iter().find(|p| !PROTOCOLS.contains(&p.as_str())) {
             return usage(format!("--protocol {p}: valid protocols are {}", PROTOCOLS.join(", ")));
         }
-        if self.grid.is_empty() || self.grid.contains(&0) || self.grid.iter().any(|&n| n > 1000) {
-            return usage("--partitions: counts from 1 to 1000".into());
+        if self.grid.is_empty() || self.grid.contains(&0) || self.grid.iter().any(|&n| n > super::MAX_PARTITIONS) {
+            return usage(format!("--grid: partition counts from 1 to {}", super::MAX_PARTITIONS));
         }
-        if self.clients.is_empty() || self.clients.contains(&0) || self.clients.iter().any(|&c| c > 64) {
-            return usage("--clients: from 1 to 64".into());
+        if self.clients.is_empty() || self.clients.contains(&0) || self.clients.iter().any(|&c| c > super::MAX_CLIENTS) {
+            return usage(format!("--clients: from 1 to {}", super::MAX_CLIENTS));
         }
         if self.seconds == 0 || self.rounds < 2 {
             return usage("--seconds must be at least 1 and --rounds at least 2".into());
@@ -370,7 +370,7 @@ pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<Seed004Report
         Some(p) => format!("strace -c -e trace=brk,mmap,munmap attached to a warm backend over {COUNT_QUERIES} queries ({})", p.display()),
         None => "not counted: strace is not installed (apt-get install strace)".into(),
     };
-    eprintln!("seed 004: syscalls {syscalls_from}");
+    crate::say!("seed 004: syscalls {syscalls_from}");
     let mut slots: Vec<Slot> = Vec::new();
     let last = servers.len() - 1;
     for (inst, so) in servers.iter().chain(std::iter::once(&servers[last])) {
@@ -379,7 +379,7 @@ pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<Seed004Report
         cluster.start(&super::seed004_settings())?;
         cluster.sql(&extension_sql(), &[]).context("creating the hl_btree objects")?;
         std::fs::write(cluster.root().join("seed004-query.sql"), SEED004_QUERY)?;
-        eprintln!("seed 004: {label} in {}", cluster.root().display());
+        crate::say!("seed 004: {label} in {}", cluster.root().display());
         slots.push(Slot { label, inst: inst.clone(), cluster });
     }
     let combos: Vec<(String, u32)> = cfg.protocols.iter().flat_map(|p| cfg.clients.iter().map(move |c| (p.clone(), *c))).collect();
@@ -414,7 +414,7 @@ pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<Seed004Report
                 }
                 counted.push(per_proto);
             }
-            let mut tps = vec![vec![Vec::with_capacity(cfg.rounds); slots.len()]; combos.len()];
+            let mut tps = vec![vec![Vec::new(); slots.len()]; combos.len()];
             for r in 0..cfg.rounds {
                 for (k, (proto, clients)) in combos.iter().enumerate() {
                     for j in 0..slots.len() {
@@ -423,9 +423,11 @@ pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<Seed004Report
                         tps[k][i].push(pgbench(s, &s.cluster.root().join("seed004-query.sql"), proto, *clients, cfg.seconds)?);
                     }
                 }
-                eprint!("\rseed 004 [{}/{}] {n} partitions, index {}, arm {arm}: round {}/{}", si + 1, setups.len(), if index { "on" } else { "off" }, r + 1, cfg.rounds);
+                crate::host::progress(
+                    format_args!("seed 004 [{}/{}] {n} partitions, index {}, arm {arm}: round {}/{}", si + 1, setups.len(), if index { "on" } else { "off" }, r + 1, cfg.rounds),
+                    r + 1 == cfg.rounds,
+                );
             }
-            eprintln!();
             for (k, (proto, clients)) in combos.iter().enumerate() {
                 let pi = cfg.protocols.iter().position(|p| p == proto).unwrap();
                 let runs: Vec<ServerRuns> = slots

@@ -233,7 +233,7 @@ pub struct SeedArgs {
     #[arg(long)]
     pub full: bool,
     /// Budget an arm, seconds (30 to 86,400; default 300, 1,200 with --full).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(30..=86_400))]
+    #[arg(long, value_parser = crate::host::in_range::<u64>(30, 86_400))]
     pub budget_s: Option<u64>,
     /// A workload variable for every arm (`rows=100000`), repeatable.
     #[arg(long = "var", value_name = "NAME=VALUE")]

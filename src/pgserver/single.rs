@@ -46,6 +46,9 @@ pub fn run(c: &Cluster, statements: &[String], r: &Run) -> Result<String> {
     argv.push("postgres".into());
     let mut cmd = c.run_as().command(&argv[0]);
     cmd.args(&argv[1..]);
+    // The backend and its wrapper (valgrind writes its own files there) run as the server's
+    // user, who may not be able to write in our TMPDIR: theirs is the cluster's directory.
+    cmd.env("TMPDIR", c.root());
     for (k, v) in &r.env {
         cmd.env(k, v);
     }

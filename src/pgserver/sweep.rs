@@ -179,7 +179,7 @@ pub fn run(inst: &Install, so: &Path, grid: &[u32], seconds: u64) -> Result<Swee
                     minflt_per_txn: faults,
                     scan: scans[k].clone(),
                 };
-                eprintln!("partitions {n:>3} {form:<10} trim {}: {:.0} tps, {:.2} minor faults a transaction ({})", trims[k], p.tps, p.minflt_per_txn, p.scan);
+                crate::say!("partitions {n:>3} {form:<10} trim {}: {:.0} tps, {:.2} minor faults a transaction ({})", trims[k], p.tps, p.minflt_per_txn, p.scan);
                 points.push(p);
             }
         }

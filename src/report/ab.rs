@@ -191,7 +191,7 @@ pub fn svg(r: &AbResult) -> Result<String> {
 /// Write `ab.json`, `ab.md` and `ab.svg` into `out`, all or none; returns the Markdown.
 pub fn write(r: &AbResult, out: &Path) -> Result<String> {
     let names = ["ab.json".to_string(), "ab.md".to_string(), "ab.svg".to_string()];
-    let mut dir = crate::host::outdir::OutDir::claim(out, &names, &[])?;
+    let mut dir = crate::host::outdir::OutDir::claim(out, crate::host::outdir::Claim::new("pg ab", names))?;
     let md = markdown(r);
     let mut files = vec![(out.join("ab.json"), serde_json::to_vec_pretty(r)?), (out.join("ab.md"), md.clone().into_bytes())];
     match svg(r) {
@@ -231,7 +231,7 @@ pub fn seed_markdown(s: &crate::pgserver::seedrun::SeedRun) -> String {
 pub fn write_seed(s: &crate::pgserver::seedrun::SeedRun, out: &Path) -> Result<String> {
     let stem = format!("pg-seed-{}", s.seed);
     let names = [format!("{stem}.json"), format!("{stem}.md")];
-    let mut dir = crate::host::outdir::OutDir::claim(out, &names, &[])?;
+    let mut dir = crate::host::outdir::OutDir::claim(out, crate::host::outdir::Claim::new(&format!("pg seed {}", s.seed), names.clone()))?;
     let md = seed_markdown(s);
     dir.replace(&[(out.join(&names[0]), serde_json::to_vec_pretty(s)?), (out.join(&names[1]), md.clone().into_bytes())])?;
     crate::say!("pg seed: wrote {} and {}", out.join(&names[0]).display(), out.join(&names[1]).display());

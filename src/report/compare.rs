@@ -340,15 +340,16 @@ pub fn baseline(old: &Labelled, new: &Labelled) -> Result<String> {
     Ok(md)
 }
 
-/// Write the comparison into `out` (claimed: locked, with a manifest, all or none):
-/// `compare.md` and `compare-<study>.svg`.
-pub fn write(out: &Path, md: &str, svgs: &[(String, String)]) -> Result<Vec<PathBuf>> {
+/// Write the comparison of `inputs` (the reports read, never replaced or removed) into `out`
+/// (claimed: locked, with a manifest, all or none): `compare.md` and `compare-<study>.svg`;
+/// `force`: replace files of those names that another command, or no command, wrote.
+pub fn write(out: &Path, md: &str, svgs: &[(String, String)], inputs: &[PathBuf], force: bool) -> Result<Vec<PathBuf>> {
     let mut files = vec![(out.join("compare.md"), md.as_bytes().to_vec())];
     for (s, svg) in svgs {
         files.push((out.join(format!("compare-{s}.svg")), svg.as_bytes().to_vec()));
     }
     let names: Vec<String> = files.iter().filter_map(|(p, _)| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect();
-    let mut dir = crate::host::outdir::OutDir::claim(out, &names, &[])?;
+    let mut dir = crate::host::outdir::OutDir::claim(out, crate::host::outdir::Claim::new("compare", names).inputs(inputs.iter().cloned()).force(force))?;
     dir.replace(&files)?;
     Ok(files.into_iter().map(|(p, _)| p).collect())
 }

@@ -137,6 +137,8 @@ pub struct Options {
     pub layouts: Vec<String>,
     /// Where to write `layout.{md,json,svg}`.
     pub out: PathBuf,
+    /// Replace files in `out` that another command, or no command, wrote (`--force`).
+    pub force: bool,
 }
 
 /// The pair `target` names: (study, baseline, variant).
@@ -174,7 +176,7 @@ pub fn run(opts: &Options) -> Result<(LayoutReport, String, Vec<PathBuf>)> {
     // As a report: one run at a time per output directory (claimed before any work) and per
     // pinned core, and Ctrl-C stops the workers.
     let names = ["layout.md", "layout.json", "layout.svg"];
-    let mut dir = crate::host::outdir::OutDir::claim(&opts.out, &names.map(String::from), &[])?;
+    let mut dir = crate::host::outdir::OutDir::claim(&opts.out, crate::host::outdir::Claim::new("layout", names).force(opts.force))?;
     let pinned = crate::measure::pin_current_thread();
     let _core_lock = match pinned {
         Some(core) => Some(crate::host::lock::acquire(&crate::host::lock::core_lock_path(core), &format!("core {core} (where hotloops pins its measuring thread)"))?),

@@ -232,7 +232,14 @@ impl Row {
 
 /// A ratio as a signed percent change: 0.9278 -> "-7.22%".
 pub fn pct(r: f64) -> String {
-    format!("{:+.2}%", (r - 1.0) * 100.0)
+    // An interval's end can be unbounded (a TPS interval reaching 0 is an infinite time ratio).
+    if r.is_nan() {
+        "n/a".into()
+    } else if r == f64::INFINITY {
+        "unbounded".into()
+    } else {
+        format!("{:+.2}%", (r - 1.0) * 100.0)
+    }
 }
 
 /// A unit as an SI symbol (`us` -> `µs`); per-item units keep their item (`us/run`).
@@ -581,4 +588,18 @@ pub fn unavailable_notes(u: &[Unavailable]) -> Vec<String> {
         }
     }
     by_reason.into_iter().map(|(r, evs)| format!("counters not available: {} — {}", evs.join(", "), r)).collect()
+}
+
+#[cfg(test)]
+mod pct_tests {
+    /// An interval's end that is unbounded (a TPS interval reaching 0) reads as such, not
+    /// `+inf%`; a finite ratio keeps its percent.
+    #[test]
+    fn an_unbounded_ratio_reads_unbounded() {
+        assert_eq!(super::pct(0.9278), "-7.22%");
+        assert_eq!(super::pct(f64::INFINITY), "unbounded");
+        assert_eq!(super::pct(1.0 / 0.0), "unbounded");
+        assert_eq!(super::pct(f64::NAN), "n/a");
+        assert!(!super::pct(1e300).contains("inf"));
+    }
 }

@@ -28,14 +28,16 @@ pub struct PgReportArgs {
     /// pg_config of any other server (default without --server: pg_config on PATH, then Debian's).
     #[arg(long, requires = "pg")]
     pub pg_config: Option<PathBuf>,
-    /// Rows of seed 000's table3 on the server (default: 1,000,000; 10,000,000 with --full).
-    #[arg(long, requires = "pg", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Rows of seed 000's table3 on the server (1 to 100,000,000; default: 1,000,000;
+    /// 10,000,000 with --full).
+    #[arg(long, requires = "pg", value_parser = crate::host::in_range::<u64>(1, crate::pgserver::MAX_ROWS as u128))]
     pub pg_rows: Option<u64>,
-    /// Rounds per server case and cache state (default: 10; 20 with --full).
-    #[arg(long, requires = "pg", value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    /// Rounds per server case and cache state (2 to 1,000,000; default: 10; 20 with --full).
+    #[arg(long, requires = "pg", value_parser = crate::host::in_range::<u64>(2, crate::pgserver::MAX_ROUNDS as u128))]
     pub pg_rounds: Option<u64>,
-    /// Seconds of pgbench per partition point of seed 004 (default: 1; 5 with --full).
-    #[arg(long, requires = "pg", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    /// Seconds of pgbench per partition point of seed 004 (1 to 3,600; default: 1; 5 with
+    /// --full).
+    #[arg(long, requires = "pg", value_parser = crate::host::in_range::<u64>(1, crate::pgserver::MAX_SECONDS as u128))]
     pub pg_seconds: Option<u64>,
 }
 

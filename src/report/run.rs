@@ -47,6 +47,8 @@ pub struct Options {
     /// C configurations whose rows to run (empty: the canonical gcc12-pg and the seed cards'
     /// pairs under the other built ones; every built one with `--full`).
     pub configs: Vec<String>,
+    /// Replace files in `out` that another command, or no command, wrote (`--force`).
+    pub force: bool,
 }
 
 /// Which studies: named ones (validated) or all.
@@ -134,7 +136,7 @@ pub fn run(opts: &Options) -> Result<(Report, Vec<PathBuf>)> {
     // One report at a time per --out (and per core, below), held to the end of the run; a
     // file of the user's where the report would write one is refused before any work.
     let planned = file_names(studies.iter().map(|s| s.info().name));
-    let mut out_dir = crate::host::outdir::OutDir::claim(&opts.out, &planned, &[])?;
+    let mut out_dir = crate::host::outdir::OutDir::claim(&opts.out, crate::host::outdir::Claim::new("report", planned.clone()).force(opts.force))?;
 
     let pinned = crate::measure::pin_current_thread();
     if pinned.is_none() {

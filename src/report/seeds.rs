@@ -8,7 +8,14 @@
 //!
 //! Built from saved files only ([`Sources`]): report.json, model.json and the `hotloops pg`
 //! JSON files. A view whose file is not there is a missing line naming the command that
-//! produces it; the conclusion then says what it cannot judge instead of judging it.
+//! produces it; the conclusion then says what it cannot judge instead of judging it. A file of
+//! a directory that cannot be read (not JSON, malformed, of an older shape) is passed over and
+//! named, never a refusal of every card.
+//!
+//! A card's views come from one host: each file's CPU (CPUID's brand, family and model, from
+//! its provenance) is read with it, and a card whose views come from several hosts heads
+//! itself with each host and the views it gave, and draws no conclusion across them unless
+//! asked (`--mixed-hosts`, [`Sources::mixed_hosts`]).
 
 use super::table::{Align, Table};
 use super::{Report, pct};
@@ -64,7 +71,7 @@ pub struct Spec {
 pub const SPECS: &[Spec] = &[
     Spec {
         seed: "000",
-        source: "Haibo's review of TID batching v2 (seed 000)",
+        source: "Haibo's review of TID batching v1 (seed 000)",
         quote: "Using a local index and updating itemIndex once after the copy improved the 10M-row workload by another 2.24% in my tests.",
         claim_ratio: 1.0 / 1.0224,
         study: "local-index",
@@ -186,6 +193,36 @@ pub struct Sources {
     pub seed_runs: Vec<(PathBuf, crate::pgserver::seedrun::SeedRun)>,
     /// Files of a directory that are none of these, or of an older shape: (file, why).
     pub skipped: Vec<(PathBuf, String)>,
+    /// The host of each file read (its CPU: brand, family, model), where the file says.
+    pub hosts: Vec<(PathBuf, String)>,
+    /// Conclude from views of several hosts (`hotloops seed --mixed-hosts`).
+    pub mixed_hosts: bool,
+}
+
+/// The host a saved file was measured on, as its CPU: `NAME (family F, model 0xM)`, from a
+/// report's provenance, model.json's `host`, or a `hotloops pg` file's `host_cpu` (its own or
+/// its first server's).
+fn host_of(v: &serde_json::Value) -> Option<String> {
+    let cpu = |name: &serde_json::Value, fam: &serde_json::Value, model: &serde_json::Value| -> Option<String> {
+        Some(format!("{} (family {}, model {:#x})", name.as_str()?.trim(), fam.as_u64()?, model.as_u64()?))
+    };
+    let p = &v["provenance"];
+    if let Some(h) = cpu(&p["cpu_name"], &p["cpu_family"], &p["cpu_model"]) {
+        return Some(h);
+    }
+    let h = &v["host"];
+    if let Some(h) = cpu(&h["name"], &h["family"], &h["model"]) {
+        return Some(h);
+    }
+    let text = v["host_cpu"].as_str().or(p["host_cpu"].as_str()).or(v["servers"][0]["provenance"]["host_cpu"].as_str()).or(v["servers"][0]["host_cpu"].as_str())?;
+    // /proc/cpuinfo's `NAME (vendor V, family F, model 0xM), N logical CPUs` (pgserver::cpu_name).
+    let parsed = (|| {
+        let (name, rest) = text.rsplit_once(" (vendor ")?;
+        let fam: u64 = rest.split("family ").nth(1)?.split(',').next()?.trim().parse().ok()?;
+        let model = u64::from_str_radix(rest.split("model 0x").nth(1)?.split(')').next()?.trim(), 16).ok()?;
+        Some(format!("{} (family {fam}, model {model:#x})", name.trim()))
+    })();
+    Some(parsed.unwrap_or_else(|| text.trim().to_string()))
 }
 
 fn bad(path: &Path, what: impl std::fmt::Display) -> anyhow::Error {
@@ -215,14 +252,13 @@ impl Sources {
                     return Err(bad(p, "a directory without report.json, model.json or pg/*.json"));
                 }
                 for f in files {
-                    // In a directory, a file of another shape (an older run's) is named and
-                    // passed over; a file that is not JSON at all still fails.
+                    // In a directory, a file that cannot be read (not JSON, malformed, of an
+                    // older shape) is named and passed over: the other files still make cards.
                     if let Err(e) = s.add(&f, false) {
                         let msg = format!("{e:#}");
-                        if !msg.contains(": malformed:") {
-                            return Err(e);
-                        }
-                        s.skipped.push((f, msg.rsplit(": malformed: ").next().unwrap_or("").to_string()));
+                        let prefix = format!("{}: ", f.display());
+                        let why = msg.strip_prefix(&prefix).unwrap_or(&msg);
+                        s.skipped.push((f, why.strip_prefix("malformed: ").unwrap_or(why).to_string()));
                     }
                 }
             } else {
@@ -236,6 +272,9 @@ impl Sources {
     pub fn add(&mut self, path: &Path, strict: bool) -> Result<()> {
         let text = std::fs::read_to_string(path).map_err(|e| bad(path, format!("cannot read: {e}")))?;
         let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(path, format!("not valid JSON: {e}")))?;
+        if let Some(h) = host_of(&v) {
+            self.hosts.push((path.to_path_buf(), h));
+        }
         let has = |k: &str| v.get(k).is_some();
         let typed = |e: serde_json::Error| bad(path, format!("malformed: {e}"));
         if v.get("schema").and_then(|x| x.as_str()) == Some(super::SCHEMA) {
@@ -952,7 +991,16 @@ pub fn card(spec: &Spec, src: &Sources) -> Card {
     static_lines(spec, src, base, &mut lines);
     build_lines(spec, src, &mut lines);
     server_lines(spec, src, &mut lines);
-    let conclusion = conclude(spec.claim_ratio, &lines);
+    let hosts = view_hosts(&lines, src);
+    let conclusion = if hosts.len() > 1 && !src.mixed_hosts {
+        format!(
+            "No conclusion: these views come from {} hosts ({}), and a conclusion across hosts would mix their CPUs; give one host's files, or pass --mixed-hosts to conclude across them.",
+            hosts.len(),
+            hosts.iter().map(|(h, _)| h.as_str()).collect::<Vec<_>>().join("; ")
+        )
+    } else {
+        conclude(spec.claim_ratio, &lines)
+    };
     let skipped = src.skipped.iter().map(|(p, why)| format!("{} ({why})", display(p))).collect();
     let host = match src.report(spec.study, spec.case) {
         Some((_, r)) => {
@@ -963,8 +1011,29 @@ pub fn card(spec: &Spec, src: &Sources) -> Card {
     };
     let mut versions: Vec<String> = lines.iter().filter(|l| l.label.starts_with("server ") && l.figure.is_ok()).filter_map(|l| l.label.split_whitespace().nth(1).map(str::to_string)).collect();
     versions.dedup();
+    let host = if hosts.len() > 1 {
+        format!("views from {} hosts: {}", hosts.len(), hosts.iter().map(|(h, views)| format!("{h} ({})", views.join(", "))).collect::<Vec<_>>().join("; "))
+    } else {
+        host
+    };
     let header = format!("{host}; PostgreSQL {}", if versions.is_empty() { "none measured".to_string() } else { versions.join(", ") });
     Card { spec: *spec, header, lines, conclusion, skipped }
+}
+
+/// The hosts the card's measured views come from, in the order first met, each with the
+/// labels of its views (a file that names no host is not counted).
+fn view_hosts(lines: &[Line], src: &Sources) -> Vec<(String, Vec<String>)> {
+    let mut hosts: Vec<(String, Vec<String>)> = Vec::new();
+    for l in lines.iter().filter(|l| l.figure.is_ok()) {
+        // A line's source is its file, or (a report's figures) the file with its size and commit.
+        let of = |p: &PathBuf| l.source == display(p) || l.source.strip_prefix(&display(p)).is_some_and(|r| r.starts_with(" ("));
+        let Some((_, h)) = src.hosts.iter().find(|(p, _)| of(p)) else { continue };
+        match hosts.iter_mut().find(|(x, _)| x == h) {
+            Some((_, v)) => v.push(l.label.clone()),
+            None => hosts.push((h.clone(), vec![l.label.clone()])),
+        }
+    }
+    hosts
 }
 
 /// Text wrapped at [`WIDTH`], continuation lines indented.

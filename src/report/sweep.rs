@@ -410,17 +410,30 @@ pub fn svg(s: &Sweep) -> Result<String> {
     lines_svg(&format!("{}: cost per query against {} ({}, {})", s.study, s.parameter, s.libc, s.provenance.cpu_name), s.parameter.as_str(), &panels)
 }
 
+/// The files a sweep writes into its directory.
+pub const FILES: [&str; 3] = ["sweep.json", "sweep.md", "sweep.svg"];
+
+/// Claim `out` for a sweep's files (`force`: replace files of those names that another
+/// command, or no command, wrote): before the sweep runs, one sweep at a time into a directory.
+pub fn claim(out: &Path, force: bool) -> Result<crate::host::outdir::OutDir> {
+    crate::host::outdir::OutDir::claim(out, crate::host::outdir::Claim::new("sweep", FILES).force(force))
+}
+
 /// Run the sweep and write `sweep.json`, `sweep.md` and `sweep.svg` into `out`, all or none
 /// (what `hotloops sweep alloc-churn` does). Returns the sweep and the files written.
-pub fn write(out: &Path, cfg: &SweepConfig, progress: &mut dyn FnMut(&SweepPoint)) -> Result<(Sweep, Vec<PathBuf>)> {
-    // Claimed before the sweep runs: one sweep at a time into a directory.
-    let names = ["sweep.json", "sweep.md", "sweep.svg"];
-    let mut dir = crate::host::outdir::OutDir::claim(out, &names.map(String::from), &[])?;
+pub fn write(out: &Path, cfg: &SweepConfig, force: bool, progress: &mut dyn FnMut(&SweepPoint)) -> Result<(Sweep, Vec<PathBuf>)> {
+    let mut dir = claim(out, force)?;
+    write_into(&mut dir, cfg, progress)
+}
+
+/// [`write`] into a directory already claimed ([`claim`]).
+pub fn write_into(dir: &mut crate::host::outdir::OutDir, cfg: &SweepConfig, progress: &mut dyn FnMut(&SweepPoint)) -> Result<(Sweep, Vec<PathBuf>)> {
     let s = run(cfg, progress)?;
+    let out = dir.dir.clone();
     let files = vec![
-        (out.join(names[0]), serde_json::to_vec_pretty(&s)?),
-        (out.join(names[1]), markdown(&s).into_bytes()),
-        (out.join(names[2]), svg(&s)?.into_bytes()),
+        (out.join(FILES[0]), serde_json::to_vec_pretty(&s)?),
+        (out.join(FILES[1]), markdown(&s).into_bytes()),
+        (out.join(FILES[2]), svg(&s)?.into_bytes()),
     ];
     dir.replace(&files)?;
     Ok((s, files.into_iter().map(|(p, _)| p).collect()))

@@ -92,8 +92,8 @@ pub fn debris(dir: &Path, prefixes: &[&str]) -> Vec<String> {
 /// directory when `fresh_data` (so it builds and loads), and the installed servers; send
 /// `signal` `delay_ms` after its stderr first shows `marker`; then check that it exited 130
 /// and left nothing: no cluster or scratch directory, no partial build or cache, no process
-/// using any of them, nothing in --out but its lock.
-pub fn interrupted_run_leaves_nothing(args: &[&str], marker: &str, delay_ms: u64, signal: i32, fresh_data: bool) {
+/// using any of them, nothing in --out but its lock. Returns its stderr.
+pub fn interrupted_run_leaves_nothing(args: &[&str], marker: &str, delay_ms: u64, signal: i32, fresh_data: bool) -> String {
     use std::io::BufRead;
     let tmp = short_dir("hlt-");
     let data = short_dir("hld-");
@@ -134,6 +134,7 @@ pub fn interrupted_run_leaves_nothing(args: &[&str], marker: &str, delay_ms: u64
         assert!(processes_using(d).is_empty(), "{args:?}: processes still use {}: {:?}", d.display(), processes_using(d));
     }
     assert!(leftovers(out.path()).is_empty(), "{args:?}: a half-written report: {:?}", leftovers(out.path()));
+    seen + &rest
 }
 
 /// The installed major versions, as `--server` takes them.
