@@ -528,6 +528,7 @@ fn a_pg_seed_run_is_the_cards_deciding_line_and_seed_004_says_what_each_patch_re
     let md = seed_card("001", &[&fixtures.join("pg-seed-001.json")]);
     let flat = md.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(flat.contains("build 18.6 range-15000"), "{md}");
+    assert!(flat.contains("AMD EPYC (family 25, model 0x11); PostgreSQL 18.6"), "the run's host heads the card: {md}");
     assert!(flat.contains("**Conclusion: The patched build settles it: excluded: the effect lies within"), "{md}");
     assert!(flat.contains("`hotloops pg seed 001 --arm range-15000`"), "{md}");
     // Seed 004: a static arm beside the regression: the share of the regression it removes,

@@ -210,6 +210,11 @@ fn host_of(v: &serde_json::Value) -> Option<String> {
     if let Some(h) = cpu(&p["cpu_name"], &p["cpu_family"], &p["cpu_model"]) {
         return Some(h);
     }
+    // A `pg seed` run: its arms' `pg ab` provenance.
+    let a = &v["arms"][0]["ab"]["provenance"];
+    if let Some(h) = cpu(&a["cpu_name"], &a["cpu_family"], &a["cpu_model"]) {
+        return Some(h);
+    }
     let h = &v["host"];
     if let Some(h) = cpu(&h["name"], &h["family"], &h["model"]) {
         return Some(h);
@@ -1007,9 +1012,11 @@ pub fn card(spec: &Spec, src: &Sources) -> Card {
             let p = &r.provenance;
             format!("{} fam {:#x} model {:#x} [{}{}], commit {}{}", p.cpu_name, p.cpu_family, p.cpu_model, p.microarch, if p.hypervisor { ", VM" } else { "" }, &p.commit[..p.commit.len().min(7)], if p.dirty { "+dirty" } else { "" })
         }
-        None => "host unknown (no report)".into(),
+        // No report: the one host the other views name, if they name one.
+        None => hosts.first().map(|(h, _)| h.clone()).unwrap_or_else(|| "host unknown (no report)".into()),
     };
-    let mut versions: Vec<String> = lines.iter().filter(|l| l.label.starts_with("server ") && l.figure.is_ok()).filter_map(|l| l.label.split_whitespace().nth(1).map(str::to_string)).collect();
+    let mut versions: Vec<String> = lines.iter().filter(|l| (l.label.starts_with("server ") || l.label.starts_with("build ")) && l.figure.is_ok()).filter_map(|l| l.label.split_whitespace().nth(1).map(str::to_string)).collect();
+    versions.sort();
     versions.dedup();
     let host = if hosts.len() > 1 {
         format!("views from {} hosts: {}", hosts.len(), hosts.iter().map(|(h, views)| format!("{h} ({})", views.join(", "))).collect::<Vec<_>>().join("; "))
