@@ -906,10 +906,8 @@ pub fn run(args: &AbArgs) -> Result<AbResult> {
     for (i, c) in clusters.iter_mut().enumerate() {
         c.env = env.iter().chain(if i == B { env_b.iter() } else { [].iter() }).cloned().collect();
     }
-    let _core_lock = match crate::host::affinity::measuring_core() {
-        Some(core) => Some(crate::host::lock::acquire(&crate::host::lock::core_lock_path(core), &format!("core {core} (where pg ab pins the servers' backends)"))?),
-        None => None,
-    };
+    // One timing run a host at a time: a report, a sweep or another pg run waits its turn.
+    let _core_lock = crate::host::lock::measuring_core("`hotloops pg ab`")?;
     let epoch_len = Duration::from_secs(args.epoch_s.unwrap_or((budget.as_secs() / 8).max(15)));
     let (na, nb) = (a.installs.len(), b.installs.len());
     let min_epochs = 2 * na.max(nb);

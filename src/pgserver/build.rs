@@ -880,7 +880,7 @@ pub fn build(args: &BuildArgs) -> Result<Build> {
     let mut patches = Vec::new();
     for p in &args.patches {
         if !p.is_file() {
-            return Err(UsageError(format!("--patch {}: no such file", p.display())).into());
+            return Err(UsageError(format!("{}: no such patch file", p.display())).into());
         }
         patches.push(PatchInfo { path: p.display().to_string(), sha256: sha256_file(p)? });
     }
@@ -889,6 +889,7 @@ pub fn build(args: &BuildArgs) -> Result<Build> {
     }
     std::fs::create_dir_all(builds_dir()).with_context(|| format!("creating {}", builds_dir().display()))?;
     let _lock = crate::host::lock::acquire(&builds_dir().join(".hotloops-build.lock"), "building PostgreSQL")?;
+    crate::host::cleanup::sweep_once(&builds_dir(), ".old-");
     let jobs = jobs(args.jobs);
     // The version, before the tree exists: from the pin, or the user's tree.
     let version = match &source {
@@ -964,7 +965,8 @@ pub fn build(args: &BuildArgs) -> Result<Build> {
     // one is complete.
     let _c = crate::host::cleanup::critical();
     if dest.exists() {
-        let old = builds_dir().join(format!(".old-{name}-{}", std::process::id()));
+        // Named for this run: a run killed between the two renames leaves it to the next one.
+        let old = builds_dir().join(format!("{}{name}", crate::host::cleanup::owned_prefix(".old-")));
         std::fs::rename(&dest, &old)?;
         std::fs::rename(&inst_dir, &dest)?;
         let _ = std::fs::remove_dir_all(&old);
