@@ -105,6 +105,9 @@ fn source_builds_patches_layouts_and_a_small_ab_end_to_end() {
         "30",
         "--epoch-s",
         "5",
+        // The node is about a millisecond here, near where pg ab would decide on latency.
+        "--metric",
+        "node",
         "--out",
         out.path().to_str().unwrap(),
     ]);

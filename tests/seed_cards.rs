@@ -511,6 +511,54 @@ fn the_patched_build_decides_with_its_own_verdict_over_the_server_lines() {
     assert!(c.starts_with("Reproduced in the server"), "{c}");
 }
 
+#[test]
+fn a_resolved_build_whose_instructions_barely_move_says_the_effect_is_elsewhere() {
+    let mut b = line(View::Build, "build 18.6 amroutine-static", 0.62, Some((0.60, 0.65)), Some(Dir::Faster));
+    if let Ok(f) = &mut b.figure {
+        f.note = "reproduced: -38.00% [-40.00%, -35.00%]".into();
+    }
+    // -0.39% of the instructions against -38% of the time: under a quarter, said.
+    let c = conclude(0.5, &[model(Dir::NotResolved), b.clone(), line(View::BuildInstructions, "instructions amroutine-static", 0.9961, None, None)]);
+    assert!(c.contains("its instructions change by -0.39% (callgrind), under a quarter of the time's -38.00%"), "{c}");
+    // Instructions that account for the effect: nothing added.
+    let c = conclude(0.5, &[model(Dir::NotResolved), b.clone(), line(View::BuildInstructions, "instructions amroutine-static", 0.80, None, None)]);
+    assert!(!c.contains("its instructions change"), "{c}");
+    // An unresolved build says nothing about where its effect went.
+    let mut u = b;
+    if let Ok(f) = &mut u.figure {
+        f.verdict = Some(Dir::NotResolved);
+    }
+    let c = conclude(0.5, &[model(Dir::NotResolved), u, line(View::BuildInstructions, "instructions amroutine-static", 0.9961, None, None)]);
+    assert!(!c.contains("its instructions change"), "{c}");
+}
+
+#[test]
+fn a_mechanism_arm_under_which_the_effect_is_gone_says_what_the_effect_is() {
+    let mut b = line(View::Build, "build 18.6 amroutine-static", 0.62, Some((0.60, 0.65)), Some(Dir::Faster));
+    if let Ok(f) = &mut b.figure {
+        f.note = "reproduced: -38.00% [-40.00%, -35.00%]".into();
+    }
+    let mech = |d: Dir| {
+        let mut m = line(View::Mechanism, "build 18.6 static-untrimmed", 1.017, Some((1.001, 1.025)), Some(d));
+        m.pair = format!("18 -> 18+static{}the saving is the heap's trim", seeds::IF_GONE);
+        if let Ok(f) = &mut m.figure {
+            f.note = "with the trim off, the patch's effect is not resolved: +1.70%".into();
+        }
+        m
+    };
+    let c = conclude(0.5, &[model(Dir::NotResolved), b.clone(), mech(Dir::NotResolved)]);
+    assert!(c.contains("with the trim off, the patch's effect is not resolved: +1.70%: the effect is gone there, so the saving is the heap's trim"), "{c}");
+    let c = conclude(0.5, &[model(Dir::NotResolved), b.clone(), mech(Dir::Faster)]);
+    assert!(c.contains("it holds there too") && !c.contains("gone there"), "{c}");
+    // An unresolved decisive arm reads no mechanism.
+    let mut u = b;
+    if let Ok(f) = &mut u.figure {
+        f.verdict = Some(Dir::NotResolved);
+    }
+    let c = conclude(0.5, &[model(Dir::NotResolved), u, mech(Dir::NotResolved)]);
+    assert!(!c.contains("gone there"), "{c}");
+}
+
 fn seed_card(seed: &str, files: &[&Path]) -> String {
     let mut args = vec!["seed".to_string(), seed.to_string(), "--format".into(), "md".into()];
     for f in files {

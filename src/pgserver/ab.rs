@@ -210,9 +210,9 @@ impl Estimate {
 /// The verdict of B against A at the run's precision.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub enum Verdict {
-    /// B's interval lies below 1 and the effect exceeds the A/A floor.
+    /// B's whole 95% interval lies below 1 by more than the A/A floor.
     Faster,
-    /// Above 1 and beyond the floor.
+    /// Above 1 by more than the floor.
     Slower,
     /// Neither.
     NotResolved,
@@ -241,11 +241,29 @@ pub enum ClaimVerdict {
     },
 }
 
-/// B against A: resolved only when the interval excludes 1 and the effect exceeds the floor.
+/// EXPLAIN ANALYZE prints a node's time to 0.001 ms, so a ratio of node times moves in steps of
+/// 0.001 ms over the block's sum: below 1 ms a block a step is over 0.1% and the medians of
+/// ratios land on a few quantised values. Such a node's verdict is taken from the client's
+/// latency instead, and the reason is kept.
+pub const NODE_MIN_MS: f64 = 1.0;
+
+/// Why a block's node time of `ms` (A's median) is too short to decide on, or None.
+pub fn node_too_short(ms: f64) -> Option<String> {
+    (ms < NODE_MIN_MS).then(|| {
+        format!(
+            "the plan node's time is {ms:.3} ms a block and EXPLAIN ANALYZE prints it to 0.001 ms, a step of {:.1}% in the ratio: the verdict uses the client's latency instead (`--metric node` keeps the node)",
+            0.001 / ms.max(0.001) * 100.0
+        )
+    })
+}
+
+/// B against A: resolved only when the whole 95% interval lies beyond the A/A floor (what
+/// code layout and fresh postmasters alone move), not just its median: an interval that
+/// reaches into the floor could be layout.
 pub fn verdict(effect: &Estimate, floor: f64) -> Verdict {
-    if effect.hi < 1.0 && 1.0 - effect.median > floor {
+    if effect.hi < 1.0 - floor {
         Verdict::Faster
-    } else if effect.lo > 1.0 && effect.median - 1.0 > floor {
+    } else if effect.lo > 1.0 + floor {
         Verdict::Slower
     } else {
         Verdict::NotResolved
@@ -283,7 +301,12 @@ pub fn claim_sentence(v: &ClaimVerdict, effect: &Estimate, floor: f64, claim: f6
         ClaimVerdict::Excluded { lo, hi } => format!("excluded: the effect lies within [{lo:+.2}%, {hi:+.2}%] (90%), the claim of {claim:+.2}% is outside it ({iv}; A/A floor ±{:.2}%)", floor * 100.0),
         ClaimVerdict::NotResolved { half_width, needs_blocks } => {
             let floor_note = if floor * 100.0 >= claim.abs() { format!("; the A/A floor ±{:.2}% is itself as large as the claim: layout alone moves this much", floor * 100.0) } else { String::new() };
-            format!("not resolved at ±{half_width:.2}%: {iv} holds both no effect and the claimed {claim:+.2}%; needs about {needs_blocks} blocks{floor_note}")
+            let holds = if effect.lo > 1.0 || effect.hi < 1.0 {
+                format!("{iv} is off zero but reaches into the A/A floor of ±{:.2}% (what layout alone moves), and holds the claimed {claim:+.2}%", floor * 100.0)
+            } else {
+                format!("{iv} holds both no effect and the claimed {claim:+.2}%")
+            };
+            format!("not resolved at ±{half_width:.2}%: {holds}; needs about {needs_blocks} blocks{floor_note}")
         }
     }
 }
@@ -298,7 +321,8 @@ pub fn sentence(v: &Verdict, effect: &Estimate, floor: f64) -> String {
         Verdict::NotResolved => {
             let (lo, hi) = ((effect.lo90 - 1.0) * 100.0, (effect.hi90 - 1.0) * 100.0);
             let bound = lo.abs().max(hi.abs());
-            format!("not resolved: {iv} (A/A floor ±{:.2}%); the effect lies within [{lo:+.2}%, {hi:+.2}%] (90%): an effect larger than {bound:.2}% either way is excluded", floor * 100.0)
+            let off = if effect.lo > 1.0 || effect.hi < 1.0 { ", off zero but reaching into the floor (what layout alone moves)" } else { "" };
+            format!("not resolved: {iv} (A/A floor ±{:.2}%{off}); the effect lies within [{lo:+.2}%, {hi:+.2}%] (90%): an effect larger than {bound:.2}% either way is excluded", floor * 100.0)
         }
     }
 }
@@ -415,6 +439,10 @@ pub struct AbResult {
     pub clients: u32,
     /// The metric of the verdict.
     pub primary: String,
+    /// Why the verdict's metric is not the one the workload asked for (a plan node too short
+    /// for EXPLAIN's resolution), when so.
+    #[serde(default)]
+    pub primary_note: Option<String>,
     /// Target half-width, percent.
     pub precision: f64,
     /// Budget, seconds.
@@ -445,6 +473,43 @@ impl AbResult {
     /// The primary metric's results.
     pub fn primary(&self) -> Option<&MetricResult> {
         self.metrics.iter().find(|m| m.name == self.primary)
+    }
+
+    /// The verdict again from the stored metrics, by this build's rules (the verdict is a
+    /// function of the intervals, so a file written under an older rule reads as today's run
+    /// would): a node too short for EXPLAIN's resolution gives way to latency unless the run
+    /// asked for the node, and the verdict, its sentence and the claim's are recomputed.
+    pub fn rejudge(&mut self) {
+        let asked = self.command.split_whitespace().any(|w| w == "--metric" || w.starts_with("--metric="));
+        if self.primary == "node" && self.primary_note.is_none() && !asked {
+            if let Some(note) = self.primary().and_then(|m| node_too_short(m.medians_ms[A])) {
+                if self.metrics.iter().any(|m| m.name == "latency") {
+                    self.primary = "latency".into();
+                    self.primary_note = Some(note);
+                }
+            }
+        }
+        if let Some(pm) = self.primary() {
+            let (vk, text, cv) = judge(pm, self.claim);
+            self.verdict_kind = vk;
+            self.verdict = text;
+            self.claim_verdict = cv;
+        }
+    }
+}
+
+/// The verdict of a primary metric, its sentence, and the claim's verdict when there is one.
+pub fn judge(pm: &MetricResult, claim: Option<f64>) -> (Verdict, String, Option<ClaimVerdict>) {
+    let vk = verdict(&pm.effect, pm.floor);
+    match claim {
+        Some(c) => {
+            let v = claim_verdict(&pm.effect, pm.floor, c);
+            (vk, claim_sentence(&v, &pm.effect, pm.floor, c), Some(v))
+        }
+        None => {
+            let t = sentence(&vk, &pm.effect, pm.floor);
+            (vk, t, None)
+        }
     }
 }
 
@@ -886,7 +951,7 @@ pub fn run(args: &AbArgs) -> Result<AbResult> {
         }
     };
     let explains = w.steps.iter().any(|s| s.explain.is_some());
-    let primary = match (&args.metric, &unit) {
+    let mut primary: String = match (&args.metric, &unit) {
         (Some(m), Unit::Slices) if m != "tx" => return Err(UsageError(format!("--metric {m}: pgbench slices measure `tx` only")).into()),
         (Some(m), _) if m == "node" && !explains => return Err(UsageError(format!("--metric node: {} has no `-- hl: explain NODE` statement", w.path.display())).into()),
         (Some(m), Unit::Steps) if m == "tx" => return Err(UsageError("--metric tx goes with a .pgbench workload".into()).into()),
@@ -920,6 +985,7 @@ pub fn run(args: &AbArgs) -> Result<AbResult> {
         rand_pcg::Pcg64Mcg::seed_from_u64(args.seed)
     };
     let mut blocks: Vec<BlockRecord> = Vec::new();
+    let mut primary_note: Option<String> = None;
     let mut epochs = Vec::new();
     let mut stopped = String::new();
     let mut txs: Option<u64> = None;
@@ -1013,6 +1079,13 @@ pub fn run(args: &AbArgs) -> Result<AbResult> {
         let name = |side: &Side, i: usize| side.build.as_ref().and_then(|b| b.layouts.get(i)).map(|l| l.name.clone()).unwrap_or_else(|| "its one binary".into());
         epochs.push(EpochInfo { layouts: [name(&a, lay[A]), name(&b, lay[B]), name(&a, lay[AA])], blocks: nblocks, seconds: secs, backend_core: core });
         let summary = summarise(&blocks, nsteps);
+        if args.metric.is_none() && primary_note.is_none() {
+            if let Some(note) = summary.iter().find(|m| m.name == "node" && m.name == primary).and_then(|m| node_too_short(m.medians_ms[A])) {
+                crate::say!("pg ab: {note}");
+                primary = "latency".into();
+                primary_note = Some(note);
+            }
+        }
         let p = summary.iter().find(|m| m.name == primary);
         let hw = p.map(|m| m.effect.half_width_pct()).unwrap_or(f64::INFINITY);
         crate::say!(
@@ -1036,14 +1109,7 @@ pub fn run(args: &AbArgs) -> Result<AbResult> {
     }
     let metrics = summarise(&blocks, nsteps);
     let pm = metrics.iter().find(|m| m.name == primary).ok_or_else(|| anyhow!("no {primary} was measured"))?;
-    let vk = verdict(&pm.effect, pm.floor);
-    let (text, cv) = match args.claim {
-        Some(c) => {
-            let v = claim_verdict(&pm.effect, pm.floor, c);
-            (claim_sentence(&v, &pm.effect, pm.floor, c), Some(v))
-        }
-        None => (sentence(&vk, &pm.effect, pm.floor), None),
-    };
+    let (vk, text, cv) = judge(pm, args.claim);
     let why = (!args.no_why && !rounds).then(|| why(&a, &b, &w, &unit, &settings, &mut clusters, args.seed));
     drop(clusters);
     Ok(AbResult {
@@ -1064,6 +1130,7 @@ pub fn run(args: &AbArgs) -> Result<AbResult> {
         design: args.design.clone(),
         clients: args.clients,
         primary,
+        primary_note,
         precision,
         budget_s: budget.as_secs(),
         claim: args.claim,
@@ -1215,6 +1282,13 @@ mod tests {
         assert_eq!(verdict(&est(1.03, 1.02, 1.04), 0.01), Verdict::Slower);
         assert_eq!(verdict(&est(0.97, 0.96, 1.001), 0.01), Verdict::NotResolved, "interval holds 1");
         assert_eq!(verdict(&est(0.99, 0.985, 0.995), 0.012), Verdict::NotResolved, "within the A/A floor");
+        // A node of 31 us moves in steps of 3.2%: decided on latency; 44 ms is fine.
+        assert!(node_too_short(0.031).is_some_and(|n| n.contains("3.2%")));
+        assert!(node_too_short(44.0).is_none());
+        // The median beyond the floor is not enough: the interval must clear it too.
+        assert_eq!(verdict(&est(0.968, 0.964, 0.99995), 0.0208), Verdict::NotResolved, "interval reaches into the floor");
+        let e = est(0.968, 0.964, 0.99995);
+        assert!(sentence(&verdict(&e, 0.0208), &e, 0.0208).contains("off zero but reaching into the floor"));
     }
 
     #[test]
@@ -1240,6 +1314,32 @@ mod tests {
         let e = est(1.0, 0.95, 1.05);
         let v = claim_verdict(&e, 0.03, 2.0);
         assert!(claim_sentence(&v, &e, 0.03, 2.0).contains("layout alone moves this much"));
+    }
+
+    #[test]
+    fn a_stored_run_is_rejudged_by_todays_rules() {
+        let path = crate::host::crate_root().join("tests/fixtures/pg-seed-004.json");
+        let run: crate::pgserver::seedrun::SeedRun = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let mut ab = run.arms.iter().find(|a| a.id == "glibc-trim").unwrap().ab.clone();
+        // A verdict written under another rule reads as this build's.
+        ab.verdict_kind = Verdict::NotResolved;
+        ab.verdict = "stale".into();
+        ab.rejudge();
+        assert_eq!(ab.verdict_kind, Verdict::Faster);
+        assert!(ab.verdict.starts_with("B is faster"), "{}", ab.verdict);
+        // A 31 us node gives way to latency, saying why; unless the run asked for the node.
+        let mut node = ab.primary().unwrap().clone();
+        node.name = "node".into();
+        node.medians_ms = [0.031, 0.030, 0.031];
+        ab.metrics.push(node);
+        ab.primary = "node".into();
+        let mut asked = ab.clone();
+        ab.rejudge();
+        assert_eq!(ab.primary, "latency");
+        assert!(ab.primary_note.as_deref().is_some_and(|n| n.contains("0.001 ms")), "{:?}", ab.primary_note);
+        asked.command += " --metric node";
+        asked.rejudge();
+        assert_eq!((asked.primary.as_str(), asked.primary_note.is_none()), ("node", true));
     }
 
     #[test]

@@ -50,6 +50,9 @@ pub fn markdown(r: &AbResult) -> String {
     if let Some(p) = r.primary() {
         s += &format!("**Verdict** ({}, B/A): {}.\n\n", metric_desc(&p.name, r), r.verdict);
     }
+    if let Some(n) = &r.primary_note {
+        s += &format!("Why this metric: {n}.\n\n");
+    }
     s += &format!("Stopped: {}. Design: {}{}.\n\n", r.stopped, if r.design == "rounds" { "whole runs of each server in rounds (the shell loops' way)" } else { "statement by statement, A B (A again) palindromes rotated block by block" }, if r.clients > 1 { format!(", {} pgbench clients in slices", r.clients) } else { String::new() });
     let mut t = Table::new([("", Align::Left), ("given as", Align::Left), ("server", Align::Left), ("patches", Align::Left), ("layouts", Align::Left)]);
     for (k, x) in [("A", &r.a), ("B", &r.b)] {

@@ -496,6 +496,17 @@ mod tests {
     }
 
     #[test]
+    fn a_block_plot_of_many_blocks_draws_about_two_thousand_points_a_series() {
+        let series = |n: usize| vec![BlockSeries { label: "B/A".into(), ratios: (0..n).map(|i| 1.0 + (i % 7) as f64 * 0.001).collect(), median: 1.003, ci: (1.0, 1.006), control: false }];
+        let circles = |svg: &str| svg.matches("<circle").count();
+        let small = blocks_svg("t", "ratio", &series(500), &[0, 250]).unwrap();
+        assert_eq!(circles(&small), 500);
+        let big = blocks_svg("t", "ratio", &series(20_000), &[0, 10_000]).unwrap();
+        assert!((1_900..=2_000).contains(&circles(&big)), "{}", circles(&big));
+        assert!(big.contains("every 10th block drawn"));
+    }
+
+    #[test]
     fn a_line_plot_has_every_label_and_refuses_no_points() {
         let lines = vec![
             Line { label: "first".into(), points: vec![(1.0, 0.5), (10.0, 8.0)] },
@@ -534,6 +545,11 @@ pub fn blocks_svg(title: &str, y_desc: &str, series: &[BlockSeries], epoch_start
     all.sort_by(|a, b| a.total_cmp(b));
     let (lo, hi) = (crate::measure::stats::percentile_sorted(&all, 0.01).min(0.99), crate::measure::stats::percentile_sorted(&all, 0.99).max(1.01));
     let n = series.iter().map(|s| s.ratios.len()).max().unwrap_or(1) as f64;
+    // A pgbench run has tens of thousands of blocks: the plot draws at most about 2,000 points
+    // a series (every k-th block; the medians and bands are over all of them), keeping the file
+    // small without hiding the spread.
+    let stride = (n as usize).div_ceil(2_000).max(1);
+    let x_desc = if stride > 1 { format!("block (dashed: a new postmaster epoch; every {stride}th block drawn)") } else { "block (dashed: a new postmaster epoch)".to_string() };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (960, 460)).into_drawing_area();
@@ -541,7 +557,7 @@ pub fn blocks_svg(title: &str, y_desc: &str, series: &[BlockSeries], epoch_start
         let root = root.titled(title, ("sans-serif", 16)).map_err(err)?;
         let y = padded(lo, hi, 0.08, false);
         let mut chart = ChartBuilder::on(&root).margin(12).x_label_area_size(36).y_label_area_size(70).build_cartesian_2d(-0.5f64..n - 0.5, y.clone()).map_err(err)?;
-        chart.configure_mesh().x_desc("block (dashed: a new postmaster epoch)").y_desc(y_desc).y_label_formatter(&|v| tick(*v)).light_line_style(WHITE).draw().map_err(err)?;
+        chart.configure_mesh().x_desc(x_desc.as_str()).y_desc(y_desc).y_label_formatter(&|v| tick(*v)).light_line_style(WHITE).draw().map_err(err)?;
         for &e in epoch_starts.iter().filter(|e| **e > 0) {
             let x = e as f64 - 0.5;
             chart.draw_series(DashedLineSeries::new(vec![(x, y.start), (x, y.end)], 4, 4, CONTROL.mix(0.6).into())).map_err(err)?;
@@ -555,7 +571,7 @@ pub fn blocks_svg(title: &str, y_desc: &str, series: &[BlockSeries], epoch_start
                 .map_err(err)?
                 .label(format!("{} (median {:.4} [{:.4}, {:.4}])", s.label, s.median, s.ci.0, s.ci.1))
                 .legend(move |(x, yy)| Rectangle::new([(x, yy - 4), (x + 14, yy + 4)], c.filled()));
-            let pts = s.ratios.iter().enumerate().filter(|(_, r)| r.is_finite() && **r >= y.start && **r <= y.end).map(|(k, r)| Circle::new((k as f64, *r), 2, c.mix(0.7).filled()));
+            let pts = s.ratios.iter().enumerate().step_by(stride).filter(|(_, r)| r.is_finite() && **r >= y.start && **r <= y.end).map(|(k, r)| Circle::new((k as f64, *r), 2, c.mix(0.7).filled()));
             chart.draw_series(pts).map_err(err)?;
         }
         chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK.mix(0.3)).position(SeriesLabelPosition::UpperRight).draw().map_err(err)?;

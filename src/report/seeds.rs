@@ -293,7 +293,12 @@ impl Sources {
         } else if has("points") && has("cliff") {
             self.sweeps.push((path.to_path_buf(), serde_json::from_value(v).map_err(typed)?));
         } else if has("seed") && has("arms") {
-            self.seed_runs.push((path.to_path_buf(), serde_json::from_value(v).map_err(typed)?));
+            let mut run: crate::pgserver::seedrun::SeedRun = serde_json::from_value(v).map_err(typed)?;
+            // Judged by this build's rules, whatever rule wrote the file.
+            for a in &mut run.arms {
+                a.ab.rejudge();
+            }
+            self.seed_runs.push((path.to_path_buf(), run));
         } else if has("glibc") && has("records") {
             self.seed004.push((path.to_path_buf(), serde_json::from_value(v).map_err(typed)?));
         } else if has("protocol") && has("servers") && has("scale") {
@@ -363,6 +368,12 @@ pub enum View {
     /// The seed's own patch built from source against stock 18.6 (`hotloops pg seed`): the
     /// line that decides.
     Build,
+    /// The decisive build's instructions against stock's (callgrind): how much of the time
+    /// effect the instructions executed explain.
+    BuildInstructions,
+    /// An arm that tests the claim's mechanism (the patch under a condition that removes the
+    /// mechanism the seed does not name): its pair and what it means if the effect is gone.
+    Mechanism,
     /// The real server (one line per version and state).
     Server,
     /// Instructions per item (exact).
@@ -470,6 +481,9 @@ reproduced\" while an interval holds the claim); a layout-sensitive model or C p
 \"layout-sensitive\" (\"in C\" for a C pair); a static prediction smaller than the claim adds \"the static \
 model bounds it below the claim\"; a missing view is named, never judged.";
 
+/// How a mechanism arm's line names what its condition means, in its pair.
+pub const IF_GONE: &str = "; if the effect is gone here, ";
+
 /// The conclusion [`RULE`] derives from `lines` for a claim of time ratio `claim`.
 pub fn conclude(claim: f64, lines: &[Line]) -> String {
     let want = if claim < 1.0 { Dir::Faster } else { Dir::Slower };
@@ -484,6 +498,33 @@ pub fn conclude(claim: f64, lines: &[Line]) -> String {
     if let Some(b) = of(View::Build).find(|l| l.figure.is_ok()) {
         let f = b.figure.as_ref().expect("checked");
         parts.push(format!("the patched build settles it: {}", f.note));
+        // A mechanism arm: the decisive effect gone under its condition says what the effect is.
+        if matches!(f.verdict, Some(Dir::Faster | Dir::Slower)) {
+            for m in of(View::Mechanism) {
+                if let Ok(g) = &m.figure {
+                    let means = m.pair.split_once(IF_GONE).map(|x| x.1).unwrap_or("");
+                    match g.verdict {
+                        Some(d) if Some(d) == f.verdict => parts.push(format!("{}: it holds there too", g.note)),
+                        _ if !means.is_empty() => parts.push(format!("{}: the effect is gone there, so {means}", g.note)),
+                        _ => parts.push(g.note.clone()),
+                    }
+                }
+            }
+        }
+        // A resolved effect that the count of instructions does not account for is in how they
+        // run or outside user space: a claim that names the work saved is then not what the
+        // server shows.
+        let arm = b.label.rsplit(' ').next().unwrap_or_default();
+        let instr = of(View::BuildInstructions).filter(|l| l.label == format!("instructions {arm}")).find_map(|l| l.figure.as_ref().ok().map(|g| g.ratio));
+        if let (Some(i), Some(Dir::Faster | Dir::Slower)) = (instr, f.verdict) {
+            if (i - 1.0).abs() < (f.ratio - 1.0).abs() / 4.0 {
+                parts.push(format!(
+                    "its instructions change by {} (callgrind), under a quarter of the time's {}: the effect is in how the instructions run (memory, dependencies) or outside user space (I/O waits, page faults), not in how many there are",
+                    pct(i),
+                    pct(f.ratio)
+                ));
+            }
+        }
         match model {
             Some(d) if d == want => parts.push(format!("the Rust model agrees in direction ({})", d.word())),
             Some(d) if d == against => parts.push(format!("the Rust model says the opposite ({})", d.word())),
@@ -943,14 +984,50 @@ fn build_lines(spec: &Spec, src: &Sources, out: &mut Vec<Line>) {
             Verdict::NotResolved => Dir::NotResolved,
         };
         let version = a.ab.a.version.trim_start_matches("postgres (PostgreSQL) ").to_string();
+        let mechanism = order.iter().find(|o| o.id == a.id).and_then(|o| o.mechanism);
         out.push(Line {
-            view: if a.decisive { View::Build } else { View::Context },
+            view: if a.decisive {
+                View::Build
+            } else if mechanism.is_some() {
+                View::Mechanism
+            } else {
+                View::Context
+            },
             label: format!("build {version} {}", a.id),
-            pair: format!("{} -> {}, {} ({})", a.ab.a.spec, a.ab.b.spec, a.ab.workload, a.ab.primary),
-            figure: Ok(Figure { ratio: m.effect.median, ci: Some((m.effect.lo, m.effect.hi)), verdict: Some(verdict), note: a.ab.verdict.clone() }),
+            pair: format!("{} -> {}, {} ({}){}", a.ab.a.spec, a.ab.b.spec, a.ab.workload, a.ab.primary, mechanism.map(|(_, means)| format!("{IF_GONE}{means}")).unwrap_or_default()),
+            figure: Ok(Figure {
+                ratio: m.effect.median,
+                ci: Some((m.effect.lo, m.effect.hi)),
+                verdict: Some(verdict),
+                note: match mechanism {
+                    Some((cond, _)) => format!("{cond}, the patch's effect is {}", a.ab.verdict),
+                    None => a.ab.verdict.clone(),
+                },
+            }),
             source: display(path),
             command: format!("{cmd} --arm {}", a.id),
         });
+        // What the patch changed in the instructions executed (callgrind over each build's
+        // single-user backend): beside a time effect, how much of it the instructions explain.
+        if let Some(w) = a.ab.why.as_ref().filter(|w| !w.totals.is_empty()) {
+            let (ia, ib) = w.totals.iter().fold((0u64, 0u64), |(x, y), (_, a, b)| (x + a, y + b));
+            if ia > 0 {
+                let top: Vec<String> = w.functions.iter().take(3).map(|(f, x, y)| format!("{f} {:+}", *y as i64 - *x as i64)).collect();
+                out.push(Line {
+                    view: View::BuildInstructions,
+                    label: format!("instructions {}", a.id),
+                    pair: format!("{} -> {}", a.ab.a.spec, a.ab.b.spec),
+                    figure: Ok(Figure {
+                        ratio: ib as f64 / ia as f64,
+                        ci: None,
+                        verdict: None,
+                        note: format!("callgrind, a single-user backend of each build: {ia} -> {ib} instructions ({:+}); most changed: {}", ib as i64 - ia as i64, if top.is_empty() { "none".into() } else { top.join(", ") }),
+                    }),
+                    source: display(path),
+                    command: format!("{cmd} --arm {}", a.id),
+                });
+            }
+        }
     }
     // The model beside the patch, where the model has the same change.
     let fidelity: &[(&str, &str, &str, &str)] = match spec.seed {
@@ -1081,7 +1158,7 @@ pub fn render(c: &Card, md: bool) -> String {
     let mut t = Table::new([("view", Align::Left), ("time", Align::Right), ("95% interval", Align::Right), ("verdict", Align::Left)]);
     for l in &c.lines {
         let (fig, ci, v) = match &l.figure {
-            Ok(f) if l.view == View::Instructions => (format!("{} instr", pct(f.ratio)), String::new(), "exact".to_string()),
+            Ok(f) if matches!(l.view, View::Instructions | View::BuildInstructions) => (format!("{} instr", pct(f.ratio)), String::new(), "exact".to_string()),
             Ok(f) => (pct(f.ratio), f.ci.map(|(a, b)| format!("[{}, {}]", pct(a), pct(b))).unwrap_or_else(|| "none".into()), f.verdict.map(|d| d.word().to_string()).unwrap_or_else(|| "context".into())),
             // No command produces it (the seed names no CPU): not applicable, not missing.
             Err(_) if l.command == "none" => ("n/a".into(), String::new(), String::new()),

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Every figure of this folder's README, in one run on a quiet host (nothing else running):
 #   analysis/kvm-amd-epyc-2core/pg-ab/run.sh [PART...]
-# Parts: builds aa rounds range noop addwork full seeds report cards (default: all, in that
+# Parts: builds aa rounds range noop addwork full seeds trim report cards (default: all, in that
 # order). Each pg ab writes its folder here (ab.md, ab.json, ab.svg); pg seed writes
 # seeds/pg-seed-NNN.*; report is the main job's run beside them (the cards' model lines); cards
-# writes each seed's card from both.
+# writes each seed's card from both. SEED_BUDGET=S gives each seed arm S seconds (default 300);
+# SEEDS="000 001" runs only those seeds. trim: seed 004's arm static-untrimmed alone (the static
+# patch with glibc's trim threshold at 64 MiB on both sides), into its own folder.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 H=target/release/hotloops
 OUT=analysis/kvm-amd-epyc-2core/pg-ab
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(builds aa rounds range noop addwork full seeds report cards)
+[ ${#parts[@]} -gt 0 ] || parts=(builds aa rounds range noop addwork full seeds trim report cards)
 for part in "${parts[@]}"; do
   echo "== $part ($(date -u +%H:%M:%S))" >&2
   case $part in
@@ -23,9 +25,10 @@ for part in "${parts[@]}"; do
     noop) $H pg ab 18 18+patches/noop-comment.patch --workload sql/seed000-bitmap.sql --out $OUT/noop-comment ;;
     addwork) $H pg ab 18 18+patches/add-work-bitmap.patch --workload sql/seed000-bitmap.sql --out $OUT/add-work-bitmap ;;
     full) $H pg ab 18 18 --workload sql/seed000-bitmap.sql --full --no-why --out $OUT/aa-bitmap-full ;;
-    seeds) for s in 000 001 002 004; do $H pg seed $s --out $OUT/seeds; done ;;
+    seeds) for s in ${SEEDS:-000 001 002 004}; do $H pg seed $s ${SEED_BUDGET:+--budget-s $SEED_BUDGET} --out $OUT/seeds; done ;;
+    trim) $H pg seed 004 --arm static-untrimmed ${SEED_BUDGET:+--budget-s $SEED_BUDGET} --out $OUT/seeds-004-untrimmed ;;
     report) $H report --out $OUT/report ;;
-    cards) for s in 000 001 002 004; do $H seed $s --report $OUT/report --report $OUT/seeds --format md > $OUT/card-$s.md; done ;;
+    cards) for s in 000 001 002 004; do $H seed $s --report $OUT/report --report $OUT/seeds --report $OUT/seeds-004-untrimmed --format md > $OUT/card-$s.md; done ;;
     *) echo "unknown part $part" >&2; exit 2 ;;
   esac
 done
