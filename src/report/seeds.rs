@@ -368,8 +368,8 @@ pub enum View {
     /// The seed's own patch built from source against stock 18.6 (`hotloops pg seed`): the
     /// line that decides.
     Build,
-    /// The decisive build's instructions against stock's (callgrind): how much of the time
-    /// effect the instructions executed explain.
+    /// A build arm's instructions against its A's (callgrind): how much of the time effect
+    /// the instructions executed explain.
     BuildInstructions,
     /// An arm that tests the claim's mechanism (the patch under a condition that removes the
     /// mechanism the seed does not name): its pair and what it means if the effect is gone.
@@ -479,7 +479,10 @@ resolving the claim's direction: \"reproduced in the server\"; the opposite dire
 all unresolved: \"model only\" if the Rust model resolves it, else \"not resolved\", never \"not \
 reproduced\" while an interval holds the claim); a layout-sensitive model or C pair adds \
 \"layout-sensitive\" (\"in C\" for a C pair); a static prediction smaller than the claim adds \"the static \
-model bounds it below the claim\"; a missing view is named, never judged.";
+model bounds it below the claim\"; a patched build whose instruction count moves by under a quarter of \
+its resolved time effect is said to act through how the instructions run or outside user space; a \
+mechanism arm (the patch under a condition that removes a suspected mechanism) that loses the effect \
+says what the effect is; a missing view is named, never judged.";
 
 /// How a mechanism arm's line names what its condition means, in its pair.
 pub const IF_GONE: &str = "; if the effect is gone here, ";
