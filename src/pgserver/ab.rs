@@ -257,6 +257,15 @@ pub fn node_too_short(ms: f64) -> Option<String> {
     })
 }
 
+/// Why a run deciding on `primary` should decide on latency instead: the primary is the node,
+/// A's node time is too short for EXPLAIN's resolution, and latency was measured.
+fn short_node_note(metrics: &[MetricResult], primary: &str) -> Option<String> {
+    if primary != "node" || !metrics.iter().any(|m| m.name == "latency") {
+        return None;
+    }
+    metrics.iter().find(|m| m.name == "node").and_then(|m| node_too_short(m.medians_ms[A]))
+}
+
 /// B against A: resolved only when the whole 95% interval lies beyond the A/A floor (what
 /// code layout and fresh postmasters alone move), not just its median: an interval that
 /// reaches into the floor could be layout.
@@ -481,12 +490,10 @@ impl AbResult {
     /// asked for the node, and the verdict, its sentence and the claim's are recomputed.
     pub fn rejudge(&mut self) {
         let asked = self.command.split_whitespace().any(|w| w == "--metric" || w.starts_with("--metric="));
-        if self.primary == "node" && self.primary_note.is_none() && !asked {
-            if let Some(note) = self.primary().and_then(|m| node_too_short(m.medians_ms[A])) {
-                if self.metrics.iter().any(|m| m.name == "latency") {
-                    self.primary = "latency".into();
-                    self.primary_note = Some(note);
-                }
+        if self.primary_note.is_none() && !asked {
+            if let Some(note) = short_node_note(&self.metrics, &self.primary) {
+                self.primary = "latency".into();
+                self.primary_note = Some(note);
             }
         }
         if let Some(pm) = self.primary() {
@@ -1080,7 +1087,7 @@ pub fn run(args: &AbArgs) -> Result<AbResult> {
         epochs.push(EpochInfo { layouts: [name(&a, lay[A]), name(&b, lay[B]), name(&a, lay[AA])], blocks: nblocks, seconds: secs, backend_core: core });
         let summary = summarise(&blocks, nsteps);
         if args.metric.is_none() && primary_note.is_none() {
-            if let Some(note) = summary.iter().find(|m| m.name == "node" && m.name == primary).and_then(|m| node_too_short(m.medians_ms[A])) {
+            if let Some(note) = short_node_note(&summary, &primary) {
                 crate::say!("pg ab: {note}");
                 primary = "latency".into();
                 primary_note = Some(note);

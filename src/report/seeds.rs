@@ -371,8 +371,8 @@ pub enum View {
     /// A build arm's instructions against its A's (callgrind): how much of the time effect
     /// the instructions executed explain.
     BuildInstructions,
-    /// An arm that tests the claim's mechanism (the patch under a condition that removes the
-    /// mechanism the seed does not name): its pair and what it means if the effect is gone.
+    /// An arm that tests the claim's mechanism (the patch under a condition that removes a
+    /// suspected mechanism): its pair says what it means if the effect is gone.
     Mechanism,
     /// The real server (one line per version and state).
     Server,
