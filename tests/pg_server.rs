@@ -3,8 +3,9 @@
 //! each; `hotloops pg` completes a small A/B + A/A run on all of them at once; throwaway
 //! clusters are gone after a panic, an error and an interrupt at every phase (extension
 //! build, load, cache copy, rounds, sweep, seed 004) on every version; unknown or missing
-//! servers exit 2 naming what is installed; `report --pg` sets the real ratios beside the model
-//! rows and, without a server, goes on with a note naming the packages.
+//! servers exit 2 naming what is installed, before the output directory is claimed;
+//! `report --pg` sets the real ratios beside the model rows and, without a server, goes on
+//! with a note naming the packages.
 //!
 //! Without the servers these tests fail under `CI=true` (scripts/install-pg.sh installs all
 //! three) and otherwise skip what is missing with the reason printed.
@@ -48,6 +49,35 @@ fn every_installed_server_is_listed_and_an_unknown_one_exits_2() {
     let err = String::from_utf8_lossy(&st.stderr);
     assert_eq!(st.status.code(), Some(2), "{err}");
     assert!(err.contains("scripts/install-pg.sh 18"), "{err}");
+}
+
+/// A server that is unknown, missing or too old for the study is bad input, said (exit 2)
+/// before the output directory is claimed: so another run holding that directory (here, its
+/// lock held by the test) does not turn the reason into "in use".
+#[test]
+fn unfit_servers_exit_2_while_another_run_holds_the_output() {
+    let out = tempfile::tempdir().unwrap();
+    let _held = hotloops::host::lock::acquire(&out.path().join(hotloops::host::outdir::LOCK), "the test").unwrap();
+    let run = |args: &[&str]| {
+        let st = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(args).arg("--out").arg(out.path()).output().unwrap();
+        (st.status.code(), String::from_utf8_lossy(&st.stderr).into_owned())
+    };
+    let (code, err) = run(&["pg", "--server", "16"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--server 16") && !err.contains("in use"), "{err}");
+    let (code, err) = run(&["pg", "--pg-config", "/nonexistent/pg_config"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(!err.contains("in use"), "{err}");
+    if majors().iter().any(|m| m == "15") {
+        for (study, why) in [("dir-by-value", "needs PostgreSQL 17"), ("read-stream", "arrived in PostgreSQL 17")] {
+            let (code, err) = run(&["pg", "--study", study, "--server", "15"]);
+            assert_eq!(code, Some(2), "{study}: {err}");
+            assert!(err.contains(why) && !err.contains("in use"), "{study}: {err}");
+        }
+    }
+    // Nothing was written beside the held lock.
+    let names: Vec<_> = std::fs::read_dir(out.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, [hotloops::host::outdir::LOCK], "{names:?}");
 }
 
 #[test]
@@ -580,9 +610,10 @@ fn dir_by_value_study_small_run_writes_its_report_and_bound() {
     assert!(share("index-only", 15000) > share("index", 15000), "{q:?}");
     // 15 is refused with the reason.
     if majors().contains(&"15".to_string()) {
-        let st = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(["pg", "--study", "dir-by-value", "--server", "15"]).output().unwrap();
-        assert_eq!(st.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&st.stderr).contains("needs PostgreSQL 17"));
+        let st = Command::new(env!("CARGO_BIN_EXE_hotloops")).args(["pg", "--study", "dir-by-value", "--server", "15", "--out"]).arg(out.path()).output().unwrap();
+        let err = String::from_utf8_lossy(&st.stderr);
+        assert_eq!(st.status.code(), Some(2), "{err}");
+        assert!(err.contains("needs PostgreSQL 17"), "{err}");
     }
 }
 

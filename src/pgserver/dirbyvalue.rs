@@ -411,16 +411,22 @@ fn ratio_of(a: &str, b: &str, metric: &str, xs: &[f64], floor: Option<f64>, high
     Ratio { a: a.into(), b: b.into(), metric: metric.into(), ratio: p.median_ratio, ci: (p.ci_low, p.ci_high), verdict }
 }
 
-/// Run the study on `servers` (17 and later).
-pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<DirByValueReport> {
-    if let Some((i, _)) = servers.iter().find(|(i, _)| i.major < 17) {
-        return Err(UsageError(format!(
+/// Every server is 17 or later, or the run is bad input.
+pub fn check_servers<'a>(servers: impl IntoIterator<Item = &'a Install>) -> Result<()> {
+    match servers.into_iter().find(|i| i.major < 17) {
+        Some(i) => Err(UsageError(format!(
             "--study dir-by-value needs PostgreSQL 17 or later (its kernels read so->currPos.dir); {} is {}: give --server 17 or --server 18",
             i.pg_config.display(),
             i.short_version
         ))
-        .into());
+        .into()),
+        None => Ok(()),
     }
+}
+
+/// Run the study on `servers` (17 and later).
+pub fn run(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<DirByValueReport> {
+    check_servers(servers.iter().map(|(i, _)| i))?;
     let model = model_cycles();
     let mut results = Vec::new();
     for (inst, so) in servers {

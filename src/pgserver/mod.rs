@@ -533,8 +533,13 @@ fn seed004_config(args: &PgArgs) -> seed004::Config {
 
 /// The servers of a run, each with its built extension.
 pub fn servers_with_extension(servers: &[String], pg_config: Option<&Path>, default: &[u32]) -> Result<Vec<(Install, PathBuf)>> {
+    with_extension(servers::select(servers, pg_config, default)?)
+}
+
+/// Servers already chosen, each with its built extension.
+fn with_extension(installs: Vec<Install>) -> Result<Vec<(Install, PathBuf)>> {
     let mut out = Vec::new();
-    for inst in servers::select(servers, pg_config, default)? {
+    for inst in installs {
         crate::say!("server: {} ({}; {})", inst.version, inst.pg_config.display(), inst.source);
         let so = build_extension(&inst)?;
         crate::say!("extension: {}", so.display());
@@ -572,9 +577,25 @@ fn output_mode(args: &PgArgs) -> (&'static str, &'static str) {
 
 fn run_inner(args: &PgArgs) -> Result<()> {
     check_args(args)?;
-    // Claimed before any server work, as every command that writes into a directory: one run
-    // at a time, a user's or another command's file of the same name refused, both files and
-    // a manifest at once.
+    // The servers are named before the output directory is claimed: an unknown or unfit one
+    // is bad input (exit 2) even while another run holds that directory. A `MAJOR+PATCH`
+    // built from source here holds the build lock, not the core (as `pg build` does).
+    let default: &[u32] = if args.seed.is_some() || args.study == "read-stream" {
+        &[17, 18]
+    } else if args.study == "dir-by-value" {
+        &[18]
+    } else {
+        &[]
+    };
+    let installs = servers::select(&args.server, args.pg_config.as_deref(), default)?;
+    if args.study == "read-stream" {
+        readstream::check_servers(&installs, &args.io_method)?;
+    } else if args.study == "dir-by-value" {
+        dirbyvalue::check_servers(&installs)?;
+    }
+    // Claimed before any cluster or extension work, as every command that writes into a
+    // directory: one run at a time, a user's or another command's file of the same name
+    // refused, both files and a manifest at once.
     let (stem, by) = output_mode(args);
     let claim = crate::host::outdir::Claim::new(by, [format!("{stem}.json"), format!("{stem}.md")]).force(args.force);
     let mut out = crate::host::outdir::OutDir::claim(&args.out, claim)?;
@@ -582,17 +603,10 @@ fn run_inner(args: &PgArgs) -> Result<()> {
     cluster::sweep_orphans();
     // Timed alone on this host, as a report times (a count under callgrind needs no turn).
     let _core = if args.instructions { None } else { crate::host::lock::measuring_core("`hotloops pg`")? };
+    let servers = with_extension(installs)?;
     if args.study == "read-stream" {
-        return readstream::run_cli(args, &mut out);
+        return readstream::run_cli(args, &servers, &mut out);
     }
-    let default: &[u32] = if args.seed.is_some() {
-        &[17, 18]
-    } else if args.study == "dir-by-value" {
-        &[18]
-    } else {
-        &[]
-    };
-    let servers = servers_with_extension(&args.server, args.pg_config.as_deref(), default)?;
     if args.seed.is_some() {
         let r = seed004::run(&servers, &seed004_config(args))?;
         let (j, m) = seed004::write(&r, &mut out)?;

@@ -342,17 +342,15 @@ pub fn run_all(servers: &[(Install, PathBuf)], cfg: &Config) -> Result<ReadStrea
 }
 
 /// `hotloops pg --study read-stream`: default servers 17 and 18.
-pub fn run_cli(args: &PgArgs, out: &mut crate::host::outdir::OutDir) -> Result<()> {
-    let installs = servers::select(&args.server, args.pg_config.as_deref(), &[17, 18])?;
-    check_servers(&installs, &args.io_method)?;
-    let servers = super::servers_with_extension(&args.server, args.pg_config.as_deref(), &[17, 18])?;
+/// `servers` were chosen and checked ([`check_servers`]) before the output was claimed.
+pub fn run_cli(args: &PgArgs, servers: &[(Install, PathBuf)], out: &mut crate::host::outdir::OutDir) -> Result<()> {
     let cfg = Config {
         rows: args.rows(),
         rounds: args.rounds.unwrap_or(if args.full { 8 } else { 12 }),
         cache_states: if args.cache.is_empty() { CACHE_STATES.iter().map(|s| s.to_string()).collect() } else { args.cache.clone() },
         io_methods: args.io_method.clone(),
     };
-    let runs = run_all(&servers, &cfg)?;
+    let runs = run_all(servers, &cfg)?;
     let (j, m) = write(&runs, out)?;
     super::print_file(&m)?;
     crate::say!("wrote {} and {}", j.display(), m.display());
