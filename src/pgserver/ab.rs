@@ -484,6 +484,26 @@ impl AbResult {
         self.metrics.iter().find(|m| m.name == self.primary)
     }
 
+    /// Per epoch, the medians over its blocks of B/A and of the A/A on the primary metric:
+    /// shows an epoch whose fresh postmasters ran apart as a whole (memory placement, not
+    /// code). `None` for an epoch with no blocks kept (a file stored without them).
+    pub fn per_epoch(&self) -> Vec<Option<(f64, f64)>> {
+        let Some(m) = METRICS.iter().position(|(n, _)| *n == self.primary) else { return vec![None; self.epochs.len()] };
+        (0..self.epochs.len())
+            .map(|e| {
+                let (mut ba, mut aa) = (Vec::new(), Vec::new());
+                for b in self.blocks.iter().filter(|b| b.epoch == e) {
+                    let [x, y, z] = b.sums.get(m).copied().unwrap_or([f64::NAN; 3]);
+                    if (y / x).is_finite() && (z / x).is_finite() {
+                        ba.push(y / x);
+                        aa.push(z / x);
+                    }
+                }
+                (!ba.is_empty()).then(|| (crate::measure::stats::median(&ba), crate::measure::stats::median(&aa)))
+            })
+            .collect()
+    }
+
     /// The verdict again from the stored metrics, by this build's rules (the verdict is a
     /// function of the intervals, so a file written under an older rule reads as today's run
     /// would): a node too short for EXPLAIN's resolution gives way to latency unless the run

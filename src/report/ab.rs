@@ -114,11 +114,29 @@ pub fn markdown(r: &AbResult) -> String {
         }
     }
     s += "\n## Postmaster epochs\n\n";
-    let mut t = Table::new([("epoch", Align::Right), ("A", Align::Left), ("B", Align::Left), ("A again", Align::Left), ("blocks", Align::Right), ("seconds", Align::Right), ("backends on core", Align::Right)]);
+    let per = r.per_epoch();
+    let mut t = Table::new([
+        ("epoch", Align::Right),
+        ("A", Align::Left),
+        ("B", Align::Left),
+        ("A again", Align::Left),
+        ("blocks", Align::Right),
+        ("seconds", Align::Right),
+        ("backends on core", Align::Right),
+        ("B/A", Align::Right),
+        ("A/A", Align::Right),
+    ]);
     for (i, e) in r.epochs.iter().enumerate() {
-        t.row([(i + 1).to_string(), e.layouts[0].clone(), e.layouts[1].clone(), e.layouts[2].clone(), e.blocks.to_string(), format!("{:.0}", e.seconds), e.backend_core.map(|c| c.to_string()).unwrap_or_else(|| "not pinned".into())]);
+        let (ba, aa) = per.get(i).copied().flatten().map(|(x, y)| (pct(x), pct(y))).unwrap_or(("-".into(), "-".into()));
+        t.row([(i + 1).to_string(), e.layouts[0].clone(), e.layouts[1].clone(), e.layouts[2].clone(), e.blocks.to_string(), format!("{:.0}", e.seconds), e.backend_core.map(|c| c.to_string()).unwrap_or_else(|| "not pinned".into()), ba, aa]);
     }
     s += &t.render();
+    if per.iter().any(Option::is_some) {
+        s += &format!(
+            "\nB/A and A/A per epoch: medians over the epoch's blocks ({}). Each epoch starts fresh postmasters: an epoch that stands apart in both columns moved with A's processes, not with a patch; the interval above counts epochs as replicates, so such an epoch widens it.\n",
+            r.primary
+        );
+    }
     if let Some(w) = &r.why {
         s += "\n## Why it differs: instructions (callgrind over a single-user backend of each server, same data, each statement's second run)\n\n";
         if !w.totals.is_empty() {
@@ -239,4 +257,45 @@ pub fn write_seed(s: &crate::pgserver::seedrun::SeedRun, out: &Path) -> Result<S
     dir.replace(&[(out.join(&names[0]), serde_json::to_vec_pretty(s)?), (out.join(&names[1]), md.clone().into_bytes())])?;
     crate::say!("pg seed: wrote {} and {}", out.join(&names[0]).display(), out.join(&names[1]).display());
     Ok(md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgserver::ab::BlockRecord;
+
+    /// A stored run of seven epochs.
+    fn stored() -> AbResult {
+        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/kvm-amd-epyc-2core/pg-ab/aa-bitmap-full/ab.json");
+        serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_epoch_table_shows_each_epochs_ratios_and_a_dash_without_blocks() {
+        let mut r = stored();
+        assert!(r.epochs.len() > 2, "{} epochs", r.epochs.len());
+        r.blocks.clear();
+        let md = markdown(&r);
+        assert!(!md.contains("per epoch: medians"), "no blocks, no sentence on them");
+        let m = METRICS.iter().position(|(n, _)| *n == r.primary).unwrap();
+        let slow = r.epochs.len() - 1;
+        for e in 0..r.epochs.len() {
+            for k in 0..5 {
+                let a = if e == slow { 1.36 } else { 1.0 } + k as f64 * 1e-3;
+                let mut sums = vec![[f64::NAN; 3]; METRICS.len()];
+                sums[m] = [a, 1.0, 1.0 + k as f64 * 1e-3];
+                r.blocks.push(BlockRecord { epoch: e, group: 0, sums, steps: Vec::new() });
+            }
+        }
+        let per = r.per_epoch();
+        assert_eq!(per.len(), r.epochs.len());
+        let (ba, aa) = per[slow].unwrap();
+        assert!((ba - 1.0 / 1.362).abs() < 1e-9 && (aa - 1.002 / 1.362).abs() < 1e-9, "{ba} {aa}");
+        let (ba, aa) = per[0].unwrap();
+        assert!((ba - 1.0 / 1.002).abs() < 1e-9 && (aa - 1.0).abs() < 1e-9, "{ba} {aa}");
+        let md = markdown(&r);
+        let row = md.lines().find(|l| l.trim_start().starts_with(&format!("| {:>5} |", slow + 1)) || l.starts_with(&format!("|     {} |", slow + 1))).unwrap_or_else(|| panic!("{md}"));
+        assert!(row.contains("-26.58%") && row.contains("-26.43%"), "{row}");
+        assert!(md.contains("per epoch: medians over the epoch's blocks"), "{md}");
+    }
 }
