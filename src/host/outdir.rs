@@ -288,13 +288,20 @@ impl OutDir {
         let _probe = super::cleanup::create_temp(|| tempfile::NamedTempFile::new_in(dir), |t| t.path().to_path_buf())
             .map_err(|e| anyhow!("--out {}: the directory is not writable: {e}", dir.display()))?;
         drop(_probe);
-        out.check()?;
+        Self::check(&out.dir, &out.claim)?;
         Ok(out)
     }
 
+    /// The checks of [`OutDir::claim`] that take no lock (the path, and what the planned files
+    /// would replace), for a command that must say such bad input before other checks that
+    /// could fail first (which servers it runs on); `claim` checks again under the lock.
+    pub fn precheck(dir: &Path, claim: &Claim) -> Result<()> {
+        check_path(dir)?;
+        if dir.is_dir() { Self::check(dir, claim) } else { Ok(()) }
+    }
+
     /// Refuse what the claim would overwrite and did not write (see [`OutDir::claim`]).
-    fn check(&mut self) -> Result<()> {
-        let (dir, c) = (&self.dir, &self.claim);
+    fn check(dir: &Path, c: &Claim) -> Result<()> {
         let m = previous(dir);
         for name in &c.files {
             let path = dir.join(name);
@@ -340,7 +347,7 @@ impl OutDir {
         let them = if n == 1 { "it" } else { "them" };
         Err(Usage(format!(
             "--out {} holds {}: this run (`hotloops {}`) would replace {them}; move {them} away, choose another --out, or pass --force to replace {them} (nothing was written)",
-            self.dir.display(),
+            dir.display(),
             what.join(", and "),
             c.by
         ))

@@ -577,9 +577,13 @@ fn output_mode(args: &PgArgs) -> (&'static str, &'static str) {
 
 fn run_inner(args: &PgArgs) -> Result<()> {
     check_args(args)?;
-    // The servers are named before the output directory is claimed: an unknown or unfit one
-    // is bad input (exit 2) even while another run holds that directory. A `MAJOR+PATCH`
-    // built from source here holds the build lock, not the core (as `pg build` does).
+    // Bad input first, in this order: the output directory (a file of a user's that the run
+    // would replace), then the servers (unknown, missing or unfit), both before the directory
+    // is claimed, so another run holding it does not hide the reason. A `MAJOR+PATCH` built
+    // from source here holds the build lock, not the core (as `pg build` does).
+    let (stem, by) = output_mode(args);
+    let claim = crate::host::outdir::Claim::new(by, [format!("{stem}.json"), format!("{stem}.md")]).force(args.force);
+    crate::host::outdir::OutDir::precheck(&args.out, &claim)?;
     let default: &[u32] = if args.seed.is_some() || args.study == "read-stream" {
         &[17, 18]
     } else if args.study == "dir-by-value" {
@@ -596,8 +600,6 @@ fn run_inner(args: &PgArgs) -> Result<()> {
     // Claimed before any cluster or extension work, as every command that writes into a
     // directory: one run at a time, a user's or another command's file of the same name
     // refused, both files and a manifest at once.
-    let (stem, by) = output_mode(args);
-    let claim = crate::host::outdir::Claim::new(by, [format!("{stem}.json"), format!("{stem}.md")]).force(args.force);
     let mut out = crate::host::outdir::OutDir::claim(&args.out, claim)?;
     // Clusters whose run was killed before it could stop them: stopped and removed now.
     cluster::sweep_orphans();
