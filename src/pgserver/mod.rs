@@ -577,6 +577,9 @@ fn output_mode(args: &PgArgs) -> (&'static str, &'static str) {
 
 fn run_inner(args: &PgArgs) -> Result<()> {
     check_args(args)?;
+    // Clusters whose run was killed before it could stop them: stopped and removed now, by any
+    // run that got past its arguments, even one refused below.
+    cluster::sweep_orphans();
     // Bad input first, in this order: the output directory (a file of a user's that the run
     // would replace), then the servers (unknown, missing or unfit), both before the directory
     // is claimed, so another run holding it does not hide the reason. A `MAJOR+PATCH` built
@@ -601,8 +604,6 @@ fn run_inner(args: &PgArgs) -> Result<()> {
     // directory: one run at a time, a user's or another command's file of the same name
     // refused, both files and a manifest at once.
     let mut out = crate::host::outdir::OutDir::claim(&args.out, claim)?;
-    // Clusters whose run was killed before it could stop them: stopped and removed now.
-    cluster::sweep_orphans();
     // Timed alone on this host, as a report times (a count under callgrind needs no turn).
     let _core = if args.instructions { None } else { crate::host::lock::measuring_core("`hotloops pg`")? };
     let servers = with_extension(installs)?;

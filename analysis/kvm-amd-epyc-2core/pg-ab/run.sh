@@ -7,6 +7,8 @@
 # writes each seed's card from both. SEED_BUDGET=S gives each seed arm S seconds (default 300);
 # SEEDS="000 001" runs only those seeds. trim: seed 004's arm static-untrimmed alone (the static
 # patch with glibc's trim threshold at 64 MiB on both sides), into its own folder.
+# full-huge (not in the default list; root): the full A/A again with huge_pages=on on all three
+# servers, 1,800 2 MiB pages reserved for the run and the previous count put back after it.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 H=target/release/hotloops
@@ -25,6 +27,13 @@ for part in "${parts[@]}"; do
     noop) $H pg ab 18 18+patches/noop-comment.patch --workload sql/seed000-bitmap.sql --out $OUT/noop-comment ;;
     addwork) $H pg ab 18 18+patches/add-work-bitmap.patch --workload sql/seed000-bitmap.sql --out $OUT/add-work-bitmap ;;
     full) $H pg ab 18 18 --workload sql/seed000-bitmap.sql --full --no-why --out $OUT/aa-bitmap-full ;;
+    full-huge)
+      was=$(cat /proc/sys/vm/nr_hugepages)
+      trap 'echo "$was" > /proc/sys/vm/nr_hugepages' EXIT
+      echo 1800 > /proc/sys/vm/nr_hugepages
+      [ "$(cat /proc/sys/vm/nr_hugepages)" -ge 1800 ] || { echo "could not reserve 1800 huge pages" >&2; exit 1; }
+      $H pg ab 18 18 --workload sql/seed000-bitmap.sql --full --no-why --set huge_pages=on --out $OUT/aa-bitmap-full-huge
+      echo "$was" > /proc/sys/vm/nr_hugepages; trap - EXIT ;;
     seeds) for s in ${SEEDS:-000 001 002 004}; do $H pg seed $s ${SEED_BUDGET:+--budget-s $SEED_BUDGET} --out $OUT/seeds; done ;;
     trim) $H pg seed 004 --arm static-untrimmed ${SEED_BUDGET:+--budget-s $SEED_BUDGET} --out $OUT/seeds-004-untrimmed ;;
     report) $H report --out $OUT/report ;;
