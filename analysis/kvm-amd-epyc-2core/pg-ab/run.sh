@@ -7,6 +7,7 @@
 # writes each seed's card from both. SEED_BUDGET=S gives each seed arm S seconds (default 300);
 # SEEDS="000 001" runs only those seeds. trim: seed 004's arm static-untrimmed alone (the static
 # patch with glibc's trim threshold at 64 MiB on both sides), into its own folder.
+# full-again (not in the default list): the full A/A once more, as `full`, into its own folder.
 # full-huge (not in the default list; root): the full A/A again with huge_pages=on on all three
 # servers, 1,800 2 MiB pages reserved for the run and the previous count put back after it.
 set -euo pipefail
@@ -27,6 +28,7 @@ for part in "${parts[@]}"; do
     noop) $H pg ab 18 18+patches/noop-comment.patch --workload sql/seed000-bitmap.sql --out $OUT/noop-comment ;;
     addwork) $H pg ab 18 18+patches/add-work-bitmap.patch --workload sql/seed000-bitmap.sql --out $OUT/add-work-bitmap ;;
     full) $H pg ab 18 18 --workload sql/seed000-bitmap.sql --full --no-why --out $OUT/aa-bitmap-full ;;
+    full-again) $H pg ab 18 18 --workload sql/seed000-bitmap.sql --full --no-why --out $OUT/aa-bitmap-full-again ;;
     full-huge)
       was=$(cat /proc/sys/vm/nr_hugepages)
       trap 'echo "$was" > /proc/sys/vm/nr_hugepages' EXIT
