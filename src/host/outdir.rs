@@ -284,7 +284,7 @@ impl OutDir {
                 Err(e) => return Err(e),
             }
         };
-        let mut out = OutDir { dir: dir.to_path_buf(), claim, created, committed: false, lock: Some(lock) };
+        let out = OutDir { dir: dir.to_path_buf(), claim, created, committed: false, lock: Some(lock) };
         let _probe = super::cleanup::create_temp(|| tempfile::NamedTempFile::new_in(dir), |t| t.path().to_path_buf())
             .map_err(|e| anyhow!("--out {}: the directory is not writable: {e}", dir.display()))?;
         drop(_probe);

@@ -485,8 +485,8 @@ impl AbResult {
     }
 
     /// Per epoch, the medians over its blocks of B/A and of the A/A on the primary metric:
-    /// shows an epoch whose fresh postmasters ran apart as a whole (memory placement, not
-    /// code). `None` for an epoch with no blocks kept (a file stored without them).
+    /// shows an epoch whose fresh postmasters ran apart as a whole (with the processes, not
+    /// the code). `None` for an epoch with no blocks kept (a file stored without them).
     pub fn per_epoch(&self) -> Vec<Option<(f64, f64)>> {
         let Some(m) = METRICS.iter().position(|(n, _)| *n == self.primary) else { return vec![None; self.epochs.len()] };
         (0..self.epochs.len())
