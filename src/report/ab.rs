@@ -264,9 +264,9 @@ mod tests {
     use super::*;
     use crate::pgserver::ab::BlockRecord;
 
-    /// A stored run of seven epochs.
+    /// A stored run of seven epochs (`analysis/.../pg-ab/aa-bitmap-full/ab.json` without its blocks).
     fn stored() -> AbResult {
-        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("analysis/kvm-amd-epyc-2core/pg-ab/aa-bitmap-full/ab.json");
+        let p = crate::host::crate_root().join("tests/fixtures/pg-ab-seven-epochs.json");
         serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap()
     }
 
